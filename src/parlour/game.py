@@ -1,0 +1,610 @@
+"""What every game shares: moves, errors, options, events, the State contract
+and the registry of games.
+
+The contract follows python-chess (``push``/``pop`` become :meth:`State.apply`
+and :meth:`State.undo`, with a public move stack) and OpenSpiel (current
+player, legal moves, observation per seat).  Every game, bot, CLI command,
+web handler and RL adapter talks to a game only through the names defined
+here.
+
+A match is a series of rounds.  Within a round, players make moves; when the
+round is over, :meth:`State.next_round` deals the next one (from the state's
+seeded RNG, or from an explicit deal when a record is replayed).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple, TypeAlias
+
+from parlour.cards import SUITS, Card
+
+Arg: TypeAlias = "Card | str | int"
+Deal: TypeAlias = dict[str, Any]
+"""A round's cards as dealt: a mapping of zone name to cards (or lists of
+card lists, one per seat), e.g. ``{"hands": [[...], [...]], "stock": [...]}``.
+The stock lists its top card first."""
+Observation: TypeAlias = dict[str, Any]
+"""What one seat may see, as JSON-ready data (see :meth:`State.observation`)."""
+
+
+class MoveSyntaxError(ValueError):
+    """Text that is not a move of this game at all (bad verb, bad arguments)."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class OptionError(ValueError):
+    """An unknown rule option or a bad value for one."""
+
+
+class Move(NamedTuple):
+    """A move: a lower-case verb and its arguments (cards, suit letters, numbers).
+
+    ``str(move)`` is the notation of NOTATION.md; :meth:`parse` reverses it
+    exactly.  Moves are plain values: equal text means equal moves.
+    """
+
+    verb: str
+    args: tuple[Card | str | int, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.verb
+        return self.verb + " " + " ".join(map(str, self.args))
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move without any game context.
+
+        Arguments are read as numbers (``2``), suit letters (``H``) or cards
+        (``7h``, ``10h``, ``JK``).  Raises :class:`MoveSyntaxError`.
+        """
+        words = text.split()
+        if not words:
+            raise MoveSyntaxError("empty move (expected a verb such as 'play 7H')")
+        verb = words[0].lower()
+        if not verb.isalpha():
+            raise MoveSyntaxError(f"a move starts with a verb such as 'play', not {words[0]!r}")
+        args: list[Card | str | int] = []
+        for word in words[1:]:
+            if word.isdigit():  # "10" alone is a number; the ten of hearts is "10h"
+                args.append(int(word))
+            elif len(word) == 1 and word.upper() in SUITS:
+                args.append(word.upper())
+            else:
+                try:
+                    args.append(Card.parse(word))
+                except ValueError:
+                    raise MoveSyntaxError(
+                        f"{word!r} is neither a card (like 7H), a suit (C D H S) nor a number"
+                    ) from None
+        return cls(verb, tuple(args))
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: its name as RULINGS.md gives it, default, and allowed values."""
+
+    name: str
+    default: Any
+    help: str
+    kind: type = int
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it is allowed, else raise :class:`OptionError`."""
+        if value is None:
+            if self.nullable:
+                return None
+            raise OptionError(f"option {self.name!r} needs a value")
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} must be true or false, not {value!r}")
+            return value
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} must be a whole number, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+        return value
+
+    def parse_text(self, text: str) -> Any:
+        """Read a value typed on a command line (``8``, ``true``, ``none``)."""
+        low = text.strip().lower()
+        if self.nullable and low in ("none", "null", ""):
+            return None
+        if self.kind is bool:
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise OptionError(f"option {self.name!r} must be true or false, not {text!r}")
+        try:
+            return self.check(int(low))
+        except ValueError:
+            raise OptionError(f"option {self.name!r} must be a whole number, not {text!r}") from None
+
+
+class Event(NamedTuple):
+    """Something that happened, in the game's own words.
+
+    ``text`` is a template in which ``{player}`` (the acting seat) and
+    ``{other}`` are replaced by names; see :meth:`describe`.
+    """
+
+    move: int
+    """How many moves of the round had been made when it happened (0: the deal)."""
+    seat: int | None
+    kind: str
+    """What the rules call it: ``Exact Twenty``, ``Five Tally``, ``End of Round Bonus``."""
+    points: int
+    text: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        """The event as a sentence, e.g. ``Bertha scores 10 for Exact Twenty``."""
+        player = names[self.seat] if self.seat is not None else ""
+        return self.text.format(player=player)
+
+
+class RoundResult(NamedTuple):
+    """A finished round: its deal, its moves, its scores and its events."""
+
+    deal: Deal | None
+    moves: list[Move]
+    scores: list[int]
+    events: list[Event]
+
+
+class Game(ABC):
+    """A game's metadata and its factory of states.
+
+    Subclasses set the class attributes up front, as OpenSpiel's
+    ``_GAME_TYPE`` does, and bump :attr:`version` whenever behaviour changes.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    players: ClassVar[int]
+    version: ClassVar[str]
+    summary: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]] = ()
+    deal_zones: ClassVar[tuple[str, ...]]
+    """The keys of this game's deal, in record order."""
+
+    # -- options -----------------------------------------------------------
+    def option(self, name: str) -> Option:
+        """The option called ``name``; :class:`OptionError` if there is none."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"{self.id} has no option {name!r} (its options: {known})")
+
+    def check_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """All options with defaults filled in; unknown names and bad values raise."""
+        values = {o.name: o.default for o in self.options}
+        for name, value in (given or {}).items():
+            values[name] = self.option(name).check(value)
+        self._check_option_combination(values)
+        return values
+
+    def _check_option_combination(self, values: dict[str, Any]) -> None:
+        """Hook for rules about options taken together."""
+
+    def non_default_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Only the options that differ from their defaults (what a record lists)."""
+        return {o.name: values[o.name] for o in self.options if values[o.name] != o.default}
+
+    # -- deals -------------------------------------------------------------
+    @abstractmethod
+    def deck(self, options: Mapping[str, Any]) -> list[Card]:
+        """Every card this game is played with (twins appear twice)."""
+
+    @abstractmethod
+    def random_deal(self, rng: random.Random, state: State) -> Deal:
+        """Shuffle and deal the next round of ``state`` with ``rng``."""
+
+    @abstractmethod
+    def check_deal(self, deal: Deal, state: State) -> None:
+        """Raise :class:`ValueError` unless ``deal`` is a valid deal for the next round."""
+
+    def deal_to_json(self, deal: Deal) -> dict[str, Any]:
+        """A deal as JSON-ready data (cards as notation)."""
+        return {key: _cards_to_json(deal[key]) for key in self.deal_zones}
+
+    def deal_from_json(self, data: Any) -> Deal:
+        """Read a deal from JSON data; raises :class:`ValueError` with a reason."""
+        if not isinstance(data, dict):
+            raise ValueError("deal must be an object")
+        unknown = set(data) - set(self.deal_zones)
+        if unknown:
+            raise ValueError(
+                f"deal has unknown key(s) {sorted(unknown)}; expected {list(self.deal_zones)}"
+            )
+        missing = [k for k in self.deal_zones if k not in data]
+        if missing:
+            raise ValueError(f"deal lacks {missing}")
+        return {key: _cards_from_json(data[key], key) for key in self.deal_zones}
+
+    # -- matches -----------------------------------------------------------
+    @property
+    @abstractmethod
+    def state_class(self) -> type[State]:
+        """The class of this game's states."""
+
+    def new_match(
+        self,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+        first: int | None = None,
+        names: Sequence[str] | None = None,
+        deal: Deal | None = None,
+    ) -> State:
+        """Start a match.
+
+        Give ``seed`` (or a seeded ``rng``) for a shuffled match: the same
+        seed and options give the same match everywhere.  Give ``deal`` to
+        play round 1 from an explicit deal (later rounds then need explicit
+        deals too, unless an RNG is given).  ``first`` is the seat that plays
+        first in round 1; by default it comes from the RNG (else seat 0).
+        """
+        if rng is None and seed is not None:
+            rng = random.Random(seed)
+        values = self.check_options(options)
+        if first is None:
+            first = rng.randrange(self.players) if rng is not None else 0
+        if not 0 <= first < self.players:
+            raise ValueError(f"first must be a seat from 0 to {self.players - 1}, not {first}")
+        if names is None:
+            names = [f"Player {i + 1}" for i in range(self.players)]
+        if len(names) != self.players:
+            raise ValueError(f"{self.name} needs {self.players} players, got {len(names)} names")
+        state = self.state_class(values, first, tuple(names), rng)
+        state.next_round(deal)
+        return state
+
+    @abstractmethod
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """A full state consistent with everything in ``observation``.
+
+        Hidden cards are placed at random with ``rng``; nothing but the
+        observation is used, so search bots never see hidden truth.
+        """
+
+    def rules(self) -> str:
+        """The rules in the project's own words, with the rulings (Markdown)."""
+        from importlib.resources import files
+
+        return files("parlour.rules").joinpath(f"{self.id}.md").read_text(encoding="utf-8")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id} v{self.version}>"
+
+
+class State(ABC):
+    """A match in progress: the current round's position and the finished rounds.
+
+    Mutable, with cheap :meth:`apply`/:meth:`undo` and :meth:`copy`, because
+    search bots play millions of moves.  The move stack of the current
+    round is public as :attr:`moves`.
+    """
+
+    game: ClassVar[Game]
+    move_forms: ClassVar[dict[str, tuple[tuple[str, ...], ...]]]
+    """Each verb's argument shapes (``card``, ``suit``, ``vault``), for syntax errors."""
+
+    def __init__(
+        self,
+        options: dict[str, Any],
+        first: int,
+        names: tuple[str, ...],
+        rng: random.Random | None,
+    ) -> None:
+        self.options = options
+        self.first = first
+        self.names = names
+        self.rng = rng
+        self.num_players = self.game.players
+        self.history: list[RoundResult] = []
+        """The finished rounds before the current one."""
+        self.deal: Deal | None = None
+        """The current round's deal, as dealt."""
+        self.moves: list[Move] = []
+        """The current round's moves so far."""
+        self.events: list[Event] = []
+        """The current round's events so far."""
+        self.scores: list[int] = [0] * self.num_players
+        """The current round's scores so far."""
+
+    # -- rounds ------------------------------------------------------------
+    @property
+    def round_index(self) -> int:
+        """The current round, counted from 0."""
+        return len(self.history)
+
+    def next_round(self, deal: Deal | None = None) -> None:
+        """Deal the next round (the first one, for a new state).
+
+        With no ``deal``, the state's RNG shuffles one.  The deal is checked
+        against the game's deck and rules; a bad one raises :class:`ValueError`.
+        """
+        if self.deal is not None:
+            if not self.is_round_over():
+                raise ValueError("the current round is not over yet")
+            if self.is_match_over():
+                raise ValueError("the match is over")
+            self.history.append(RoundResult(self.deal, self.moves, self.scores, self.events))
+        if deal is None:
+            if self.rng is None:
+                raise ValueError("no deal given and no RNG to shuffle one")
+            deal = self.game.random_deal(self.rng, self)
+        else:
+            self.game.check_deal(deal, self)
+        self.deal = deal
+        self.moves = []
+        self.events = []
+        self.scores = [0] * self.num_players
+        self._start_round(deal)
+
+    def advance(self) -> bool:
+        """Deal the next round with the state's RNG if the round is over and the
+        match is not; return whether it did."""
+        if self.is_round_over() and not self.is_match_over():
+            self.next_round()
+            return True
+        return False
+
+    @abstractmethod
+    def _start_round(self, deal: Deal) -> None:
+        """Lay out ``deal`` as the current round's position."""
+
+    @abstractmethod
+    def round_starter(self, round_index: int) -> int:
+        """The seat that plays first in round ``round_index`` (from 0), by the rules."""
+
+    # -- turns ---------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to move, or ``None`` when the round (or match) is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every move the current player may make; empty when the round is over."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Make ``move``; :class:`IllegalMoveError` if the rules forbid it."""
+
+    @abstractmethod
+    def undo(self) -> Move:
+        """Take back the last move of the current round and return it."""
+
+    @abstractmethod
+    def is_round_over(self) -> bool:
+        """True once the current round has ended."""
+
+    @abstractmethod
+    def copy(self) -> State:
+        """An independent copy (the RNG is copied too)."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[Card]]:
+        """Every place a card can be, with the cards now there (for checks and UIs)."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see: the one and only view of a state for a seat.
+
+        Holds the seat's own hand, everything face up, the sizes of hidden
+        piles and hands and the public history — never another seat's hand
+        or the order of the stock (RULINGS.md, "Hidden information").
+        """
+
+    # -- match -------------------------------------------------------------
+    def is_match_over(self) -> bool:
+        """True once the match has ended (by default after ``rounds`` rounds)."""
+        return self.is_round_over() and self.round_index + 1 >= self.options["rounds"]
+
+    @property
+    def totals(self) -> list[int]:
+        """Match totals: the finished rounds, and the current one once it is over."""
+        totals = [0] * self.num_players
+        for result in self.history:
+            for seat, points in enumerate(result.scores):
+                totals[seat] += points
+        if self.deal is not None and self.is_round_over():
+            for seat, points in enumerate(self.scores):
+                totals[seat] += points
+        return totals
+
+    def round_scores(self) -> list[list[int]]:
+        """Scores of every round so far, the current one last (even if unfinished)."""
+        return [list(r.scores) for r in self.history] + [list(self.scores)]
+
+    def winners(self) -> list[int]:
+        """Seats with the best total once the match is over (several on a tie)."""
+        if not self.is_match_over():
+            return []
+        totals = self.totals
+        best = max(totals)
+        return [seat for seat, t in enumerate(totals) if t == best]
+
+    # -- moves as text -------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read ``text`` as a move in this position.
+
+        Raises :class:`MoveSyntaxError` if it is not a move of this game
+        (saying what was expected) and :class:`IllegalMoveError` if it is
+        one that the rules forbid here (saying why).
+        """
+        move = Move.parse(text)
+        self.check_syntax(move)
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"{move} is not allowed: {reason}")
+        return move
+
+    def check_syntax(self, move: Move) -> None:
+        """Raise :class:`MoveSyntaxError` unless ``move`` has one of this game's forms."""
+        forms = self.move_forms.get(move.verb)
+        if forms is None:
+            raise MoveSyntaxError(
+                f"unknown move {move.verb!r}; {self.game.name} moves are: {self.describe_forms()}"
+            )
+        shape = tuple(_arg_kind(a) for a in move.args)
+        for form in forms:
+            if len(form) == len(shape) and all(
+                want == got or (want == "vault" and got == "number") for want, got in zip(form, shape)
+            ):
+                return
+        wanted = " or ".join(_form_text(move.verb, f) for f in forms)
+        raise MoveSyntaxError(f"expected {wanted}, not {str(move)!r}")
+
+    @classmethod
+    def describe_forms(cls) -> str:
+        """Every move form of this game, e.g. ``play <card>``."""
+        return ", ".join(_form_text(v, f) for v, forms in cls.move_forms.items() for f in forms)
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why the (well-formed) ``move`` is not allowed now; ``None`` if it is."""
+        if self.current_player() is None:
+            return "the round is over"
+        if move in self.legal_moves():
+            return None
+        return self._explain_illegal(move)
+
+    def _explain_illegal(self, move: Move) -> str:
+        """A rules-language reason for an illegal well-formed move."""
+        return "the rules do not allow it here"
+
+    def _illegal(self, move: Move) -> IllegalMoveError:
+        reason = self.why_illegal(move) or "the rules do not allow it here"
+        return IllegalMoveError(f"{move} is not allowed: {reason}")
+
+    # -- presentation --------------------------------------------------------
+    def log(self) -> list[str]:
+        """The current round's events as sentences."""
+        return [e.describe(self.names) for e in self.events]
+
+    def _base_observation(self, seat: int) -> Observation:
+        """The public part every game's observation shares."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
+        return {
+            "game": self.game.id,
+            "options": dict(self.options),
+            "seat": seat,
+            "names": list(self.names),
+            "first": self.first,
+            "round": self.round_index + 1,
+            "history": [list(r.scores) for r in self.history],
+            "to_move": self.current_player(),
+            "round_over": self.is_round_over(),
+            "match_over": self.is_match_over(),
+            "moves": [str(m) for m in self.moves],
+            "scores": list(self.scores),
+            "totals": self.totals,
+        }
+
+    def _copy_base(self, other: State) -> None:
+        """Copy the shared fields into ``other`` (a fresh instance)."""
+        other.options = self.options
+        other.first = self.first
+        other.names = self.names
+        other.rng = _copy.deepcopy(self.rng) if self.rng is not None else None
+        other.num_players = self.num_players
+        other.history = list(self.history)
+        other.deal = self.deal
+        other.moves = list(self.moves)
+        other.events = list(self.events)
+        other.scores = list(self.scores)
+
+
+def restore_base(state: State, observation: Observation) -> None:
+    """Fill a fresh state's shared fields from an observation (for determinize)."""
+    state.history = [
+        RoundResult(None, [], list(scores), []) for scores in observation["history"]
+    ]
+
+
+def _arg_kind(arg: Card | str | int) -> str:
+    if isinstance(arg, Card):
+        return "card"
+    if isinstance(arg, str):
+        return "suit"
+    return "number"
+
+
+def _form_text(verb: str, form: tuple[str, ...]) -> str:
+    return " ".join([verb, *(f"<{a}>" for a in form)])
+
+
+def _cards_to_json(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    return [_cards_to_json(v) for v in value]
+
+
+def _cards_from_json(value: Any, where: str) -> Any:
+    if isinstance(value, str):
+        return Card.parse(value)
+    if isinstance(value, list):
+        return [_cards_from_json(v, where) for v in value]
+    raise ValueError(f"deal {where}: expected cards as text like '7H', not {value!r}")
+
+
+# -- registry ------------------------------------------------------------------
+
+@dataclass
+class Registry:
+    """Games by id, in the order they were registered."""
+
+    _games: dict[str, Game] = field(default_factory=dict)
+    _loaders: dict[str, Callable[[], Game]] = field(default_factory=dict)
+
+    def register(self, game_id: str, loader: Callable[[], Game]) -> None:
+        """Register a game lazily: ``loader`` is called on first use."""
+        self._loaders[game_id] = loader
+
+    def get(self, game_id: str) -> Game:
+        """The game called ``game_id``; :class:`ValueError` listing the known ids."""
+        if game_id not in self._games:
+            loader = self._loaders.get(game_id)
+            if loader is None:
+                raise ValueError(f"unknown game {game_id!r} (known: {', '.join(self.ids())})")
+            self._games[game_id] = loader()
+        return self._games[game_id]
+
+    def ids(self) -> list[str]:
+        """Every registered game id."""
+        return list(self._loaders)
+
+    def all(self) -> list[Game]:
+        """Every registered game."""
+        return [self.get(i) for i in self._loaders]
+
+
+def cards_in(items: Iterable[Any]) -> list[Card]:
+    """Flatten nested lists of cards."""
+    out: list[Card] = []
+    for item in items:
+        if isinstance(item, Card):
+            out.append(item)
+        else:
+            out.extend(cards_in(item))
+    return out

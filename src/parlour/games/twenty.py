@@ -1,0 +1,411 @@
+"""Twenty, by Alexander Farrugia (1997): an adding-up game for two.
+
+The rules, in the order twenty.source.txt gives them and as RULINGS.md
+settles them:
+
+* Cards are worth their pips; A is 1 and T, J, Q, K ("ten cards") are 10.
+* A round: shuffle 52, reveal the top two; the End of Round Bonus is their
+  difference, or 10 if that is 0.  Deal 5 to each from the other 50.
+  Round 1: seat ``first`` plays first; round 2: the other seat.
+* Players alternate playing one card onto the tally.  After each card:
+  1. tally = 20: the player scores 10 (Exact Twenty); the tally is set aside;
+  2. tally > 20: the player scores tally − 20 (Beyond Twenty); set aside;
+  3. tally < 20 with n ≥ 5 cards: the player scores 15 × 2^(n−5)
+     (Five Tally, Six Tally, …); the tally stays.
+* The tally carries over between hands but not between rounds.
+* A player with an empty hand is dealt 5 more when it is their turn.
+* When both hands and the stock are empty, the round ends and the player who
+  scored last takes the End of Round Bonus.
+* Two rounds; the higher total wins, equal totals draw.
+* Option ``open_hands``: both hands face up; round 2 is dealt from round 1's
+  shuffle with the hands exchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, ClassVar
+
+from parlour.cards import ALL_CARDS, Card, standard_deck
+from parlour.game import (
+    Deal,
+    Event,
+    Game,
+    Move,
+    Observation,
+    Option,
+    State,
+    restore_base,
+)
+
+HAND = 5
+EXACT = 10
+FIVE_TALLY = 15
+
+VALUE = [min(c.rank, 10) for c in ALL_CARDS[:52]]
+"""Card value by card code: A 1, 2–9 pip, T J Q K 10."""
+PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
+"""The move ``play <card>`` for every card, built once."""
+
+_COUNT_WORDS = [
+    "", "", "", "", "", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven",
+    "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen",
+    "Eighteen", "Nineteen",
+]
+
+
+def end_of_round_bonus(revealed: list[Card]) -> int:
+    """The difference of the two revealed cards' values, or 10 if it is 0."""
+    diff = abs(VALUE[revealed[0]] - VALUE[revealed[1]])
+    return diff if diff else 10
+
+
+def tally_points(cards_on_tally: int) -> int:
+    """What an n-card tally below 20 scores: 15 × 2^(n−5), 0 below five cards."""
+    return FIVE_TALLY << (cards_on_tally - HAND) if cards_on_tally >= HAND else 0
+
+
+def tally_name(cards_on_tally: int) -> str:
+    """``Five Tally``, ``Six Tally``, …"""
+    word = _COUNT_WORDS[cards_on_tally] if cards_on_tally < len(_COUNT_WORDS) else str(cards_on_tally)
+    return f"{word} Tally"
+
+
+class TwentyState(State):
+    """A match of Twenty."""
+
+    game: ClassVar[Game]
+    move_forms: ClassVar[dict[str, tuple[tuple[str, ...], ...]]] = {"play": (("card",),)}
+
+    hands: list[list[Card]]
+    stock: list[Card]
+    stock_pos: int
+    tally: list[Card]
+    tally_value: int
+    set_aside: list[Card]
+    to_move: int
+    last_scorer: int | None
+    bonus: int
+    hands_dealt: list[int]
+    _undo: list[tuple[Any, ...]]
+
+    # -- the deal --------------------------------------------------------------
+    def round_starter(self, round_index: int) -> int:
+        """Round 1: seat ``first``; round 2: the other seat."""
+        return self.first if round_index % 2 == 0 else 1 - self.first
+
+    def _start_round(self, deal: Deal) -> None:
+        self.revealed: list[Card] = list(deal["revealed"])
+        self.bonus = end_of_round_bonus(self.revealed)
+        self.hands = [list(h) for h in deal["hands"]]
+        self.stock = list(deal["stock"])
+        self.stock_pos = 0
+        self.tally = []
+        self.tally_value = 0
+        self.set_aside = []
+        self.to_move = self.round_starter(self.round_index)
+        self.last_scorer = None
+        self.hands_dealt = [1, 1]
+        self._undo = []
+        self._over = False
+
+    # -- play ------------------------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self._over else self.to_move
+
+    def legal_moves(self) -> list[Move]:
+        if self._over:
+            return []
+        return [PLAY[c] for c in self.hands[self.to_move]]
+
+    def is_round_over(self) -> bool:
+        return self._over
+
+    def is_match_over(self) -> bool:
+        """Twenty is always two rounds."""
+        return self._over and self.round_index >= 1
+
+    def apply(self, move: Move) -> None:
+        seat = self.to_move
+        hand = self.hands[seat]
+        verb, args = move
+        if self._over or verb != "play" or len(args) != 1 or args[0] not in hand:
+            raise self._illegal(move)
+        card: Card = args[0]  # type: ignore[assignment]
+        index = hand.index(card)
+        del hand[index]
+        tally = self.tally
+        tally.append(card)
+        before = self.tally_value
+        value = before + VALUE[card]
+        last_scorer = self.last_scorer
+        events_before = len(self.events)
+        cleared: list[Card] | None = None
+        number = len(self.moves) + 1
+        points = 0
+        if value == 20:
+            points = EXACT
+            self._score(seat, points, number, "Exact Twenty", f"{{player}} scores {points} for Exact Twenty")
+        elif value > 20:
+            points = value - 20
+            self._score(
+                seat, points, number, "Beyond Twenty",
+                f"{{player}} scores {points} for Beyond Twenty (tally {value})",
+            )
+        elif len(tally) >= HAND:
+            points = tally_points(len(tally))
+            kind = tally_name(len(tally))
+            self._score(seat, points, number, kind, f"{{player}} scores {points} for {kind}")
+        if value >= 20:
+            cleared = tally
+            self.set_aside.extend(tally)
+            self.tally = []
+            value = 0
+        self.tally_value = value
+        self.moves.append(move)
+        nxt = 1 - seat
+        self.to_move = nxt
+        dealt = False
+        if not self.hands[nxt] and self.stock_pos < len(self.stock):
+            self._deal_hand(nxt, number)
+            dealt = True
+        elif not hand and not self.hands[nxt]:
+            self._over = True
+            if self.last_scorer is not None:
+                self._score(
+                    self.last_scorer, self.bonus, number, "End of Round Bonus",
+                    f"{{player}} takes the End of Round Bonus of {self.bonus}",
+                )
+        self._undo.append((seat, index, before, last_scorer, cleared, points, dealt, events_before))
+
+    def _score(self, seat: int, points: int, number: int, kind: str, text: str) -> None:
+        self.scores[seat] += points
+        self.last_scorer = seat
+        self.events.append(Event(number, seat, kind, points, text))
+
+    def _deal_hand(self, seat: int, number: int) -> None:
+        pos = self.stock_pos
+        self.hands[seat] = self.stock[pos:pos + HAND]
+        self.stock_pos = pos + HAND
+        self.hands_dealt[seat] += 1
+        self.events.append(Event(number, seat, "New Hand", 0, "{player} is dealt a new hand of five"))
+
+    def undo(self) -> Move:
+        if not self._undo:
+            raise ValueError("nothing to undo in this round")
+        seat, index, before, last_scorer, cleared, points, dealt, events_before = self._undo.pop()
+        move = self.moves.pop()
+        card: Card = move.args[0]  # type: ignore[assignment]
+        nxt = 1 - seat
+        if dealt:
+            self.hands[nxt] = []
+            self.stock_pos -= HAND
+            self.hands_dealt[nxt] -= 1
+        if self._over:
+            self._over = False
+            if self.last_scorer is not None:
+                self.scores[self.last_scorer] -= self.bonus
+        if cleared is not None:
+            del self.set_aside[len(self.set_aside) - len(cleared):]
+            self.tally = cleared
+        self.tally.pop()
+        self.tally_value = before
+        self.scores[seat] -= points
+        self.last_scorer = last_scorer
+        del self.events[events_before:]
+        self.hands[seat].insert(index, card)
+        self.to_move = seat
+        return move
+
+    # -- views -----------------------------------------------------------------
+    def zones(self) -> dict[str, list[Card]]:
+        return {
+            "revealed": list(self.revealed),
+            "hand 0": list(self.hands[0]),
+            "hand 1": list(self.hands[1]),
+            "tally": list(self.tally),
+            "set aside": list(self.set_aside),
+            "stock": self.stock[self.stock_pos:],
+        }
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that makes this position, as comparable values."""
+        return (
+            self.round_index, tuple(map(tuple, self.hands)), tuple(self.stock), self.stock_pos,
+            tuple(self.tally), self.tally_value, tuple(self.set_aside), self.to_move,
+            self.last_scorer, tuple(self.scores), tuple(self.moves), tuple(self.events),
+            self._over, tuple(self.hands_dealt),
+        )
+
+    def observation(self, seat: int) -> Observation:
+        obs = self._base_observation(seat)
+        open_hands = self.options["open_hands"]
+        obs.update(
+            hand=[str(c) for c in self.hands[seat]],
+            hands=[
+                [str(c) for c in h] if (s == seat or open_hands) else None
+                for s, h in enumerate(self.hands)
+            ],
+            hand_sizes=[len(h) for h in self.hands],
+            revealed=[str(c) for c in self.revealed],
+            bonus=self.bonus,
+            tally=[str(c) for c in self.tally],
+            tally_value=self.tally_value,
+            set_aside=[str(c) for c in self.set_aside],
+            stock_count=len(self.stock) - self.stock_pos,
+            last_scorer=self.last_scorer,
+            hands_dealt=list(self.hands_dealt),
+        )
+        return obs
+
+    def copy(self) -> TwentyState:
+        other = TwentyState.__new__(TwentyState)
+        self._copy_base(other)
+        other.revealed = self.revealed
+        other.bonus = self.bonus
+        other.hands = [list(h) for h in self.hands]
+        other.stock = self.stock
+        other.stock_pos = self.stock_pos
+        other.tally = list(self.tally)
+        other.tally_value = self.tally_value
+        other.set_aside = list(self.set_aside)
+        other.to_move = self.to_move
+        other.last_scorer = self.last_scorer
+        other.hands_dealt = list(self.hands_dealt)
+        other._undo = list(self._undo)
+        other._over = self._over
+        return other
+
+    def _explain_illegal(self, move: Move) -> str:
+        if move.verb != "play" or len(move.args) != 1:
+            return "the only move in Twenty is 'play <card>'"
+        hand = " ".join(str(c) for c in self.hands[self.to_move])
+        return f"{move.args[0]} is not in {self.names[self.to_move]}'s hand ({hand})"
+
+
+class Twenty(Game):
+    """Twenty's metadata, deals and determinization."""
+
+    id = "twenty"
+    name = "Twenty"
+    players = 2
+    version = "1.0"
+    summary = "adding-up game: exact 20, beyond 20, Five Tally chains"
+    options = (
+        Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
+    )
+    deal_zones = ("revealed", "hands", "stock")
+
+    @property
+    def state_class(self) -> type[State]:
+        return TwentyState
+
+    def deck(self, options: Any = None) -> list[Card]:
+        """The 52-card pack."""
+        return standard_deck()
+
+    def random_deal(self, rng: random.Random, state: State) -> Deal:
+        """Shuffle 52: two revealed, five to each seat, 40 in the stock.
+
+        With ``open_hands``, round 2 reuses round 1's deal with hands exchanged.
+        """
+        if state.options["open_hands"] and state.round_index == 1 and state.history[0].deal:
+            return _exchanged(state.history[0].deal)
+        deck = standard_deck()
+        rng.shuffle(deck)
+        return {"revealed": deck[:2], "hands": [deck[2:7], deck[7:12]], "stock": deck[12:]}
+
+    def check_deal(self, deal: Deal, state: State) -> None:
+        """Exactly the 52-card pack: 2 revealed, 5 in each hand, 40 in the stock."""
+        if len(deal["revealed"]) != 2:
+            raise ValueError(f"deal: revealed must hold 2 cards, not {len(deal['revealed'])}")
+        if len(deal["hands"]) != 2 or any(len(h) != HAND for h in deal["hands"]):
+            raise ValueError("deal: hands must be two hands of 5 cards")
+        if len(deal["stock"]) != 40:
+            raise ValueError(f"deal: stock must hold 40 cards, not {len(deal['stock'])}")
+        every = [*deal["revealed"], *deal["hands"][0], *deal["hands"][1], *deal["stock"]]
+        counts = Counter(every)
+        twice = sorted(str(c) for c, n in counts.items() if n > 1)
+        if twice:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear more than once")
+        if len(counts) != 52 or any(c.is_joker for c in counts):
+            raise ValueError("deal: not the 52-card pack")
+        if state.options["open_hands"] and state.round_index == 1 and state.history:
+            first_deal = state.history[0].deal
+            if first_deal is not None and _exchanged(first_deal) != deal:
+                raise ValueError(
+                    "deal: with open_hands, round 2 must be round 1's deal with the hands exchanged"
+                )
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """Rebuild the round from what the seat saw; deal unseen cards at random.
+
+        Every card played so far is known, and so is which hand it came
+        from; only the cards still in hidden hands and the stock are unknown.
+        """
+        state = TwentyState(
+            dict(observation["options"]), observation["first"], tuple(observation["names"]), None
+        )
+        restore_base(state, observation)
+        moves = [Move.parse(m) for m in observation["moves"]]
+        starter = state.round_starter(state.round_index)
+        played: list[list[Card]] = [[], []]
+        for i, move in enumerate(moves):
+            played[(starter + i) % 2].append(move.args[0])  # type: ignore[arg-type]
+        known_hand: list[list[Card] | None] = [
+            [Card.parse(c) for c in h] if h is not None else None for h in observation["hands"]
+        ]
+        seen = {Card.parse(c) for c in observation["revealed"]}
+        seen.update(played[0])
+        seen.update(played[1])
+        for h in known_hand:
+            if h is not None:
+                seen.update(h)
+        unseen = [c for c in standard_deck() if c not in seen]
+        rng.shuffle(unseen)
+        current: list[list[Card]] = []
+        for s in (0, 1):
+            h = known_hand[s]
+            if h is None:
+                size = observation["hand_sizes"][s]
+                h, unseen = unseen[:size], unseen[size:]
+            current.append(h)
+        dealt = [played[s] + current[s] for s in (0, 1)]
+        # The order in which hands came off the stock follows from the turns.
+        order: list[int] = []
+        in_hand = [HAND, HAND]
+        given = [1, 1]
+        to_move = starter
+        for _ in moves:
+            in_hand[to_move] -= 1
+            to_move = 1 - to_move
+            if in_hand[to_move] == 0 and given[to_move] < observation["hands_dealt"][to_move]:
+                order.append(to_move)
+                given[to_move] += 1
+                in_hand[to_move] = HAND
+        stock: list[Card] = []
+        nth = [1, 1]
+        for s in order:
+            stock.extend(dealt[s][HAND * nth[s]:HAND * (nth[s] + 1)])
+            nth[s] += 1
+        stock.extend(unseen)
+        deal = {
+            "revealed": [Card.parse(c) for c in observation["revealed"]],
+            "hands": [dealt[0][:HAND], dealt[1][:HAND]],
+            "stock": stock,
+        }
+        state.deal = deal
+        state._start_round(deal)
+        for move in moves:
+            state.apply(move)
+        return state
+
+
+def _exchanged(deal: Deal) -> Deal:
+    return {"revealed": list(deal["revealed"]), "hands": [list(deal["hands"][1]), list(deal["hands"][0])],
+            "stock": list(deal["stock"])}
+
+
+GAME = Twenty()
+TwentyState.game = GAME

@@ -1,0 +1,258 @@
+"""``parlour-record/1``: read, write, validate and replay match records.
+
+The format is NOTATION.md's: one JSON object holding the game, its options,
+the players, the first seat, and every round's deal, moves and scores.  A
+record needs no seed to replay: the deals and moves fix everything.
+
+Every problem is reported as one :class:`RecordError` naming the round and
+move (both counted from 1; move 0 is a round's deal, round 0 the header).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parlour import games
+from parlour.game import Deal, Game, State
+
+FORMAT = "parlour-record/1"
+_KEYS = {"format", "game", "options", "players", "first", "rounds", "totals", "meta"}
+_ROUND_KEYS = {"deal", "moves", "scores"}
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed, with where and why."""
+
+    def __init__(self, round_number: int, move_number: int, reason: str) -> None:
+        super().__init__(f"round {round_number}, move {move_number}: {reason}")
+        self.round = round_number
+        self.move = move_number
+        self.reason = reason
+
+    def as_json(self) -> dict[str, Any]:
+        """The error as ``parlour replay --json`` prints it."""
+        return {"ok": False, "round": self.round, "move": self.move, "error": self.reason}
+
+
+@dataclass
+class RoundRecord:
+    """One round as recorded: the deal, the moves as text, the scores if given."""
+
+    deal: Deal
+    moves: list[str]
+    scores: list[int] | None = None
+
+
+@dataclass
+class Record:
+    """A match record, checked for shape but not yet replayed."""
+
+    game: Game
+    options: dict[str, Any]
+    players: list[str]
+    first: int
+    rounds: list[RoundRecord]
+    totals: list[int] | None = None
+    meta: dict[str, Any] | None = None
+
+
+def loads(text: str) -> Record:
+    """Parse a record from JSON text (shape only; see :func:`replay`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(0, 0, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return from_data(data)
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file (shape only; see :func:`replay`)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(0, 0, f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(0, 0, f"{path} is not UTF-8 text") from None
+    return loads(text)
+
+
+def _int_list(value: Any, size: int, what: str, where: tuple[int, int]) -> list[int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != size
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise RecordError(*where, f"{what} must be a list of {size} whole numbers, not {value!r}")
+    return value
+
+
+def from_data(data: Any) -> Record:
+    """Check a decoded JSON object's shape and build a :class:`Record`."""
+    if not isinstance(data, dict):
+        raise RecordError(0, 0, "a record is a JSON object")
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise RecordError(0, 0, f"unknown key(s) {sorted(unknown)} (only 'meta' may hold free data)")
+    if data.get("format") != FORMAT:
+        raise RecordError(0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    try:
+        game = games.get(data.get("game"))  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        raise RecordError(0, 0, f"unknown game {data.get('game')!r} (known: {', '.join(games.ids())})") from None
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError(0, 0, "options must be an object")
+    try:
+        options = game.check_options(options)
+    except ValueError as exc:
+        raise RecordError(0, 0, str(exc)) from None
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != game.players
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError(0, 0, f"players must be a list of {game.players} names")
+    first = data.get("first", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < game.players:
+        raise RecordError(0, 0, f"first must be a seat from 0 to {game.players - 1}, not {first!r}")
+    rounds_data = data.get("rounds")
+    if not isinstance(rounds_data, list) or not rounds_data:
+        raise RecordError(0, 0, "rounds must be a non-empty list")
+    rounds: list[RoundRecord] = []
+    for number, item in enumerate(rounds_data, 1):
+        if not isinstance(item, dict):
+            raise RecordError(number, 0, "a round is an object with deal, moves and scores")
+        bad = set(item) - _ROUND_KEYS
+        if bad:
+            raise RecordError(number, 0, f"unknown key(s) {sorted(bad)} in round")
+        if "deal" not in item:
+            raise RecordError(number, 0, "round has no deal")
+        try:
+            deal = game.deal_from_json(item["deal"])
+        except ValueError as exc:
+            raise RecordError(number, 0, str(exc)) from None
+        moves = item.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError(number, 0, "moves must be a list of move texts")
+        scores = item.get("scores")
+        if scores is not None:
+            scores = _int_list(scores, game.players, "scores", (number, len(moves)))
+        rounds.append(RoundRecord(deal, moves, scores))
+    totals = data.get("totals")
+    if totals is not None:
+        totals = _int_list(totals, game.players, "totals", (0, 0))
+    meta = data.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise RecordError(0, 0, "meta must be an object")
+    return Record(game, options, players, first, rounds, totals, meta)
+
+
+def replay(record: Record) -> State:
+    """Play a record through the engine, checking every deal, move and score.
+
+    Returns the final state; raises :class:`RecordError` at the first problem.
+    """
+    game = record.game
+    state: State | None = None
+    for number, rnd in enumerate(record.rounds, 1):
+        try:
+            if state is None:
+                state = game.new_match(
+                    options=record.options, first=record.first, names=record.players, deal=rnd.deal
+                )
+            else:
+                if not state.is_round_over():
+                    raise RecordError(
+                        number - 1, len(state.moves), "the round is not finished but another round follows"
+                    )
+                if state.is_match_over():
+                    raise RecordError(number, 0, "the match was already over after the previous round")
+                state.next_round(rnd.deal)
+        except RecordError:
+            raise
+        except ValueError as exc:
+            raise RecordError(number, 0, str(exc)) from None
+        for index, text in enumerate(rnd.moves, 1):
+            if state.is_round_over():
+                raise RecordError(number, index, f"{text!r} comes after the round has ended")
+            try:
+                move = state.parse_move(text)
+            except ValueError as exc:
+                raise RecordError(number, index, str(exc)) from None
+            if str(move) != text:
+                raise RecordError(number, index, f"{text!r} is not in canonical notation (write {str(move)!r})")
+            state.apply(move)
+        if rnd.scores is not None:
+            if not state.is_round_over():
+                raise RecordError(number, len(rnd.moves), "scores are given but the round is not finished")
+            if list(rnd.scores) != state.scores:
+                raise RecordError(
+                    number, len(rnd.moves), f"recorded scores {rnd.scores} but the moves give {state.scores}"
+                )
+    assert state is not None
+    if record.totals is not None and list(record.totals) != state.totals:
+        raise RecordError(0, 0, f"recorded totals {record.totals} but the rounds give {state.totals}")
+    return state
+
+
+def to_data(state: State, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s match so far, as JSON-ready data."""
+    game = state.game
+    rounds: list[dict[str, Any]] = []
+    finished = [(r.deal, r.moves, r.scores, True) for r in state.history]
+    finished.append((state.deal, state.moves, state.scores, state.is_round_over()))
+    for deal, moves, scores, over in finished:
+        if deal is None:
+            raise ValueError("this state has no deals to record (a determinized state?)")
+        item: dict[str, Any] = {"deal": game.deal_to_json(deal), "moves": [str(m) for m in moves]}
+        if over:
+            item["scores"] = list(scores)
+        rounds.append(item)
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game.id,
+        "options": game.non_default_options(state.options),
+        "players": list(state.names),
+        "first": state.first,
+        "rounds": rounds,
+        "totals": state.totals,
+    }
+    if meta:
+        data["meta"] = meta
+    return data
+
+
+def dumps(state: State, meta: dict[str, Any] | None = None) -> str:
+    """The record of ``state`` as JSON text: one round per line block, readable."""
+    return json.dumps(to_data(state, meta), indent=1) + "\n"
+
+
+def save(state: State, path: str | Path, meta: dict[str, Any] | None = None) -> None:
+    """Write the record of ``state`` to ``path`` (atomically: never half a file)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".part")
+    tmp.write_text(dumps(state, meta), encoding="utf-8")
+    tmp.replace(target)
+
+
+def result(state: State) -> dict[str, Any]:
+    """The replay result as ``parlour replay --json`` prints it."""
+    finished = [list(r.scores) for r in state.history]
+    if state.is_round_over():
+        finished.append(list(state.scores))
+    return {
+        "ok": True,
+        "rounds": finished,
+        "totals": state.totals,
+        "complete": state.is_match_over(),
+        "winners": state.winners(),
+    }
+
+
+def replay_text(text: str) -> State:
+    """Parse and replay a record given as JSON text."""
+    return replay(loads(text))

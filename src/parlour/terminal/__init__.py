@@ -1,0 +1,157 @@
+"""Playing in the terminal: a table of humans and bots, drawn with Rich.
+
+Humans see only their own seat's observation; bots get only theirs.  The
+table here is the referee: it holds the state and validates every move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+
+from parlour import bots, record
+from parlour.game import Game, State
+from parlour.match import bot_rng, resolve_shorthand
+from parlour.terminal.views import render_observation, render_round_end
+
+HUMAN = "human"
+
+HELP = """Type a move in notation ({forms}), or just its card where that names one move.
+Other commands: [b]moves[/b] lists your legal moves, [b]help[/b] shows this, [b]quit[/b] stops (the record is saved with --save)."""
+
+
+class Quit(Exception):
+    """A person asked to leave the table."""
+
+
+class TerminalTable:
+    """One match at a terminal: each seat is ``human`` or a bot name."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        names: Sequence[str] | None = None,
+        save: Path | None = None,
+        console: Console | None = None,
+        read: Callable[[str], str] | None = None,
+    ) -> None:
+        if len(seats) != game.players:
+            raise ValueError(f"{game.name} needs {game.players} players, got {len(seats)}: {','.join(seats)}")
+        self.game = game
+        self.seats = [s.strip().lower() for s in seats]
+        self.bots = {i: bots.make(s) for i, s in enumerate(self.seats) if s != HUMAN}
+        self.humans = [i for i, s in enumerate(self.seats) if s == HUMAN]
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.seed = seed
+        self.names = list(names) if names else self._default_names()
+        self.state = game.new_match(seed=seed, options=options, names=self.names)
+        self.rngs = [bot_rng(seed, seat) for seat in range(game.players)]
+        self.save = save
+        self.console = console or Console(highlight=False)
+        self.read = read or self.console.input
+        self._last_human: int | None = None
+        self._seen_events = 0
+
+    def _default_names(self) -> list[str]:
+        if len(self.humans) == 1:
+            return ["You" if s == HUMAN else f"Computer ({s})" for s in self.seats]
+        return [
+            f"Player {i + 1}" + ("" if s == HUMAN else f" ({s})") for i, s in enumerate(self.seats)
+        ]
+
+    # -- the loop ----------------------------------------------------------
+    def run(self) -> State:
+        """Play until the match ends or a person quits; save the record if asked."""
+        out = self.console
+        out.print(Rule(f"{self.game.name} — seed {self.seed}"))
+        try:
+            while True:
+                seat = self.state.current_player()
+                if seat is None:
+                    self._announce_events()
+                    out.print(render_round_end(self.state))
+                    if self.state.is_match_over():
+                        break
+                    self.state.next_round()
+                    self._seen_events = 0
+                    out.print(Rule(f"Round {self.state.round_index + 1}"))
+                    continue
+                if seat in self.bots:
+                    move = self.bots[seat].choose(
+                        self.state.observation(seat), self.state.legal_moves(), self.rngs[seat]
+                    )
+                    self.state.apply(move)
+                    out.print(f"[bold]{self.names[seat]}[/bold] plays [cyan]{move}[/cyan]")
+                    self._announce_events()
+                else:
+                    self._human_turn(seat)
+        except Quit:
+            out.print("You left the table.")
+        finally:
+            if self.save is not None:
+                record.save(self.state, self.save, meta={"seed": self.seed, "seats": self.seats})
+                out.print(f"Record saved to {self.save}")
+        if self.state.is_match_over():
+            totals = self.state.totals
+            winners = self.state.winners()
+            if len(winners) == len(totals):
+                out.print(f"[bold]The match is drawn at {totals[0]}.[/bold]")
+            else:
+                who = " and ".join(self.names[w] for w in winners)
+                out.print(f"[bold]{who} win{'s' if len(winners) == 1 else ''} the match[/bold] "
+                          f"({' – '.join(map(str, totals))}).")
+        return self.state
+
+    def _announce_events(self) -> None:
+        for event in self.state.events[self._seen_events:]:
+            if event.points or event.kind != "New Hand":
+                self.console.print(f"  [yellow]{event.describe(self.names)}[/yellow]")
+        self._seen_events = len(self.state.events)
+
+    def _human_turn(self, seat: int) -> None:
+        out = self.console
+        if len(self.humans) > 1 and self._last_human != seat:
+            out.clear()
+            self._ask(f"Pass the keyboard to {self.names[seat]} and press Enter ")
+            out.clear()
+        self._last_human = seat
+        out.print(render_observation(self.state.observation(seat)))
+        while True:
+            text = self._ask(f"{self.names[seat]}, your move: ").strip()
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                raise Quit
+            if word in ("help", "?"):
+                out.print(HELP.format(forms=self.state.describe_forms()))
+                continue
+            if word == "moves":
+                out.print("Legal moves: " + ", ".join(str(m) for m in self.state.legal_moves()))
+                continue
+            try:
+                move = resolve_shorthand(self.state, text)
+            except ValueError as exc:
+                out.print(f"[red]{exc}[/red]")
+                continue
+            self.state.apply(move)
+            out.print(f"[bold]{self.names[seat]}[/bold] plays [cyan]{move}[/cyan]")
+            self._announce_events()
+            return
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise Quit from None
