@@ -201,7 +201,7 @@ class Game(ABC):
         self._check_option_combination(values)
         return values
 
-    def _check_option_combination(self, values: dict[str, Any]) -> None:
+    def _check_option_combination(self, values: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """Hook for rules about options taken together."""
 
     def non_default_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -405,6 +405,10 @@ class State(ABC):
     @abstractmethod
     def zones(self) -> dict[str, list[Card]]:
         """Every place a card can be, with the cards now there (for checks and UIs)."""
+
+    @abstractmethod
+    def snapshot(self) -> tuple[Any, ...]:
+        """The complete position as comparable values (for undo checks and tests)."""
 
     @abstractmethod
     def observation(self, seat: int) -> Observation:

@@ -318,19 +318,21 @@ class Twenty(Game):
 
     def check_deal(self, deal: Deal, state: State) -> None:
         """Exactly the 52-card pack: 2 revealed, 5 in each hand, 40 in the stock."""
+        every = [*deal["revealed"], *(c for h in deal["hands"] for c in h), *deal["stock"]]
+        counts = Counter(every)
+        twice = sorted(str(c) for c, n in counts.items() if n > 1)
+        if twice:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear(s) more than once")
+        foreign = sorted(str(c) for c in counts if c.is_joker)
+        if foreign:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(foreign)} is not used in Twenty")
+        missing = sorted(str(c) for c in set(standard_deck()) - set(counts))
+        if missing:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(missing)} missing")
         if len(deal["revealed"]) != 2:
             raise ValueError(f"deal: revealed must hold 2 cards, not {len(deal['revealed'])}")
         if len(deal["hands"]) != 2 or any(len(h) != HAND for h in deal["hands"]):
             raise ValueError("deal: hands must be two hands of 5 cards")
-        if len(deal["stock"]) != 40:
-            raise ValueError(f"deal: stock must hold 40 cards, not {len(deal['stock'])}")
-        every = [*deal["revealed"], *deal["hands"][0], *deal["hands"][1], *deal["stock"]]
-        counts = Counter(every)
-        twice = sorted(str(c) for c, n in counts.items() if n > 1)
-        if twice:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear more than once")
-        if len(counts) != 52 or any(c.is_joker for c in counts):
-            raise ValueError("deal: not the 52-card pack")
         if state.options["open_hands"] and state.round_index == 1 and state.history:
             first_deal = state.history[0].deal
             if first_deal is not None and _exchanged(first_deal) != deal:

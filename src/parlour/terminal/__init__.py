@@ -22,7 +22,8 @@ from parlour.terminal.views import render_observation, render_round_end
 HUMAN = "human"
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
-Other commands: [b]moves[/b] lists your legal moves, [b]help[/b] shows this, [b]quit[/b] stops (the record is saved with --save)."""
+Other commands: [b]moves[/b] lists your legal moves, [b]help[/b] shows this,
+[b]quit[/b] stops (the record is saved with --save)."""
 
 
 class Quit(Exception):

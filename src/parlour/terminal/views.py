@@ -43,7 +43,8 @@ def scoreboard(obs: dict[str, Any]) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False)
     table.add_column("")
     for seat, name in enumerate(obs["names"]):
-        table.add_column(name + (" (you)" if seat == obs["seat"] else ""), justify="right")
+        mine = seat == obs["seat"] and name != "You"
+        table.add_column(name + (" (you)" if mine else ""), justify="right")
     for number, scores in enumerate(obs["history"], 1):
         table.add_row(f"round {number}", *map(str, scores))
     table.add_row(f"round {obs['round']} so far", *map(str, obs["scores"]))

@@ -1,0 +1,173 @@
+"""The shared conformance check every game must pass.
+
+Like OpenSpiel's ``random_sim_test`` or pgx's ``api_test``: seeded random
+playouts through the public contract, checking at every step that
+
+* legal moves apply without error, and undo restores the exact prior state;
+* every card of the game's deck is in exactly one place;
+* move text round-trips (context-free and in the position);
+* copies are independent of the original;
+* observations serialise to JSON, never change when only cards hidden from
+  that seat change, and ``determinize`` gives a state with the same
+  observation from which play continues legally;
+* writing the record and replaying it gives the same match.
+
+Games supply ``hide(state, seat, rng)``: a copy of ``state`` in which the
+cards that ``seat`` may not see (RULINGS.md) are dealt differently.  The
+check is independent of the game's own observation code.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from parlour import record
+from parlour.game import Game, Move, State
+
+Hide = Callable[[State, int, random.Random], State]
+
+
+class ConformanceError(AssertionError):
+    """A game broke the contract; the message says where and how."""
+
+
+@dataclass
+class Report:
+    """What a conformance run covered."""
+
+    matches: int = 0
+    moves: int = 0
+    deep_checks: int = 0
+
+
+def _fail(seed: int, state: State, message: str) -> ConformanceError:
+    return ConformanceError(
+        f"seed {seed}, round {state.round_index + 1}, move {len(state.moves)}: {message}"
+    )
+
+
+def check_cards(game: Game, state: State, seed: int) -> None:
+    """Every card of the deck is in exactly one zone."""
+    found: Counter[int] = Counter()
+    for cards in state.zones().values():
+        found.update(cards)
+    deck: Counter[int] = Counter(game.deck(state.options))
+    if found != deck:
+        extra, lost = found - deck, deck - found
+        raise _fail(seed, state, f"cards not conserved: extra {extra}, missing {lost}")
+
+
+def check_moves_round_trip(state: State, seed: int) -> None:
+    """Every legal move prints and parses back to itself."""
+    for move in state.legal_moves():
+        text = str(move)
+        if Move.parse(text) != move or str(Move.parse(text)) != text:
+            raise _fail(seed, state, f"move {text!r} does not round-trip")
+        if state.parse_move(text) != move:
+            raise _fail(seed, state, f"parse_move({text!r}) differs from the legal move")
+
+
+def check_views(game: Game, state: State, seed: int, hide: Hide, rng: random.Random) -> None:
+    """Observations: JSON, no hidden truth, and determinize consistent with them."""
+    for seat in range(game.players):
+        obs = state.observation(seat)
+        text = json.dumps(obs, sort_keys=True)
+        reloaded = json.loads(text)
+        other = hide(state, seat, rng)
+        if json.dumps(other.observation(seat), sort_keys=True) != text:
+            raise _fail(seed, state, f"seat {seat}'s observation changes when only hidden cards change")
+        sample = game.determinize(reloaded, random.Random(rng.random()))
+        if json.dumps(sample.observation(seat), sort_keys=True) != text:
+            raise _fail(seed, state, f"determinize for seat {seat} gives a different observation")
+        check_cards(game, sample, seed)
+        play_rng = random.Random(rng.random())
+        while sample.current_player() is not None:
+            sample.apply(play_rng.choice(sample.legal_moves()))
+
+
+def check_copy(state: State, seed: int, rng: random.Random) -> None:
+    """Playing on in a copy leaves the original untouched."""
+    before = state.snapshot()
+    other = state.copy()
+    if other.snapshot() != before:
+        raise _fail(seed, state, "copy differs from the original")
+    while other.current_player() is not None:
+        other.apply(rng.choice(other.legal_moves()))
+    if state.snapshot() != before:
+        raise _fail(seed, state, "playing in a copy changed the original")
+
+
+def check_record(game: Game, state: State, seed: int) -> None:
+    """Writing the record and replaying it gives the same match."""
+    text = json.dumps(record.to_data(state))
+    again = record.replay(record.loads(text))
+    if again.round_scores() != state.round_scores() or again.totals != state.totals:
+        raise _fail(seed, state, "record replay gives different scores")
+    if again.snapshot() != state.snapshot():
+        raise _fail(seed, state, "record replay gives a different position")
+    if again.winners() != state.winners():
+        raise _fail(seed, state, "record replay gives different winners")
+
+
+def run(
+    game: Game,
+    hide: Hide,
+    *,
+    matches: int = 200,
+    seed: int = 0,
+    deep_every: int = 25,
+    options: dict[str, object] | None = None,
+) -> Report:
+    """Play ``matches`` seeded random matches of ``game``, checking the contract.
+
+    Cheap checks run at every move; the costly ones (views, determinize,
+    copies, all legal moves undone) about once every ``deep_every`` moves.
+    Raises :class:`ConformanceError` at the first failure.
+    """
+    report = Report()
+    for number in range(matches):
+        match_seed = seed + number
+        rng = random.Random(match_seed)
+        state = game.new_match(seed=match_seed, options=options)
+        while True:
+            check_cards(game, state, match_seed)
+            legal = state.legal_moves()
+            if not legal:
+                if state.current_player() is not None:
+                    raise _fail(match_seed, state, "a player is to move but has no legal move")
+                if state.is_round_over():
+                    check_record(game, state, match_seed)
+                if state.is_match_over():
+                    break
+                state.next_round()
+                continue
+            if len(set(legal)) != len(legal):
+                raise _fail(match_seed, state, "legal moves repeat")
+            if rng.randrange(deep_every) == 0:
+                report.deep_checks += 1
+                check_moves_round_trip(state, match_seed)
+                check_views(game, state, match_seed, hide, rng)
+                check_copy(state, match_seed, random.Random(rng.random()))
+                before = state.snapshot()
+                for move in legal:
+                    state.apply(move)
+                    state.undo()
+                    if state.snapshot() != before:
+                        raise _fail(match_seed, state, f"undo after {move} does not restore the position")
+                if rng.randrange(4) == 0:
+                    check_record(game, state, match_seed)
+            move = rng.choice(legal)
+            before = state.snapshot()
+            state.apply(move)
+            report.moves += 1
+            if rng.randrange(8) == 0:
+                state.undo()
+                if state.snapshot() != before:
+                    raise _fail(match_seed, state, f"undo after {move} does not restore the position")
+                state.apply(move)
+        report.matches += 1
+    return report
