@@ -1,22 +1,37 @@
 """The registry of games: ``parlour.games.get("twenty")``.
 
-Each game lives in its own module and is loaded on first use.
+Each game lives in its own module, ``parlour.games.<id with _ for ->``, which
+defines ``GAME``; it is loaded on first use.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.util
+
 from parlour.game import Game, Registry
+
+GAME_IDS = ("minus-twenty", "progression", "twenty", "silver-bars")
+"""Every game of the family, in the order parlour lists them."""
 
 REGISTRY = Registry()
 
 
-def _twenty() -> Game:
-    from parlour.games.twenty import GAME
+def module_name(game_id: str) -> str:
+    """The module that holds a game's rules: ``minus-twenty`` → ``minus_twenty``."""
+    return game_id.replace("-", "_")
 
-    return GAME
+
+def _loader(game_id: str) -> Game:
+    module = importlib.import_module(f"parlour.games.{module_name(game_id)}")
+    game: Game = module.GAME
+    return game
 
 
-REGISTRY.register("twenty", _twenty)
+for _id in GAME_IDS:
+    if importlib.util.find_spec(f"parlour.games.{module_name(_id)}") is not None:
+        REGISTRY.register(_id, functools.partial(_loader, _id))
 
 
 def get(game_id: str) -> Game:

@@ -92,7 +92,7 @@ class TerminalTable:
                         self.state.observation(seat), self.state.legal_moves(), self.rngs[seat]
                     )
                     self.state.apply(move)
-                    out.print(f"[bold]{self.names[seat]}[/bold] plays [cyan]{move}[/cyan]")
+                    out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
                     self._announce_events()
                 else:
                     self._human_turn(seat)
@@ -146,7 +146,7 @@ class TerminalTable:
                 out.print(f"[red]{exc}[/red]")
                 continue
             self.state.apply(move)
-            out.print(f"[bold]{self.names[seat]}[/bold] plays [cyan]{move}[/cyan]")
+            out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
             self._announce_events()
             return
 

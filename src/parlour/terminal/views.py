@@ -5,15 +5,17 @@ Views take only an observation (what the seat may see), never a state.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from parlour.cards import Card, sort_hand
 from parlour.game import State
+from parlour.games import module_name
 
 RED_SUITS = ("H", "D")
 
@@ -51,36 +53,14 @@ def scoreboard(obs: dict[str, Any]) -> Table:
     return table
 
 
-def render_twenty(obs: dict[str, Any]) -> RenderableType:
-    """Twenty: the tally, the hands, the bonus, the scores."""
-    seat = obs["seat"]
-    lines: list[RenderableType] = [scoreboard(obs)]
-    info = Text.assemble(
-        "Revealed ", cards_text(obs["revealed"]), f"  End of Round Bonus {obs['bonus']}",
-        f"   stock {obs['stock_count']}",
-    )
-    lines.append(info)
-    tally = Text.assemble(
-        "Tally ", cards_text(obs["tally"], "empty"), (f"  = {obs['tally_value']}", "bold green"),
-        f"  ({len(obs['tally'])} card{'s' if len(obs['tally']) != 1 else ''})",
-    )
-    lines.append(tally)
-    for other, name in enumerate(obs["names"]):
-        if other != seat:
-            hand = obs["hands"][other]
-            shown = cards_text(sorted_cards(hand)) if hand is not None else Text(
-                f"{obs['hand_sizes'][other]} cards", style="dim")
-            lines.append(Text.assemble(f"{name}: ", shown))
-    lines.append(Text.assemble("Your hand: ", cards_text(sorted_cards(obs["hand"]))))
-    return Group(*lines)
-
-
-RENDERERS: dict[str, Callable[[dict[str, Any]], RenderableType]] = {"twenty": render_twenty}
-
-
 def render_observation(obs: dict[str, Any]) -> RenderableType:
-    """The picture of the table for the seat that ``obs`` belongs to."""
-    return RENDERERS[obs["game"]](obs)
+    """The picture of the table for the seat that ``obs`` belongs to.
+
+    Each game draws itself in ``parlour.terminal.<module>.render(obs)``.
+    """
+    module = importlib.import_module(f"parlour.terminal.{module_name(obs['game'])}")
+    render: Callable[[dict[str, Any]], RenderableType] = module.render
+    return render(obs)
 
 
 def render_round_end(state: State) -> RenderableType:
