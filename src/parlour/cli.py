@@ -6,10 +6,12 @@ Domain errors become one clear line and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
@@ -129,6 +131,89 @@ def replay_command(
         print(json.dumps(result))
         return
     _print_replay(state)
+
+
+@app.command("hint")
+def hint_command(
+    file: Annotated[Path, typer.Argument(help="a parlour-record/1 JSON file of a match in progress")],
+    seat: Annotated[int | None, typer.Option(help="the seat asking (default: the seat to move)")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the search")] = 0,
+) -> None:
+    """The computer's three best moves for the seat to move, with its estimate of each."""
+    from parlour import bots
+
+    try:
+        state = record.replay(record.load(file))
+    except record.RecordError as exc:
+        raise _fail(f"invalid record: {exc}", 1) from None
+    to_move = state.current_player()
+    if to_move is None:
+        raise _fail("nobody is to move: the round is over", 1)
+    if seat is not None and seat != to_move:
+        raise _fail(f"it is seat {to_move}'s turn ({state.names[to_move]}), not seat {seat}'s", 1)
+    console.print(f"Hint for {state.names[to_move]} (seat {to_move}), by the {bots.HINT_LEVEL} bot:")
+    for estimate in bots.hint(state.observation(to_move), state.legal_moves(), random.Random(seed)):
+        console.print("  " + bots.format_estimate(estimate))
+    console.print("[dim]value: expected round score minus the others' (mean), ± its 95% interval[/dim]")
+
+
+@app.command("arena")
+def arena_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")],
+    players: Annotated[str, typer.Option(help="the players: bot names or levels, comma-separated, one per seat")],
+    deals: Annotated[int, typer.Option(min=1, help="number of duplicate deals")] = 100,
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes")] = 1,
+    seed: Annotated[int, typer.Option(help="tournament seed")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
+    save: Annotated[Path | None, typer.Option(help="write every match record into this folder")] = None,
+    rounds_only: Annotated[bool, typer.Option(help="play single rounds instead of whole matches")] = False,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option NAME=VALUE")] = None,
+) -> None:
+    """A duplicate tournament: each deal played in every seating, so the cards' luck cancels out."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from parlour.lab import arena
+
+    game = _game(game_id)
+    values = _options(game, option or [])
+    specs = [p.strip() for p in players.split(",")]
+    seatings = len(arena.seatings(len(specs)))
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
+        TimeRemainingColumn(), console=err, disable=as_json and not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=deals * seatings)
+            result = arena.run(game.id, specs, deals, seed=seed, jobs=jobs, options=values,
+                               rounds_only=rounds_only, save=save,
+                               progress=lambda n: progress.advance(task, n))
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(result.as_json()))
+        return
+    _print_arena(result)
+
+
+def _print_arena(result: Any) -> None:
+    unit = "rounds" if result.rounds_only else "matches"
+    table = Table(title=f"{result.game}: {result.deals} duplicate deals, {len(result.results)} {unit}",
+                  box=box.SIMPLE_HEAD)
+    for column in ("player", unit, "W", "D", "L", "win rate", "95% CI", "score diff", "± 95%"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for p in result.stats:
+        lo, hi = p.win_rate_ci
+        table.add_row(p.player, str(p.matches), str(p.wins), str(p.draws), str(p.losses), f"{p.win_rate:.1%}",
+                      f"{lo:.0%}–{hi:.0%}", f"{p.mean_diff:+.1f}", f"{p.mean_diff_margin:.1f}")
+    console.print(table)
+    seats = Table(title="by seat: win rate / mean score difference", box=box.SIMPLE_HEAD)
+    seats.add_column("player")
+    for s in range(len(result.players)):
+        seats.add_column(f"seat {s}", justify="right")
+    for p in result.stats:
+        seats.add_row(p.player, *(f"{s.win_rate:.1%} / {s.mean_diff:+.1f}" for s in p.per_seat))
+    console.print(seats)
 
 
 def _print_replay(state: Any) -> None:

@@ -14,7 +14,6 @@ seeded RNG, or from an explicit deal when a record is replayed).
 
 from __future__ import annotations
 
-import copy as _copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -530,7 +529,10 @@ class State(ABC):
         other.options = self.options
         other.first = self.first
         other.names = self.names
-        other.rng = _copy.deepcopy(self.rng) if self.rng is not None else None
+        other.rng = None
+        if self.rng is not None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
         other.num_players = self.num_players
         other.history = list(self.history)
         other.deal = self.deal

@@ -1,45 +1,174 @@
 """Computer players.
 
 A bot sees a game only through the shared contract: it is given its seat's
-:meth:`~parlour.game.State.observation`, the legal moves and a seeded RNG,
-and returns one of the legal moves.  It never receives the state itself.
+:meth:`~parlour.game.State.observation`, the legal moves, a seeded RNG and a
+:class:`Budget`, and returns one of the legal moves.  It never receives the
+state itself.  With an iteration budget, the same seed gives the same
+decisions.
+
+Bots are named by a spec: a bot name (``random``, ``heuristic``,
+``ismcts``), optionally with settings (``ismcts:iterations=400,rollout=heuristic``),
+or a level (``easy``, ``medium``, ``hard``, ``expert``) — see :data:`LEVELS`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from parlour.game import Move, Observation
 
 
-class Bot(Protocol):
+@dataclass(frozen=True)
+class Budget:
+    """How much thinking a bot may do for one decision."""
+
+    iterations: int | None = None
+    """Search iterations (deterministic for a given seed)."""
+    seconds: float | None = None
+    """Wall-clock limit (a safety cap when iterations are also given)."""
+
+    def __str__(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"{self.iterations} iterations")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        return " / ".join(parts) or "no budget"
+
+
+@dataclass(frozen=True)
+class MoveEstimate:
+    """A bot's opinion of one move, for hints."""
+
+    move: Move
+    value: float
+    """Expected round score difference (own score minus the others' mean) after this move."""
+    margin: float
+    """Half-width of the 95% interval around ``value`` (how sure the bot is)."""
+    visits: int
+    """How many search iterations went through this move."""
+    share: float
+    """The move's share of the search (0–1)."""
+
+
+class Bot(ABC):
     """What every computer player offers."""
 
-    name: str
+    name: str = "bot"
+    budget: Budget = Budget()
 
-    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+    @abstractmethod
+    def choose(
+        self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
+    ) -> Move:
         """Pick one of ``legal`` for the seat that ``observation`` belongs to."""
-        ...
+
+    def describe(self) -> str:
+        """The bot and its budget, for tables and records."""
+        return f"{self.name} ({self.budget})" if self.budget != Budget() else self.name
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Plays a legal move chosen uniformly at random."""
 
     name = "random"
 
-    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+    def choose(
+        self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
+    ) -> Move:
         """Any legal move, uniformly."""
         return rng.choice(legal)
 
 
-BOTS = {"random": RandomBot}
+def _heuristic(**settings: Any) -> Bot:
+    from parlour.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(**settings)
+
+
+def _ismcts(**settings: Any) -> Bot:
+    from parlour.bots.ismcts import ISMCTSBot
+
+    return ISMCTSBot(**settings)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": lambda **settings: RandomBot(**settings),
+    "heuristic": _heuristic,
+    "ismcts": _ismcts,
+}
+"""Bot factories by name; settings are keyword arguments."""
+
+LEVELS: dict[str, str] = {
+    "easy": "heuristic:noise=0.35",
+    "medium": "heuristic",
+    "hard": "ismcts:iterations=600,seconds=0.9,rollout=heuristic",
+    "expert": "ismcts:iterations=3000,seconds=5,rollout=heuristic",
+}
+"""Levels used everywhere a bot is named: each is a bot and a budget.
+``hard`` decides within one second on one core."""
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``ismcts:iterations=400,rollout=random`` → (``ismcts``, settings)."""
+    text = LEVELS.get(spec.strip().lower(), spec.strip())
+    name, _, rest = text.partition(":")
+    settings: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"bot setting {item!r} must be NAME=VALUE")
+        settings[key.strip()] = _value(value.strip())
+    return name.strip().lower(), settings
 
 
 def make(spec: str) -> Bot:
-    """The bot named ``spec``; :class:`ValueError` listing the known names."""
-    factory = BOTS.get(spec.strip().lower())
+    """The bot named by ``spec`` (a level, a name, or name:settings).
+
+    Raises :class:`ValueError` listing the known names.
+    """
+    name, settings = parse_spec(spec)
+    factory = BOTS.get(name)
     if factory is None:
-        raise ValueError(f"unknown bot {spec!r} (known: {', '.join(BOTS)})")
-    return factory()
+        known = ", ".join([*LEVELS, *BOTS])
+        raise ValueError(f"unknown bot {spec!r} (known: {known})")
+    try:
+        bot = factory(**settings)
+    except TypeError as exc:
+        raise ValueError(f"bad settings for bot {name!r}: {exc}") from None
+    bot.name = spec.strip().lower() if spec.strip().lower() in LEVELS else name
+    return bot
+
+
+
+HINT_LEVEL = "hard"
+"""The level whose search gives hints."""
+
+
+def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, top: int = 3) -> list[MoveEstimate]:
+    """The hint bot's ``top`` best moves for the observing seat, with estimates."""
+    from parlour.bots.ismcts import ISMCTSBot
+
+    bot = make(HINT_LEVEL)
+    assert isinstance(bot, ISMCTSBot)
+    return bot.analyse(observation, legal, rng)[:top]
+
+
+def format_estimate(estimate: MoveEstimate) -> str:
+    """``play 7H   +4.2 ± 1.3 points  (61% of the search)``."""
+    margin = "?" if estimate.margin == float("inf") else f"{estimate.margin:.1f}"
+    return (f"{estimate.move!s:<14} {estimate.value:+.1f} ± {margin} points"
+            f"  ({estimate.share:.0%} of the search)")

@@ -1,0 +1,128 @@
+"""Twenty, as a sound club player plays it.
+
+* Count the cards: every card played this round is public, so the values
+  still unseen (the opponent's hand and the stock) are known in number.
+* Take what is there: an Exact Twenty (10), a big Beyond Twenty, a Five
+  Tally (15) and better.
+* Never leave an easy score: after each candidate card, consider what the
+  opponent could do with the tally — an exact 20, a large excess, a Six
+  Tally — weighted by the chance that they hold a card of the right value
+  (from the count), and subtract the best of it.
+* Keep the ten cards: a ten answers a tally of 10 with an Exact Twenty, so
+  do not spend one for nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+from parlour.cards import Card
+from parlour.game import Move, Observation, State
+from parlour.games.twenty import HAND, VALUE, TwentyState, tally_points
+
+TEN_KEEP = 1.5
+"""What holding on to a ten card is worth, in points."""
+
+
+def points(tally_value: int, tally_cards: int, value: int) -> tuple[int, int, int]:
+    """Points for adding ``value`` to the tally, and the tally (value, cards) after."""
+    total = tally_value + value
+    if total == 20:
+        return 10, 0, 0
+    if total > 20:
+        return total - 20, 0, 0
+    return tally_points(tally_cards + 1), total, tally_cards + 1
+
+
+def holds_chance(unseen: int, of_value: int, hand: int) -> float:
+    """Chance that a hand of ``hand`` unseen cards holds at least one of ``of_value`` such cards."""
+    if of_value <= 0 or hand <= 0:
+        return 0.0
+    if unseen - of_value < hand:
+        return 1.0
+    none = 1.0
+    for i in range(hand):
+        none *= (unseen - of_value - i) / (unseen - i)
+    return 1.0 - none
+
+
+def threat(tally_value: int, tally_cards: int, counts: Sequence[int], hand: int,
+           known: Sequence[int] | None) -> float:
+    """The expected best reply of the opponent to a tally, from the card count.
+
+    ``counts[v]`` is how many unseen cards have value v; ``known`` lists the
+    values in the opponent's hand when it is face up.
+    """
+    unseen = sum(counts)
+    expected = 0.0
+    none_better = 1.0
+    for gain, value in _replies(tally_value, tally_cards):
+        if known is not None:
+            p = 1.0 if value in known else 0.0
+        else:
+            p = holds_chance(unseen, counts[value], hand)
+        expected += gain * p * none_better
+        none_better *= 1.0 - p
+    return expected
+
+
+@functools.cache
+def _replies(tally_value: int, tally_cards: int) -> list[tuple[int, int]]:
+    """The scoring replies to a tally, best first, as (points, card value)."""
+    replies = sorted(((points(tally_value, tally_cards, v)[0], v) for v in range(1, 11)), reverse=True)
+    return [(gain, value) for gain, value in replies if gain > 0]
+
+
+def best_card(hand: Sequence[Card], tally_value: int, tally_cards: int, counts: Sequence[int],
+              opponent_hand: int, known: Sequence[int] | None) -> Card:
+    """The card the advice plays from ``hand``."""
+    best = hand[0]
+    best_score = -1e9
+    for card in hand:
+        value = VALUE[card]
+        gain, after_value, after_cards = points(tally_value, tally_cards, value)
+        score = gain - 0.9 * threat(after_value, after_cards, counts, opponent_hand, known)
+        if value == 10 and gain == 0:
+            score -= TEN_KEEP
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def _counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0] * 11
+    for c in cards:
+        counts[VALUE[c]] += 1
+    return counts
+
+
+def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The advised move for the observing seat."""
+    seat = observation["seat"]
+    other = 1 - seat
+    hand = [Card.parse(c) for c in observation["hand"]]
+    seen = set(hand)
+    for key in ("revealed", "tally", "set_aside"):
+        seen.update(Card.parse(c) for c in observation[key])
+    known_hand = observation["hands"][other]
+    known = [VALUE[Card.parse(c)] for c in known_hand] if known_hand is not None else None
+    if known_hand is not None:
+        seen.update(Card.parse(c) for c in known_hand)
+    unseen = [Card(i) for i in range(52) if Card(i) not in seen]
+    size = observation["hand_sizes"][other] or (HAND if observation["stock_count"] else 0)
+    card = best_card(hand, observation["tally_value"], len(observation["tally"]), _counts(unseen), size, known)
+    return next(m for m in legal if m.args[0] == card)
+
+
+def rollout(state: State, rng: random.Random) -> Move:
+    """The same advice on a sampled state, using only what the mover could count."""
+    assert isinstance(state, TwentyState)
+    seat = state.to_move
+    other = 1 - seat
+    unseen = state.hands[other] + state.stock[state.stock_pos:]
+    known = [VALUE[c] for c in state.hands[other]] if state.options["open_hands"] else None
+    size = len(state.hands[other]) or (HAND if state.stock_pos < len(state.stock) else 0)
+    card = best_card(state.hands[seat], state.tally_value, len(state.tally), _counts(unseen), size, known)
+    return Move("play", (card,))

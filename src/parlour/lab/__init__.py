@@ -1,0 +1,1 @@
+"""The lab: many matches between bots — tournaments, statistics and reports."""

@@ -1,0 +1,143 @@
+"""Bots: only legal moves, no peeking at hidden cards, reproducible with a seed."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+
+import pytest
+
+from parlour import bots, games
+from parlour.bots import Budget
+from parlour.bots.ismcts import ISMCTSBot, round_rewards
+from parlour.game import State
+
+Hide = Callable[[State, int, random.Random], State]
+
+
+def hide_for(game_id: str) -> Hide:
+    """Each game's test module defines ``hide`` (re-deals what a seat cannot see)."""
+    module = importlib.import_module(f"test_{games.module_name(game_id)}")
+    hide: Hide = module.hide
+    return hide
+
+
+def positions(game_id: str, count: int, seed: int = 0) -> list[State]:
+    """``count`` positions reached by random play (a seat to move in each)."""
+    game = games.get(game_id)
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_match(seed=rng.randrange(10**9))
+        while state.current_player() is not None and len(found) < count:
+            if rng.random() < 0.2:
+                found.append(state.copy())
+            state.apply(rng.choice(state.legal_moves()))
+    return found
+
+
+SMALL = {"ismcts": "ismcts:iterations=40", "ismcts-heuristic": "ismcts:iterations=25,rollout=heuristic"}
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+@pytest.mark.parametrize(("spec", "count"), [("random", 2000), ("heuristic", 2000), ("easy", 1000),
+                                             (SMALL["ismcts"], 150), (SMALL["ismcts-heuristic"], 100)])
+def test_bots_return_legal_moves(game_id: str, spec: str, count: int) -> None:
+    bot = bots.make(spec)
+    rng = random.Random(1)
+    for state in positions(game_id, count):
+        seat = state.current_player()
+        assert seat is not None
+        legal = state.legal_moves()
+        assert bot.choose(state.observation(seat), legal, rng) in legal
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+@pytest.mark.parametrize("spec", ["heuristic", "easy", SMALL["ismcts"], SMALL["ismcts-heuristic"]])
+def test_bots_do_not_see_hidden_cards(game_id: str, spec: str) -> None:
+    """Two states that differ only in cards hidden from the seat get the same decision."""
+    hide = hide_for(game_id)
+    rng = random.Random(2)
+    checked = 0
+    for state in positions(game_id, 60, seed=3):
+        seat = state.current_player()
+        assert seat is not None
+        other = hide(state, seat, rng)
+        if other.snapshot() == state.snapshot():
+            continue  # nothing hidden left (the end of a round)
+        a = bots.make(spec).choose(state.observation(seat), state.legal_moves(), random.Random(7))
+        b = bots.make(spec).choose(other.observation(seat), other.legal_moves(), random.Random(7))
+        assert a == b
+        checked += 1
+    assert checked >= 40
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_iteration_budget_is_reproducible(game_id: str) -> None:
+    bot = bots.make("ismcts:iterations=60")
+    for state in positions(game_id, 10, seed=5):
+        seat = state.current_player()
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_moves()
+        assert isinstance(bot, ISMCTSBot)
+        first = bot.analyse(obs, legal, random.Random(3))
+        assert first == bot.analyse(obs, legal, random.Random(3))
+
+
+def test_ismcts_respects_a_time_budget() -> None:
+    import time
+
+    state = positions("twenty", 1, seed=8)[0]
+    seat = state.current_player()
+    assert seat is not None
+    bot = bots.make("ismcts:seconds=0.2")
+    start = time.perf_counter()
+    bot.choose(state.observation(seat), state.legal_moves(), random.Random(0))
+    assert time.perf_counter() - start < 1.0
+
+
+def test_ismcts_finds_an_exact_twenty() -> None:
+    """With a ten in hand on a tally of 10, every sensible search takes the Exact Twenty."""
+    from parlour.cards import cards, standard_deck
+
+    game = games.get("twenty")
+    hand0, hand1 = cards("TC 2C 3C 4C 5C"), cards("KD 6D 7D 8D 9D")
+    used = [*cards("QS 8S"), *hand0, *hand1]
+    deal = {"revealed": cards("QS 8S"), "hands": [hand0, hand1],
+            "stock": [c for c in standard_deck() if c not in used]}
+    state = game.new_match(deal=deal, first=1)
+    state.apply(state.parse_move("play KD"))  # tally 10; Albert holds TC
+    obs = state.observation(0)
+    for spec in ("heuristic", "ismcts:iterations=300"):
+        assert str(bots.make(spec).choose(obs, state.legal_moves(), random.Random(0))) == "play TC"
+
+
+def test_round_rewards() -> None:
+    assert round_rewards([10, 4]) == [6, -6]
+    assert round_rewards([9, 3, 0]) == [7.5, -1.5, -6]
+
+
+def test_levels_and_specs() -> None:
+    assert set(bots.LEVELS) == {"easy", "medium", "hard", "expert"}
+    hard = bots.make("hard")
+    assert isinstance(hard, ISMCTSBot) and hard.name == "hard"
+    assert hard.budget.seconds is not None and hard.budget.seconds <= 1.0
+    assert bots.make("ismcts:iterations=10,rollout=heuristic").budget == Budget(10, None)
+    with pytest.raises(ValueError, match="unknown bot"):
+        bots.make("grandmaster")
+    with pytest.raises(ValueError, match="bad settings"):
+        bots.make("random:depth=3")
+    with pytest.raises(ValueError, match="rollout must be"):
+        bots.make("ismcts:rollout=magic")
+
+
+def test_hint_lists_three_moves_with_estimates() -> None:
+    state = positions("twenty", 1, seed=11)[0]
+    seat = state.current_player()
+    assert seat is not None
+    estimates = bots.hint(state.observation(seat), state.legal_moves(), random.Random(0))
+    assert 1 <= len(estimates) <= 3
+    assert all(e.move in state.legal_moves() for e in estimates)
+    assert [e.visits for e in estimates] == sorted((e.visits for e in estimates), reverse=True)
+    assert "points" in bots.format_estimate(estimates[0])
