@@ -87,7 +87,7 @@ def test_interactive_game_against_the_computer(tmp_path: Path) -> None:
     assert len(typed) == 50
     junk = ["", "hello", "play ZZ", "play 2", "moves", "help"]
     path = tmp_path / "game.json"
-    out = run("play", "twenty", "--seed", "21", "--save", str(path), stdin="\n".join(junk + typed) + "\n")
+    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path), stdin="\n".join(junk + typed) + "\n")
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stdout + out.stderr
     assert "unknown move 'hello'; Twenty moves are: play <card>" in out.stdout
@@ -105,7 +105,7 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt(tmp_path: Path) -> None
     state = game.new_match(seed=21)
     absent = next(c for c in game.deck({}) if c not in state.hands[0] and c not in state.hands[1])
     typed = human_moves(seed=21, human=0)
-    out = run("play", "twenty", "--seed", "21", stdin="\n".join([str(absent), *typed]) + "\n")
+    out = run("play", "twenty", "--players", "human,random", "--seed", "21", stdin="\n".join([str(absent), *typed]) + "\n")
     assert out.returncode == 0
     assert f"play {absent} is not allowed: {absent} is not in You's hand" in out.stdout
 
@@ -113,7 +113,7 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt(tmp_path: Path) -> None
 def test_quitting_midway_saves_the_unfinished_match(tmp_path: Path) -> None:
     typed = human_moves(seed=21, human=0)[:3]
     path = tmp_path / "part.json"
-    out = run("play", "twenty", "--seed", "21", "--save", str(path), stdin="\n".join(typed) + "\n")
+    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path), stdin="\n".join(typed) + "\n")
     assert out.returncode == 0 and "Traceback" not in out.stderr
     state = record.replay(record.load(path))
     assert not state.is_round_over() and len(state.moves) >= 5
@@ -151,3 +151,28 @@ def test_replay_prints_the_match(data_dir: Path) -> None:
 def test_replay_missing_file(tmp_path: Path) -> None:
     out = run("replay", str(tmp_path / "none.json"))
     assert out.returncode == 1 and "cannot read" in out.stderr
+
+
+def test_hint_during_play_and_from_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "part.json"
+    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path),
+              stdin="hint\nquit\n")
+    assert out.returncode == 0 and "of the search" in out.stdout and "points" in out.stdout
+    out = run("hint", str(path))
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stdout.splitlines() if "of the search" in line]
+    assert 1 <= len(lines) <= 3 and all(line.strip().startswith("play ") for line in lines)
+    out = run("hint", str(path), "--seat", "1")
+    assert out.returncode == 1 and "turn" in out.stderr
+
+
+def test_arena_prints_a_table_and_json(tmp_path: Path) -> None:
+    out = run("arena", "twenty", "--players", "heuristic,random", "--deals", "3")
+    assert out.returncode == 0, out.stderr
+    assert "heuristic" in out.stdout and "95% CI" in out.stdout and "by seat" in out.stdout
+    out = run("arena", "twenty", "--players", "heuristic,random", "--deals", "2", "--json", "--save", str(tmp_path))
+    data = json.loads(out.stdout)
+    assert [p["player"] for p in data["stats"]] == ["heuristic", "random"]
+    assert len(data["results"]) == 4 and len(list(tmp_path.glob("*.json"))) == 4
+    out = run("arena", "twenty", "--players", "random")
+    assert out.returncode == 2 and "needs 2 players" in out.stderr

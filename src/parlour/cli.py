@@ -81,7 +81,8 @@ def play_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")],
     players: Annotated[
         str | None,
-        typer.Option(help="each seat: human or a bot name, comma-separated (default: you against random)"),
+        typer.Option(help="each seat: human, a level (easy, medium, hard, expert) or a bot name, "
+                          "comma-separated (default: you against hard)"),
     ] = None,
     hotseat: Annotated[bool, typer.Option(help="every seat human, sharing this keyboard")] = False,
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and bots (default: random)")] = None,
@@ -99,7 +100,7 @@ def play_command(
     elif players:
         seats = [p.strip() for p in players.split(",")]
     else:
-        seats = ["human"] + ["random"] * (game.players - 1)
+        seats = ["human"] + ["hard"] * (game.players - 1)
     name_list = [n.strip() for n in names.split(",")] if names else None
     if name_list is not None and len(name_list) != game.players:
         raise _fail(f"{game.name} needs {game.players} names, got {len(name_list)}")

@@ -22,7 +22,8 @@ from parlour.terminal.views import render_observation, render_round_end
 HUMAN = "human"
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
-Other commands: [b]moves[/b] lists your legal moves, [b]help[/b] shows this,
+Other commands: [b]moves[/b] lists your legal moves, [b]hint[/b] asks the computer for its best moves,
+[b]help[/b] shows this,
 [b]quit[/b] stops (the record is saved with --save)."""
 
 
@@ -137,6 +138,9 @@ class TerminalTable:
             if word in ("help", "?"):
                 out.print(HELP.format(forms=self.state.describe_forms()))
                 continue
+            if word == "hint":
+                self._hint(seat)
+                continue
             if word == "moves":
                 out.print("Legal moves: " + ", ".join(str(m) for m in self.state.legal_moves()))
                 continue
@@ -149,6 +153,12 @@ class TerminalTable:
             out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
             self._announce_events()
             return
+
+    def _hint(self, seat: int) -> None:
+        self.console.print(f"[dim]thinking ({bots.HINT_LEVEL} bot)…[/dim]")
+        rng = random.Random(f"parlour-hint:{self.seed}:{self.state.round_index}:{len(self.state.moves)}")
+        for estimate in bots.hint(self.state.observation(seat), self.state.legal_moves(), rng):
+            self.console.print("  " + bots.format_estimate(estimate))
 
     def _ask(self, prompt: str) -> str:
         try:
