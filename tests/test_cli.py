@@ -12,6 +12,9 @@ from parlour import bots, games, record
 from parlour.match import bot_rng
 
 
+VS_RANDOM = ("play", "twenty", "--players", "human,random", "--seed", "21")
+
+
 def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd,
@@ -87,7 +90,7 @@ def test_interactive_game_against_the_computer(tmp_path: Path) -> None:
     assert len(typed) == 50
     junk = ["", "hello", "play ZZ", "play 2", "moves", "help"]
     path = tmp_path / "game.json"
-    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path), stdin="\n".join(junk + typed) + "\n")
+    out = run(*VS_RANDOM, "--save", str(path), stdin="\n".join(junk + typed) + "\n")
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stdout + out.stderr
     assert "unknown move 'hello'; Twenty moves are: play <card>" in out.stdout
@@ -105,7 +108,7 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt(tmp_path: Path) -> None
     state = game.new_match(seed=21)
     absent = next(c for c in game.deck({}) if c not in state.hands[0] and c not in state.hands[1])
     typed = human_moves(seed=21, human=0)
-    out = run("play", "twenty", "--players", "human,random", "--seed", "21", stdin="\n".join([str(absent), *typed]) + "\n")
+    out = run(*VS_RANDOM, stdin="\n".join([str(absent), *typed]) + "\n")
     assert out.returncode == 0
     assert f"play {absent} is not allowed: {absent} is not in You's hand" in out.stdout
 
@@ -113,7 +116,7 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt(tmp_path: Path) -> None
 def test_quitting_midway_saves_the_unfinished_match(tmp_path: Path) -> None:
     typed = human_moves(seed=21, human=0)[:3]
     path = tmp_path / "part.json"
-    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path), stdin="\n".join(typed) + "\n")
+    out = run(*VS_RANDOM, "--save", str(path), stdin="\n".join(typed) + "\n")
     assert out.returncode == 0 and "Traceback" not in out.stderr
     state = record.replay(record.load(path))
     assert not state.is_round_over() and len(state.moves) >= 5
@@ -155,7 +158,7 @@ def test_replay_missing_file(tmp_path: Path) -> None:
 
 def test_hint_during_play_and_from_a_record(tmp_path: Path) -> None:
     path = tmp_path / "part.json"
-    out = run("play", "twenty", "--players", "human,random", "--seed", "21", "--save", str(path),
+    out = run(*VS_RANDOM, "--save", str(path),
               stdin="hint\nquit\n")
     assert out.returncode == 0 and "of the search" in out.stdout and "points" in out.stdout
     out = run("hint", str(path))
