@@ -11,7 +11,6 @@ from conftest import parlour_command
 from parlour import bots, games, record
 from parlour.match import bot_rng
 
-
 VS_RANDOM = ("play", "twenty", "--players", "human,random", "--seed", "21")
 
 
