@@ -132,16 +132,17 @@ class Option:
                 return False
             raise OptionError(f"option {self.name!r} must be true or false, not {text!r}")
         try:
-            return self.check(int(low))
+            number = int(low)
         except ValueError:
             raise OptionError(f"option {self.name!r} must be a whole number, not {text!r}") from None
+        return self.check(number)
 
 
 class Event(NamedTuple):
     """Something that happened, in the game's own words.
 
-    ``text`` is a template in which ``{player}`` (the acting seat) and
-    ``{other}`` are replaced by names; see :meth:`describe`.
+    ``text`` is a template in which ``{player}`` (the acting seat) is
+    replaced by that seat's name; see :meth:`describe`.
     """
 
     move: int

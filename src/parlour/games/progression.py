@@ -1,0 +1,574 @@
+"""Progression, by Wei-Hwa Huang: Lost Cities for three, with public stacks.
+
+The rules, in the order progression.source.txt gives them and as RULINGS.md
+settles them:
+
+* A 52-card pack.  A, J, Q, K are **face cards**, worth 0; 2–10 are worth
+  their pips.
+* Deal 5 to each of three players; the other 37 form the draw pile.  Seat
+  ``first`` starts round 1 and the start moves one seat left (+1) each
+  round; play goes clockwise (seat s + 1 is next).
+* A turn is two moves by the same player:
+  1. **play** one card: onto the player's own private stack of its suit,
+     only if its value is not lower than any card already there (faces
+     first, then numbers rising), or onto the public stack of its suit,
+     with no restriction;
+  2. **draw** one card: the top of the draw pile, or the top card of any
+     public stack.  Option ``takeback`` (default true): false forbids taking
+     back the card played to a public stack this same turn.
+* The round ends at once when the last card of the draw pile is drawn, or by
+  the stall rule (option ``stall_limit``, default 60, 0 = off): that many
+  turns in a row drawing from the public stacks end it.
+* Each private stack scores: empty 0; N face cards alone −10 × (N + 1);
+  total value 1–12: 0; above 12: (total − 12) × (faces + 1).
+* Match: ``rounds`` rounds (default 6); or, with ``target_score``, rounds
+  until a player has at least that many points at a round's end, but never
+  more than :data:`ROUND_CAP` rounds (a ruling, so that the match always
+  ends).  Every seat with the highest total wins (a shared win).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
+from parlour.game import (
+    Deal,
+    Event,
+    Game,
+    Move,
+    Observation,
+    Option,
+    State,
+    restore_base,
+)
+
+PLAYERS = 3
+HAND = 5
+STOCK = 52 - PLAYERS * HAND
+THRESHOLD = 12
+"""A stack must total more than this to score."""
+FACE_PENALTY = 10
+ROUND_CAP = 100
+"""The most rounds a ``target_score`` match lasts (a ruling: see the rules)."""
+
+DECK = tuple(ALL_CARDS[:52])
+VALUE = [0 if c.rank in (1, 11, 12, 13) else c.rank for c in DECK]
+"""Card value by card code: A, J, Q, K (face cards) 0; 2–10 their pips."""
+SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+PLAY = [Move("play", (c,)) for c in DECK]
+"""``play <card>``: onto the player's own private stack, for every card."""
+PUBLIC = [Move("public", (c,)) for c in DECK]
+"""``public <card>``: onto the public stack of its suit, for every card."""
+DRAW = Move("draw")
+"""Take the top card of the draw pile."""
+TAKE = [Move("take", (s,)) for s in SUITS]
+"""``take <suit>``: the top card of that public stack, by suit index."""
+
+# The play moves of a card, by the value its private stack already reaches
+# (0–10): both moves while the card is not lower, else the public one alone.
+_PLAYS = [
+    [(PLAY[c], PUBLIC[c]) if VALUE[c] >= floor else (PUBLIC[c],) for floor in range(11)]
+    for c in DECK
+]
+# The draw moves by the set of public stacks that may be taken from (bit s: suit s).
+_DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range(16)]
+_NEXT = [(s + 1) % PLAYERS for s in range(PLAYERS)]
+
+
+def is_face(card: Card) -> bool:
+    """A, J, Q and K are face cards (value 0, and bonus multipliers)."""
+    return VALUE[card] == 0
+
+
+def stack_score(cards: Iterable[Card]) -> int:
+    """What a private stack scores.
+
+    Empty: 0.  Only N face cards: −10 × (N + 1).  Total value 1–12: 0.
+    Above 12: (total − 12) × (faces + 1).
+
+    >>> from parlour.cards import cards
+    >>> stack_score(cards("KH JH 2H 6H 7H 8H"))
+    33
+    """
+    total = faces = 0
+    for card in cards:
+        value = VALUE[card]
+        total += value
+        faces += value == 0
+    if total == 0:
+        return -FACE_PENALTY * (faces + 1) if faces else 0
+    if total <= THRESHOLD:
+        return 0
+    return (total - THRESHOLD) * (faces + 1)
+
+
+def stack_reckoning(cards: Iterable[Card]) -> str:
+    """How a stack's score is worked out, in words: ``(23 - 12) × 3 = 33``."""
+    items = list(cards)
+    total = sum(VALUE[c] for c in items)
+    faces = sum(1 for c in items if VALUE[c] == 0)
+    if not items:
+        return "empty: 0"
+    if total == 0:
+        return f"{faces} face card{'s' if faces > 1 else ''} alone: -10 × {faces + 1} = {stack_score(items)}"
+    if total <= THRESHOLD:
+        return f"total {total}, not over 12: 0"
+    return f"({total} - 12) × {faces + 1} = {stack_score(items)}"
+
+
+def stack_kind(cards: Iterable[Card]) -> str:
+    """What the scoring rules call a (non-empty) stack's case."""
+    total = sum(VALUE[c] for c in cards)
+    if total == 0:
+        return "Face Cards Only"
+    return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
+
+
+class ProgressionState(State):
+    """A match of Progression."""
+
+    game: ClassVar[Game]
+    move_forms: ClassVar[dict[str, tuple[tuple[str, ...], ...]]] = {
+        "play": (("card",),),
+        "public": (("card",),),
+        "draw": ((),),
+        "take": (("suit",),),
+    }
+
+    hands: list[list[Card]]
+    private: list[list[list[Card]]]
+    """Private stacks: ``private[seat][suit index]``, bottom card first."""
+    floors: list[list[int]]
+    """The value each private stack has reached (its top card's value; 0 when empty)."""
+    public: list[list[Card]]
+    """Public stacks by suit index, bottom card first."""
+    stock: list[Card]
+    stock_pos: int
+    was_public: list[bool]
+    """By card: has it lain on a public stack this round?  A card in a hand
+    that has is one its holder took from a public stack: known to everyone."""
+    to_move: int
+    drawing: bool
+    """True between a player's play and their draw."""
+    played_public: int
+    """The suit index of the public stack played to this turn (−1: none)."""
+    stall: int
+    """Turns in a row whose draw was a take from a public stack."""
+    _takeback: bool
+    _stall_limit: int
+    _over: bool
+    _undo: list[tuple[Any, ...]]
+    """Per move: a play's (hand index, what it changed); a draw's (suit taken
+    from or −1, stall count, public stack played to, events before it)."""
+
+    # -- the deal --------------------------------------------------------------
+    def round_starter(self, round_index: int) -> int:
+        """Seat ``first`` starts round 1; the start moves one seat left each round."""
+        return (self.first + round_index) % PLAYERS
+
+    def _start_round(self, deal: Deal) -> None:
+        self.hands = [list(h) for h in deal["hands"]]
+        self.private = [[[], [], [], []] for _ in range(PLAYERS)]
+        self.floors = [[0, 0, 0, 0] for _ in range(PLAYERS)]
+        self.public = [[], [], [], []]
+        self.stock = list(deal["stock"])
+        self.stock_pos = 0
+        self.was_public = [False] * 52
+        self.to_move = self.round_starter(self.round_index)
+        self.drawing = False
+        self.played_public = -1
+        self.stall = 0
+        self._takeback = self.options["takeback"]
+        self._stall_limit = self.options["stall_limit"]
+        self._undo = []
+        self._over = False
+
+    # -- play ------------------------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self._over else self.to_move
+
+    def is_round_over(self) -> bool:
+        return self._over
+
+    def is_match_over(self) -> bool:
+        """After ``rounds`` rounds; with ``target_score``, once a total reaches it
+        (or after :data:`ROUND_CAP` rounds)."""
+        if not self._over:
+            return False
+        played = self.round_index + 1
+        target: int | None = self.options["target_score"]
+        if target is None:
+            rounds: int = self.options["rounds"]
+            return played >= rounds
+        return played >= ROUND_CAP or max(self.totals) >= target
+
+    def legal_moves(self) -> list[Move]:
+        if self._over:
+            return []
+        if self.drawing:
+            public = self.public
+            mask = (
+                (1 if public[0] else 0) | (2 if public[1] else 0)
+                | (4 if public[2] else 0) | (8 if public[3] else 0)
+            )
+            if not self._takeback and self.played_public >= 0:
+                mask &= ~(1 << self.played_public)
+            return list(_DRAWS[mask])
+        floors = self.floors[self.to_move]
+        moves: list[Move] = []
+        for card in self.hands[self.to_move]:
+            moves += _PLAYS[card][floors[card & 3]]
+        return moves
+
+    def apply(self, move: Move) -> None:
+        seat = self.to_move
+        verb, args = move
+        if self._over:
+            raise self._illegal(move)
+        if self.drawing:
+            self._draw(seat, move, verb, args)
+            return
+        hand = self.hands[seat]
+        card = args[0] if len(args) == 1 else None
+        if not isinstance(card, Card) or card not in hand:  # a number equal to a card code is no card
+            raise self._illegal(move)
+        suit = card & 3
+        if verb == "play":
+            floors = self.floors[seat]
+            before = floors[suit]
+            if VALUE[card] < before:
+                raise self._illegal(move)
+            index = hand.index(card)
+            del hand[index]
+            self.private[seat][suit].append(card)
+            floors[suit] = VALUE[card]
+            self._undo.append((index, before))
+        elif verb == "public":
+            index = hand.index(card)
+            del hand[index]
+            self.public[suit].append(card)
+            before_public = self.was_public[card]
+            self.was_public[card] = True
+            self.played_public = suit
+            self._undo.append((index, before_public))
+        else:
+            raise self._illegal(move)
+        self.moves.append(move)
+        self.drawing = True
+
+    def _draw(self, seat: int, move: Move, verb: str, args: tuple[Any, ...]) -> None:
+        stall = self.stall
+        if verb == "draw" and not args:
+            self.hands[seat].append(self.stock[self.stock_pos])
+            self.stock_pos += 1
+            self.stall = 0
+            ends = self.stock_pos == len(self.stock)
+            suit = -1
+        elif verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
+            suit = SUIT_INDEX[args[0]]
+            pile = self.public[suit]
+            if not pile or (suit == self.played_public and not self._takeback):
+                raise self._illegal(move)
+            self.hands[seat].append(pile.pop())
+            self.stall = stall + 1
+            ends = self.stall == self._stall_limit
+        else:
+            raise self._illegal(move)
+        self._undo.append((suit, stall, self.played_public, len(self.events)))
+        self.moves.append(move)
+        self.drawing = False
+        self.played_public = -1
+        self.to_move = _NEXT[seat]
+        if ends:
+            self._end_round(seat, stalled=suit >= 0)
+
+    def _end_round(self, seat: int, stalled: bool) -> None:
+        """Score every private stack; the round is over."""
+        self._over = True
+        number = len(self.moves)
+        if stalled:
+            self.events.append(Event(
+                number, seat, "Stall Rule",
+                0, f"The round ends by the stall rule: {self._stall_limit} turns in a row "
+                   "drew from the public stacks",
+            ))
+        for owner in range(PLAYERS):
+            for suit, stack in enumerate(self.private[owner]):
+                if not stack:
+                    continue
+                points = stack_score(stack)
+                self.scores[owner] += points
+                cards = " ".join(map(str, stack))
+                self.events.append(Event(
+                    number, owner, stack_kind(stack), points,
+                    f"{{player}} scores {points} for the {SUIT_NAMES[SUITS[suit]]} stack "
+                    f"({cards}: {stack_reckoning(stack)})",
+                ))
+
+    def undo(self) -> Move:
+        if not self._undo:
+            raise ValueError("nothing to undo in this round")
+        entry = self._undo.pop()
+        move = self.moves.pop()
+        if self.drawing:
+            # Undo a play: the card goes back to its place in the hand.
+            index, before = entry
+            seat = self.to_move
+            card: Card = move.args[0]  # type: ignore[assignment]
+            suit = card & 3
+            if move.verb == "play":
+                self.private[seat][suit].pop()
+                self.floors[seat][suit] = before
+            else:
+                self.public[suit].pop()
+                self.was_public[card] = before
+                self.played_public = -1
+            self.hands[seat].insert(index, card)
+            self.drawing = False
+            return move
+        suit, stall, played_public, events = entry
+        seat = (self.to_move - 1) % PLAYERS
+        card = self.hands[seat].pop()
+        if move.verb == "take":
+            self.public[suit].append(card)
+        else:
+            self.stock_pos -= 1
+        if self._over:
+            self._over = False
+            self.scores = [0] * PLAYERS
+            del self.events[events:]
+        self.stall = stall
+        self.played_public = played_public
+        self.to_move = seat
+        self.drawing = True
+        return move
+
+    # -- views -----------------------------------------------------------------
+    def known(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand that everyone knows: those it took from public stacks."""
+        return sort_hand(c for c in self.hands[seat] if self.was_public[c])
+
+    def zones(self) -> dict[str, list[Card]]:
+        zones = {f"hand {s}": list(self.hands[s]) for s in range(PLAYERS)}
+        for seat in range(PLAYERS):
+            for suit, letter in enumerate(SUITS):
+                zones[f"private {seat} {letter}"] = list(self.private[seat][suit])
+        for suit, letter in enumerate(SUITS):
+            zones[f"public {letter}"] = list(self.public[suit])
+        zones["stock"] = self.stock[self.stock_pos:]
+        return zones
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that makes this position, as comparable values."""
+        return (
+            self.round_index, tuple(map(tuple, self.hands)),
+            tuple(tuple(map(tuple, p)) for p in self.private), tuple(map(tuple, self.floors)),
+            tuple(map(tuple, self.public)), tuple(self.stock), self.stock_pos, tuple(self.was_public),
+            self.to_move, self.drawing, self.played_public, self.stall, tuple(self.scores),
+            tuple(self.moves), tuple(self.events), self._over,
+        )
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand; every stack, private and public, in full; the sizes of the
+        hands and of the draw pile; and the cards each hand is known to hold."""
+        obs = self._base_observation(seat)
+        obs.update(
+            hand=[str(c) for c in sort_hand(self.hands[seat])],
+            hand_sizes=[len(h) for h in self.hands],
+            known=[[str(c) for c in self.known(s)] for s in range(PLAYERS)],
+            private_stacks=[
+                {letter: [str(c) for c in self.private[s][i]] for i, letter in enumerate(SUITS)}
+                for s in range(PLAYERS)
+            ],
+            public_stacks={letter: [str(c) for c in self.public[i]] for i, letter in enumerate(SUITS)},
+            stock_count=len(self.stock) - self.stock_pos,
+            phase=None if self._over else ("draw" if self.drawing else "play"),
+            played_public=SUITS[self.played_public] if self.played_public >= 0 else None,
+            stall=self.stall,
+        )
+        return obs
+
+    def copy(self) -> ProgressionState:
+        other = ProgressionState.__new__(ProgressionState)
+        self._copy_base(other)
+        other.hands = [list(h) for h in self.hands]
+        other.private = [[list(s) for s in p] for p in self.private]
+        other.floors = [list(f) for f in self.floors]
+        other.public = [list(s) for s in self.public]
+        other.stock = self.stock
+        other.stock_pos = self.stock_pos
+        other.was_public = list(self.was_public)
+        other.to_move = self.to_move
+        other.drawing = self.drawing
+        other.played_public = self.played_public
+        other.stall = self.stall
+        other._takeback = self._takeback
+        other._stall_limit = self._stall_limit
+        other._undo = list(self._undo)
+        other._over = self._over
+        return other
+
+    def _explain_illegal(self, move: Move) -> str:
+        name = self.names[self.to_move]
+        verb, args = move
+        if self.drawing:
+            if verb in ("play", "public"):
+                return f"{name} has played this turn and must now draw ('draw' or 'take <suit>')"
+            if verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
+                suit = SUIT_INDEX[args[0]]
+                pile = f"the public {SUIT_NAMES[SUITS[suit]]} stack"
+                if not self.public[suit]:
+                    return f"{pile} is empty"
+                if suit == self.played_public and not self._takeback:
+                    return (f"{name} may not take back {self.public[suit][-1]}, played to {pile} "
+                            "this turn (takeback is off)")
+            return "a draw is 'draw' or 'take <suit>'"
+        if verb in ("draw", "take"):
+            return f"{name} must play a card first ('play <card>' or 'public <card>'), then draw"
+        if len(args) != 1:
+            return "a play is 'play <card>' or 'public <card>'"
+        card = args[0]
+        hand = " ".join(str(c) for c in sort_hand(self.hands[self.to_move]))
+        if card not in self.hands[self.to_move]:
+            return f"{card} is not in {name}'s hand ({hand})"
+        if verb == "play" and isinstance(card, Card):
+            stack = self.private[self.to_move][card & 3]
+            highest = max(stack, key=lambda c: VALUE[c])
+            return (f"{card} (value {VALUE[card]}) may go on {name}'s private "
+                    f"{SUIT_NAMES[card.suit]} stack only if not lower than any card there "
+                    f"({highest} is worth {VALUE[highest]})")
+        return "a play is 'play <card>' or 'public <card>'"
+
+
+class Progression(Game):
+    """Progression's metadata, deals and determinization."""
+
+    id = "progression"
+    name = "Progression"
+    players = PLAYERS
+    version = "1.0"
+    summary = "three players: rising private stacks, open public stacks, face-card multipliers"
+    options = (
+        Option("rounds", 6, "rounds in the match (ignored with target_score)", int, minimum=1),
+        Option(
+            "target_score", None,
+            f"play rounds until a player has at least this many points (at most {ROUND_CAP} rounds)",
+            int, minimum=1, nullable=True,
+        ),
+        Option("takeback", True, "a player may take back the card just played to a public stack", bool),
+        Option(
+            "stall_limit", 60,
+            "end the round after this many turns in a row drawing from public stacks (0: never)",
+            int, minimum=0,
+        ),
+    )
+    deal_zones = ("hands", "stock")
+
+    @property
+    def state_class(self) -> type[State]:
+        return ProgressionState
+
+    def deck(self, options: Any = None) -> list[Card]:
+        """The 52-card pack."""
+        return standard_deck()
+
+    def random_deal(self, rng: random.Random, state: State) -> Deal:
+        """Shuffle 52: five to each of the three seats, 37 in the draw pile."""
+        deck = standard_deck()
+        rng.shuffle(deck)
+        hands = [deck[s * HAND:(s + 1) * HAND] for s in range(PLAYERS)]
+        return {"hands": hands, "stock": deck[PLAYERS * HAND:]}
+
+    def check_deal(self, deal: Deal, state: State) -> None:
+        """Exactly the 52-card pack: three hands of 5 and 37 in the draw pile."""
+        hands = deal["hands"]
+        if len(hands) != PLAYERS or any(len(h) != HAND for h in hands):
+            sizes = ", ".join(str(len(h)) for h in hands)
+            raise ValueError(f"deal: hands must be three hands of 5 cards, not hands of {sizes}")
+        every = [*(c for h in hands for c in h), *deal["stock"]]
+        counts = Counter(every)
+        twice = sorted(str(c) for c, n in counts.items() if n > 1)
+        if twice:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear(s) more than once")
+        foreign = sorted(str(c) for c in counts if c.is_joker)
+        if foreign:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(foreign)} is not used in Progression")
+        missing = sorted(str(c) for c in set(standard_deck()) - set(counts))
+        if missing:
+            raise ValueError(f"deal: not the 52-card pack: {' '.join(missing)} missing")
+        if len(deal["stock"]) != STOCK:
+            raise ValueError(f"deal: the draw pile must hold {STOCK} cards, not {len(deal['stock'])}")
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """Rebuild the round from what the seat saw; deal unseen cards at random.
+
+        Every card played is public, and so is every card taken from a public
+        stack.  Replaying the moves shows which hand each played card came
+        from; cards that were never seen are dealt at random to the other
+        hands' hidden places and to the rest of the draw pile, and the round
+        is replayed from that deal.
+        """
+        state = ProgressionState(
+            dict(observation["options"]), observation["first"], tuple(observation["names"]), None
+        )
+        restore_base(state, observation)
+        me: int = observation["seat"]
+        moves = [Move.parse(m) for m in observation["moves"]]
+        starter = state.round_starter(state.round_index)
+        # Each hand's hidden places: the five dealt, then one per draw from the
+        # draw pile.  A played card that its player did not take from a public
+        # stack filled one of them (any one still open: they are alike).
+        places: list[list[Card | None]] = [[None] * HAND for _ in range(PLAYERS)]
+        open_places: list[list[int]] = [list(range(HAND)) for _ in range(PLAYERS)]
+        drawn: list[tuple[int, int]] = []
+        taken: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        public: list[list[Card]] = [[], [], [], []]
+        seen: set[Card] = set()
+        for number, move in enumerate(moves):
+            seat = (starter + number // 2) % PLAYERS
+            if move.verb in ("play", "public"):
+                card: Card = move.args[0]  # type: ignore[assignment]
+                if card in taken[seat]:
+                    taken[seat].remove(card)
+                else:
+                    places[seat][open_places[seat].pop(0)] = card
+                if move.verb == "public":
+                    public[card & 3].append(card)
+                seen.add(card)
+            elif move.verb == "draw":
+                open_places[seat].append(len(places[seat]))
+                drawn.append((seat, len(places[seat])))
+                places[seat].append(None)
+            else:
+                taken[seat].append(public[SUIT_INDEX[move.args[0]]].pop())  # type: ignore[index]
+        hand = [Card.parse(c) for c in observation["hand"]]
+        own = [c for c in hand if c not in taken[me]]
+        for index, card in zip(open_places[me], own, strict=True):
+            places[me][index] = card
+        unseen = [c for c in standard_deck() if c not in seen and c not in hand]
+        rng.shuffle(unseen)
+        for seat in range(PLAYERS):
+            if seat != me:
+                for index in open_places[seat]:
+                    places[seat][index] = unseen.pop()
+        if len(unseen) != observation["stock_count"]:
+            raise ValueError("observation is inconsistent: the unseen cards do not fill the draw pile")
+        stock = [places[s][i] for s, i in drawn]
+        deal: Deal = {
+            "hands": [places[s][:HAND] for s in range(PLAYERS)],
+            "stock": [*stock, *unseen],
+        }
+        state.deal = deal
+        state._start_round(deal)
+        for move in moves:
+            state.apply(move)
+        return state
+
+
+GAME = Progression()
+ProgressionState.game = GAME
