@@ -64,7 +64,9 @@ def resolve_shorthand(state: State, text: str) -> Move:
             raise full_error from None
         if not args:
             raise full_error from None
-        matches = [m for m in state.legal_moves() if m.args == args]
+        # A prefix, so that a card alone names every move made with it (in
+        # 100 Silver Bars ``4h`` may be ``play 4H 1``, ``play 4H 3`` or ``discard 4H``).
+        matches = [m for m in state.legal_moves() if m.args[: len(args)] == args]
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
