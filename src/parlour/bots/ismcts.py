@@ -67,6 +67,7 @@ class ISMCTSBot(Bot):
         exploration: float = 0.7,
         depth: int | None = None,
     ) -> None:
+        """``depth``: moves per rollout (default: the game's own choice, else to the round's end)."""
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if rollout not in ("random", "heuristic"):
@@ -102,16 +103,30 @@ class ISMCTSBot(Bot):
         estimates.sort(key=lambda e: (-e.visits, -e.value, str(e.move)))
         return estimates
 
-    def _policy(self, game_id: str) -> RolloutPolicy:
-        if self.rollout == "heuristic":
-            from parlour.bots.heuristic import rollout_policy
+    def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None]:
+        """The rollout policy and how many moves a rollout plays (None: to the round's end).
 
-            return rollout_policy(game_id)
-        return random_rollout
+        A game whose scores accrue move by move (Twenty) names a short
+        ``ROLLOUT_DEPTH`` in its heuristic module: judged by the scores so
+        far, short rollouts are far less noisy than whole rounds.
+        """
+        from parlour.bots.heuristic import advice
+
+        try:
+            knowledge = advice(game_id)
+        except ValueError:
+            knowledge = None
+        depth = self.depth if self.depth is not None else getattr(knowledge, "ROLLOUT_DEPTH", None)
+        if self.rollout == "heuristic":
+            if knowledge is None:
+                raise ValueError(f"no heuristic rollouts for {game_id!r}")
+            policy: RolloutPolicy = knowledge.rollout
+            return policy, depth
+        return random_rollout, depth
 
     def _search(self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget) -> Node:
         game = games.get(observation["game"])
-        policy = self._policy(game.id)
+        policy, depth = self._policy(game.id)
         seat = observation["seat"]
         root = Node(None, None)
         allowed = set(legal)
@@ -160,7 +175,7 @@ class ISMCTSBot(Bot):
                 state.apply(best.move)
                 path.append(best)
                 node = best
-            left = self.depth if self.depth is not None else -1
+            left = depth if depth is not None else -1
             while left != 0 and state.current_player() is not None:
                 state.apply(policy(state, rng))
                 left -= 1

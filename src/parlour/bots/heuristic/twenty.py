@@ -22,6 +22,10 @@ from parlour.cards import Card
 from parlour.game import Move, Observation, State
 from parlour.games.twenty import HAND, VALUE, TwentyState, tally_points
 
+ROLLOUT_DEPTH = 6
+"""Search rollouts play this many moves: Twenty scores as it goes, so the
+scores a few moves ahead judge a position with far less noise than a whole
+round played out at random."""
 TEN_KEEP = 1.5
 """What holding on to a ten card is worth, in points."""
 
