@@ -1,0 +1,625 @@
+"""Minus Twenty, by Rusty Spell (2007): Lost Cities with a poker deck, for two.
+
+The rules, in the order minus-twenty.source.txt gives them and as RULINGS.md
+settles them (the source leaves its scoring to Lost Cities):
+
+* The deck: 2–10 of four suits (number cards, worth their pips) and J, Q, K
+  of four suits (investment cards, all alike) — 48 cards; no aces, no jokers.
+* Deal 7 to each player (option ``hand_size``); the other 34 are the draw
+  pile.  Four discard piles, one a suit, start empty.
+* A turn is two moves, both compulsory:
+  1. ``play`` a card onto the player's own meld of its suit — investment
+     cards only while the meld holds no number card, a number card only if
+     higher than every number already there (gaps allowed) — or ``discard``
+     it face up onto its suit's discard pile;
+  2. ``draw`` the top of the draw pile, or ``take`` the top of a discard
+     pile — but not the card discarded in step 1 of this same turn.
+* The round ends at once when the last card of the draw pile is drawn, or by
+  the stall rule: when ``stall_limit`` turns in a row have taken from a
+  discard pile (0 turns the rule off).
+* Each meld scores (sum of its number cards − 20) × (1 + investment cards),
+  then +20 if it holds 8 or more cards; a suit with no meld scores 0.
+* The match: ``rounds`` rounds (default 3); or, with ``target_score``, rounds
+  until a player has at least that many points at a round's end; or, with
+  ``best_of``, rounds until a player has won more than half that many (a
+  tied round counts for nobody).  Either open-ended match also stops after
+  :data:`ROUND_CAP` rounds.  Round 1's first player comes from the seed; in
+  later rounds the player with the higher match total starts (tie: the
+  player who did not start the last round).  Higher total (or more rounds
+  won) wins; equal draws.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
+from parlour.game import (
+    Deal,
+    Event,
+    Game,
+    Move,
+    Observation,
+    Option,
+    OptionError,
+    State,
+    restore_base,
+)
+
+HAND = 7
+"""Cards in each hand (option ``hand_size``)."""
+MINUS = 20
+"""What every meld must make up before it earns anything."""
+BONUS_CARDS = 8
+"""A meld of this many cards or more earns the bonus."""
+BONUS = 20
+"""The bonus for a long meld; it is not multiplied."""
+STALL_LIMIT = 60
+"""Turns in a row that take from a discard pile before the round ends (option ``stall_limit``)."""
+ROUND_CAP = 100
+"""The most rounds a ``target_score`` or ``best_of`` match lasts (a ruling: see the rules)."""
+
+NUMBER_RANKS = "23456789T"
+INVESTMENT_RANKS = "JQK"
+
+VALUE = [c.rank if 2 <= c.rank <= 10 else 0 for c in ALL_CARDS]
+"""A card's value in a meld by card code: pips for number cards, 0 otherwise."""
+LEVEL = [c.rank if 2 <= c.rank <= 10 else (1 if c.rank > 10 else 0) for c in ALL_CARDS]
+"""What a meld's top number must be below for the card to go on: its pips for
+number cards, 1 for investment cards (so they go only on a meld with no
+number yet), 0 for cards outside the deck (never)."""
+IN_DECK = [LEVEL[c] > 0 for c in ALL_CARDS]
+"""Whether each card is one of Minus Twenty's 48."""
+
+PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
+"""``play <card>`` for every card, built once."""
+DISCARD = [Move("discard", (c,)) for c in ALL_CARDS[:52]]
+"""``discard <card>`` for every card, built once."""
+DRAW = Move("draw")
+"""``draw``: the top of the draw pile."""
+TAKE = [Move("take", (s,)) for s in SUITS]
+"""``take <suit>`` by suit index (C D H S)."""
+SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+
+def minus_twenty_deck() -> list[Card]:
+    """The 48 cards: 2–10, J, Q, K of four suits, ordered by rank then suit."""
+    return deck_of(NUMBER_RANKS + INVESTMENT_RANKS)
+
+
+def is_investment(card: Card) -> bool:
+    """True for J, Q and K: the investment cards."""
+    return card.rank > 10
+
+
+def meld_score(cards: Iterable[Card]) -> int:
+    """What a meld scores: (number cards' sum − 20) × (1 + investment cards),
+    +20 if it holds 8 or more cards; an empty meld scores 0.
+
+    >>> from parlour.cards import cards
+    >>> meld_score(cards("JH QH 2H 3H 4H 5H 6H 7H"))
+    41
+    """
+    numbers = investments = count = 0
+    for card in cards:
+        if not IN_DECK[card]:
+            raise ValueError(f"{card} is not used in Minus Twenty")
+        numbers += VALUE[card]
+        investments += card.rank > 10
+        count += 1
+    if not count:
+        return 0
+    score = (numbers - MINUS) * (1 + investments)
+    return score + BONUS if count >= BONUS_CARDS else score
+
+
+def meld_arithmetic(cards: Iterable[Card]) -> str:
+    """How :func:`meld_score` reaches its figure, e.g. ``(27 - 20) x 3 + 20``."""
+    items = list(cards)
+    if not items:
+        return "no meld"
+    numbers = sum(VALUE[c] for c in items)
+    investments = sum(1 for c in items if is_investment(c))
+    text = f"{numbers} - {MINUS}"
+    text = f"({text}) x {1 + investments}" if investments else text
+    return text + f" + {BONUS}" if len(items) >= BONUS_CARDS else text
+
+
+def starters_from(first: int, round_scores: Iterable[Iterable[int]]) -> list[int]:
+    """Who starts each round, given round 1's starter and the finished rounds'
+    scores: the higher match total starts; on a tie, the player who did not
+    start the last round.  One entry more than there are finished rounds."""
+    starters = [first]
+    totals = [0, 0]
+    for scores in round_scores:
+        a, b = scores
+        totals[0] += a
+        totals[1] += b
+        if totals[0] != totals[1]:
+            starters.append(0 if totals[0] > totals[1] else 1)
+        else:
+            starters.append(1 - starters[-1])
+    return starters
+
+
+def round_winner(scores: list[int]) -> int | None:
+    """The seat that won a round (higher score), or ``None`` for a tie."""
+    if scores[0] == scores[1]:
+        return None
+    return 0 if scores[0] > scores[1] else 1
+
+
+class MinusTwentyState(State):
+    """A match of Minus Twenty."""
+
+    game: ClassVar[Game]
+    move_forms: ClassVar[dict[str, tuple[tuple[str, ...], ...]]] = {
+        "play": (("card",),),
+        "discard": (("card",),),
+        "draw": ((),),
+        "take": (("suit",),),
+    }
+
+    hands: list[list[Card]]
+    melds: list[list[list[Card]]]
+    """``melds[seat][suit]``: the cards of that meld in the order played."""
+    tops: list[list[int]]
+    """``tops[seat][suit]``: the meld's highest number (0 while it has none)."""
+    discard_piles: list[list[Card]]
+    """``discard_piles[suit]``: bottom card first, top card last."""
+    stock: list[Card]
+    stock_pos: int
+    to_move: int
+    drawing: bool
+    """True once the player to move has played and must now draw."""
+    discarded: int
+    """The suit of the discard pile the player to move discarded onto this turn, or -1."""
+    stall: int
+    """Turns in a row (this round) whose draw was a take from a discard pile."""
+    known: list[list[Card]]
+    """``known[seat]``: cards in that seat's hand that it took from a discard pile (seen by both)."""
+    starter: int
+    _over: bool
+    _undo: list[tuple[int, int, int]]
+
+    # -- the deal --------------------------------------------------------------
+    def round_starter(self, round_index: int) -> int:
+        """Round 1: seat ``first``; later, the higher match total (tie: not last round's starter)."""
+        if round_index > len(self.history):
+            raise ValueError(f"round {round_index + 1} depends on rounds not yet played")
+        return starters_from(self.first, (r.scores for r in self.history[:round_index]))[-1]
+
+    def _start_round(self, deal: Deal) -> None:
+        self.hands = [list(h) for h in deal["hands"]]
+        self.stock = list(deal["stock"])
+        self.stock_pos = 0
+        self.melds = [[[], [], [], []], [[], [], [], []]]
+        self.tops = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        self.discard_piles = [[], [], [], []]
+        self.starter = self.round_starter(self.round_index)
+        self.to_move = self.starter
+        self.drawing = False
+        self.discarded = -1
+        self.stall = 0
+        self.known = [[], []]
+        self._over = False
+        self._undo = []
+
+    # -- a turn: play, then draw -------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self._over else self.to_move
+
+    def is_round_over(self) -> bool:
+        return self._over
+
+    def legal_moves(self) -> list[Move]:
+        if self._over:
+            return []
+        if self.drawing:
+            piles = self.discard_piles
+            discarded = self.discarded
+            moves = [DRAW]
+            for suit in (0, 1, 2, 3):
+                if piles[suit] and suit != discarded:
+                    moves.append(TAKE[suit])
+            return moves
+        tops = self.tops[self.to_move]
+        moves = []
+        for card in self.hands[self.to_move]:
+            if tops[card & 3] < LEVEL[card]:
+                moves.append(PLAY[card])
+            moves.append(DISCARD[card])
+        return moves
+
+    def apply(self, move: Move) -> None:
+        if self._over:
+            raise self._illegal(move)
+        verb, args = move
+        seat = self.to_move
+        if not self.drawing:  # step 1: a card from hand onto a meld or a discard pile
+            if (verb != "play" and verb != "discard") or len(args) != 1:
+                raise self._illegal(move)
+            card: Card = args[0]  # type: ignore[assignment]
+            hand = self.hands[seat]
+            if type(card) is not Card or card not in hand:
+                raise self._illegal(move)
+            suit = card & 3
+            if verb == "play":
+                tops = self.tops[seat]
+                before = tops[suit]
+                level = LEVEL[card]
+                if before >= level:
+                    raise self._illegal(move)
+                if level > 1:
+                    tops[suit] = level
+                self.melds[seat][suit].append(card)
+            else:
+                before = -1
+                self.discard_piles[suit].append(card)
+                self.discarded = suit
+            index = hand.index(card)
+            del hand[index]
+            known = self.known[seat]
+            known_index = -1
+            if known and card in known:
+                known_index = known.index(card)
+                del known[known_index]
+            self.drawing = True
+            self._undo.append((index, before, known_index))
+            self.moves.append(move)
+            return
+        # step 2: a card into the hand; the turn passes
+        stall = self.stall
+        if verb == "draw" and not args:
+            stock_pos = self.stock_pos
+            self.hands[seat].append(self.stock[stock_pos])
+            self.stock_pos = stock_pos + 1
+            self.stall = 0
+            ends = self.stock_pos == len(self.stock)
+        else:
+            suit = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
+            if suit < 0 or suit == self.discarded or not self.discard_piles[suit]:
+                raise self._illegal(move)
+            card = self.discard_piles[suit].pop()
+            self.hands[seat].append(card)
+            self.known[seat].append(card)
+            self.stall = stall + 1
+            limit = self.options["stall_limit"]
+            ends = limit > 0 and self.stall >= limit
+        self._undo.append((stall, self.discarded, len(self.events)))
+        self.moves.append(move)
+        self.drawing = False
+        self.discarded = -1
+        self.to_move = 1 - seat
+        if ends:
+            self._end_round(len(self.moves), stalled=verb == "take")
+
+    def _end_round(self, number: int, stalled: bool) -> None:
+        """Score every meld, as the round has just ended."""
+        self._over = True
+        if stalled:
+            limit = self.options["stall_limit"]
+            self.events.append(Event(
+                number, None, "Stall rule", 0,
+                f"The round ends by the stall rule: {limit} turns in a row took from a discard pile",
+            ))
+        scores = [0, 0]
+        for seat in (0, 1):
+            for suit, meld in enumerate(self.melds[seat]):
+                if meld:
+                    points = meld_score(meld)
+                    scores[seat] += points
+                    self.events.append(Event(
+                        number, seat, "Meld", points,
+                        f"{{player}} scores {points} for the {SUIT_NAMES[SUITS[suit]]} meld: "
+                        f"{meld_arithmetic(meld)}",
+                    ))
+        self.scores = scores
+
+    def undo(self) -> Move:
+        if not self._undo:
+            raise ValueError("nothing to undo in this round")
+        a, b, c = self._undo.pop()
+        move = self.moves.pop()
+        verb = move.verb
+        if verb == "play" or verb == "discard":
+            # a: place in hand, b: the meld's top number before (play), c: place among known cards
+            seat = self.to_move
+            card: Card = move.args[0]  # type: ignore[assignment]
+            suit = card & 3
+            if verb == "play":
+                self.melds[seat][suit].pop()
+                self.tops[seat][suit] = b
+            else:
+                self.discard_piles[suit].pop()
+                self.discarded = -1
+            self.hands[seat].insert(a, card)
+            if c >= 0:
+                self.known[seat].insert(c, card)
+            self.drawing = False
+            return move
+        # a: stall count before, b: suit discarded this turn, c: events before
+        seat = 1 - self.to_move
+        if self._over:
+            self._over = False
+            self.scores = [0, 0]
+            del self.events[c:]
+        card = self.hands[seat].pop()
+        if verb == "draw":
+            self.stock_pos -= 1
+        else:
+            self.known[seat].pop()
+            self.discard_piles[card & 3].append(card)
+        self.stall = a
+        self.discarded = b
+        self.drawing = True
+        self.to_move = seat
+        return move
+
+    # -- the match ---------------------------------------------------------------
+    def rounds_won(self) -> list[int]:
+        """Rounds each seat has won so far (the current one once it is over); ties count for nobody."""
+        wins = [0, 0]
+        finished = [r.scores for r in self.history]
+        if self._over:
+            finished.append(self.scores)
+        for scores in finished:
+            winner = round_winner(scores)
+            if winner is not None:
+                wins[winner] += 1
+        return wins
+
+    def is_match_over(self) -> bool:
+        """``rounds`` rounds; or a total of ``target_score``; or more than half of ``best_of`` won."""
+        if not self._over:
+            return False
+        played = len(self.history) + 1
+        target = self.options["target_score"]
+        best_of = self.options["best_of"]
+        if target is not None:
+            return played >= ROUND_CAP or max(self.totals) >= target
+        if best_of is not None:
+            return played >= ROUND_CAP or 2 * max(self.rounds_won()) > best_of
+        return bool(played >= self.options["rounds"])
+
+    def winners(self) -> list[int]:
+        """The higher total wins (with ``best_of``: more rounds won); equal draws."""
+        if self.options["best_of"] is None:
+            return super().winners()
+        if not self.is_match_over():
+            return []
+        wins = self.rounds_won()
+        return [seat for seat in (0, 1) if wins[seat] == max(wins)]
+
+    # -- views -----------------------------------------------------------------
+    def zones(self) -> dict[str, list[Card]]:
+        zones = {
+            "hand 0": list(self.hands[0]),
+            "hand 1": list(self.hands[1]),
+            "stock": self.stock[self.stock_pos:],
+        }
+        for suit, letter in enumerate(SUITS):
+            zones[f"discard pile {letter}"] = list(self.discard_piles[suit])
+            for seat in (0, 1):
+                zones[f"meld {seat} {letter}"] = list(self.melds[seat][suit])
+        return zones
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that makes this position, as comparable values."""
+        return (
+            self.round_index, self.starter, tuple(map(tuple, self.hands)),
+            tuple(tuple(map(tuple, m)) for m in self.melds), tuple(map(tuple, self.tops)),
+            tuple(map(tuple, self.discard_piles)), tuple(self.stock), self.stock_pos, self.to_move,
+            self.drawing, self.discarded, self.stall, tuple(map(tuple, self.known)),
+            tuple(self.scores), tuple(self.moves), tuple(self.events), self._over,
+        )
+
+    def observation(self, seat: int) -> Observation:
+        obs = self._base_observation(seat)
+        step = None if self._over else ("draw" if self.drawing else "play")
+        just_discarded = self.discard_piles[self.discarded][-1] if self.discarded >= 0 else None
+        obs.update(
+            hand=to_text(sort_hand(self.hands[seat])),
+            hand_sizes=[len(h) for h in self.hands],
+            known=[to_text(sort_hand(k)) for k in self.known],
+            melds=[{s: to_text(m[i]) for i, s in enumerate(SUITS)} for m in self.melds],
+            discard_piles={s: to_text(self.discard_piles[i]) for i, s in enumerate(SUITS)},
+            stock_count=len(self.stock) - self.stock_pos,
+            step=step,
+            discarded=str(just_discarded) if just_discarded is not None else None,
+            stall_count=self.stall,
+            starters=starters_from(self.first, (r.scores for r in self.history)),
+            rounds_won=self.rounds_won(),
+        )
+        return obs
+
+    def copy(self) -> MinusTwentyState:
+        other = MinusTwentyState.__new__(MinusTwentyState)
+        self._copy_base(other)
+        other.hands = [list(h) for h in self.hands]
+        other.melds = [[list(m) for m in seat] for seat in self.melds]
+        other.tops = [list(t) for t in self.tops]
+        other.discard_piles = [list(p) for p in self.discard_piles]
+        other.stock = self.stock  # never changed during a round: only stock_pos moves
+        other.stock_pos = self.stock_pos
+        other.to_move = self.to_move
+        other.drawing = self.drawing
+        other.discarded = self.discarded
+        other.stall = self.stall
+        other.known = [list(k) for k in self.known]
+        other.starter = self.starter
+        other._over = self._over
+        other._undo = list(self._undo)
+        return other
+
+    def _explain_illegal(self, move: Move) -> str:
+        name = self.names[self.to_move]
+        verb, args = move
+        if self.drawing:
+            if verb in ("play", "discard"):
+                return f"{name} has played a card this turn; now draw (draw) or take a discard pile's top (take S)"
+            if verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
+                suit = SUIT_INDEX[args[0]]
+                pile = self.discard_piles[suit]
+                if not pile:
+                    return f"the {SUIT_NAMES[SUITS[suit]]} discard pile is empty"
+                if suit == self.discarded:
+                    return f"{pile[-1]} was discarded this turn and may not be taken back"
+            return "the rules do not allow it here"
+        if verb in ("draw", "take"):
+            return f"{name} must first play or discard a card, then draw"
+        if len(args) != 1 or not isinstance(args[0], Card):
+            return "the rules do not allow it here"
+        card = args[0]
+        if not IN_DECK[card]:
+            return f"{card} is not used in Minus Twenty"
+        if card not in self.hands[self.to_move]:
+            hand = " ".join(to_text(sort_hand(self.hands[self.to_move])))
+            return f"{card} is not in {name}'s hand ({hand})"
+        if verb == "play":
+            suit = card & 3
+            top = self.tops[self.to_move][suit]
+            meld = SUIT_NAMES[SUITS[suit]]
+            if is_investment(card):
+                return (f"an investment card (J, Q, K) goes on a meld only before its first number card; "
+                        f"{name}'s {meld} meld already holds numbers up to {top}")
+            return f"a number card goes on a meld only if higher than {top} (the {meld} meld's top number)"
+        return "the rules do not allow it here"
+
+
+class MinusTwenty(Game):
+    """Minus Twenty's metadata, deals and determinization."""
+
+    id = "minus-twenty"
+    name = "Minus Twenty"
+    players = 2
+    version = "1.0"
+    summary = "Lost Cities with a poker deck: rising melds, investments, minus 20 a meld"
+    options = (
+        Option("hand_size", HAND, "cards in each hand (8 gives the original Lost Cities deal)", int, 1, 20),
+        Option("stall_limit", STALL_LIMIT, "turns in a row taking from a discard pile that end the round (0: off)",
+               int, 0),
+        Option("rounds", 3, "rounds in a match (ignored with target_score or best_of)", int, 1),
+        Option("target_score", None, "play rounds until a player has at least this many points", int, 1,
+               nullable=True),
+        Option("best_of", None, "play until a player has won more than half of this many rounds", int, 1,
+               nullable=True),
+    )
+    deal_zones = ("hands", "stock")
+
+    @property
+    def state_class(self) -> type[State]:
+        return MinusTwentyState
+
+    def _check_option_combination(self, values: dict[str, Any]) -> None:
+        if values["target_score"] is not None and values["best_of"] is not None:
+            raise OptionError("options 'target_score' and 'best_of' cannot both be set: choose one")
+
+    def deck(self, options: Any = None) -> list[Card]:
+        """The 48 cards: 2–10, J, Q, K of four suits."""
+        return minus_twenty_deck()
+
+    def random_deal(self, rng: random.Random, state: State) -> Deal:
+        """Shuffle the 48; ``hand_size`` to each seat, the rest is the draw pile."""
+        deck = minus_twenty_deck()
+        rng.shuffle(deck)
+        size = state.options["hand_size"]
+        return {"hands": [deck[:size], deck[size:2 * size]], "stock": deck[2 * size:]}
+
+    def check_deal(self, deal: Deal, state: State) -> None:
+        """Exactly the 48 cards, ``hand_size`` in each of two hands, the rest in the draw pile."""
+        hands, stock = deal["hands"], deal["stock"]
+        if not isinstance(hands, list) or len(hands) != 2 or not all(isinstance(h, list) for h in hands):
+            raise ValueError("deal: hands must be a list of two hands")
+        if not isinstance(stock, list):
+            raise ValueError("deal: stock must be a list of cards")
+        every = [*(c for h in hands for c in h), *stock]
+        if not all(isinstance(c, Card) for c in every):
+            raise ValueError("deal: hands and stock must hold cards, not lists")
+        foreign = sorted({c for c in every if not IN_DECK[c]})
+        if foreign:
+            names = " ".join(map(str, foreign))
+            raise ValueError(f"deal: {names} {'is' if len(foreign) == 1 else 'are'} not used in Minus Twenty")
+        twice = sorted(c for c, n in Counter(every).items() if n > 1)
+        if twice:
+            raise ValueError(f"deal: {' '.join(map(str, twice))} appear(s) more than once")
+        missing = sorted(set(minus_twenty_deck()) - set(every))
+        if missing:
+            raise ValueError(f"deal: {' '.join(map(str, missing))} missing")
+        size = state.options["hand_size"]
+        if any(len(h) != size for h in hands):
+            raise ValueError(f"deal: each hand must hold {size} cards, not {[len(h) for h in hands]}")
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """Rebuild the round from what the seat saw; deal unseen cards at random.
+
+        Every play, discard and take is public, and so is the card each take
+        took; only what came off the draw pile is hidden.  The opponent's
+        hand keeps the cards it was seen taking; the rest of it and the draw
+        pile are dealt at random from the cards the seat has not seen.  The
+        round's deal is then rebuilt so that every card was in its player's
+        hand before it was played, and the moves are replayed on it.
+        """
+        state = MinusTwentyState(
+            dict(observation["options"]), observation["first"], tuple(observation["names"]), None
+        )
+        restore_base(state, observation)
+        seat = observation["seat"]
+        opponent = 1 - seat
+        size = state.options["hand_size"]
+        moves = [Move.parse(m) for m in observation["moves"]]
+        starter = state.round_starter(state.round_index)
+        # Walk the public moves: when each card first showed, and when each seat drew.
+        piles: list[list[Card]] = [[], [], [], []]
+        seen: set[Card] = set()
+        shown: list[list[tuple[int, Card]]] = [[], []]
+        draws: list[int] = []
+        for number, move in enumerate(moves):
+            mover = starter if (number >> 1) % 2 == 0 else 1 - starter
+            verb, args = move
+            if verb == "draw":
+                draws.append(mover)
+            elif verb == "take":
+                piles[SUIT_INDEX[args[0]]].pop()  # type: ignore[index]
+            else:
+                card: Card = args[0]  # type: ignore[assignment]
+                if card not in seen:
+                    seen.add(card)
+                    shown[mover].append((number, card))
+                if verb == "discard":
+                    piles[card & 3].append(card)
+        hand = [Card.parse(c) for c in observation["hand"]]
+        known = [{Card.parse(c) for c in k} for k in observation["known"]]
+        unseen = [c for c in minus_twenty_deck() if c not in seen and c not in hand]
+        rng.shuffle(unseen)
+        hidden = observation["hand_sizes"][opponent] - len(known[opponent])
+        held: list[list[Card]] = [[], []]
+        held[seat] = [c for c in hand if c not in known[seat]]
+        held[opponent] = unseen[:hidden]
+        rest = unseen[hidden:]
+        # Each seat's cards from the deal and the draw pile, earliest needed first,
+        # go to its slots (the deal, then its draws in order): a card played at
+        # move n must have come in before move n.
+        stock: list[Card | None] = [None] * len(draws)
+        hands: list[list[Card]] = [[], []]
+        for who in (0, 1):
+            slots = [-1] * size + [i for i, s in enumerate(draws) if s == who]
+            cards = [c for _, c in shown[who]] + held[who]
+            if len(cards) != len(slots):
+                raise ValueError("observation is inconsistent: the cards do not add up")
+            hands[who] = cards[:size]
+            for slot, card in zip(slots[size:], cards[size:]):
+                stock[slot] = card
+        deal = {"hands": hands, "stock": [*stock, *rest]}
+        state.deal = deal
+        state._start_round(deal)
+        for move in moves:
+            state.apply(move)
+        return state
+
+
+GAME = MinusTwenty()
+MinusTwentyState.game = GAME
