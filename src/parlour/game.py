@@ -14,6 +14,7 @@ seeded RNG, or from an explicit deal when a record is replayed).
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -68,26 +69,33 @@ class Move(NamedTuple):
         Arguments are read as numbers (``2``), suit letters (``H``) or cards
         (``7h``, ``10h``, ``JK``).  Raises :class:`MoveSyntaxError`.
         """
-        words = text.split()
-        if not words:
-            raise MoveSyntaxError("empty move (expected a verb such as 'play 7H')")
-        verb = words[0].lower()
-        if not verb.isalpha():
-            raise MoveSyntaxError(f"a move starts with a verb such as 'play', not {words[0]!r}")
-        args: list[Card | str | int] = []
-        for word in words[1:]:
-            if word.isdigit():  # "10" alone is a number; the ten of hearts is "10h"
-                args.append(int(word))
-            elif len(word) == 1 and word.upper() in SUITS:
-                args.append(word.upper())
-            else:
-                try:
-                    args.append(Card.parse(word))
-                except ValueError:
-                    raise MoveSyntaxError(
-                        f"{word!r} is neither a card (like 7H), a suit (C D H S) nor a number"
-                    ) from None
-        return cls(verb, tuple(args))
+        return _parse_move(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_move(text: str) -> Move:
+    """:meth:`Move.parse`, remembered: search bots re-read the same move texts
+    from observations thousands of times."""
+    words = text.split()
+    if not words:
+        raise MoveSyntaxError("empty move (expected a verb such as 'play 7H')")
+    verb = words[0].lower()
+    if not verb.isalpha():
+        raise MoveSyntaxError(f"a move starts with a verb such as 'play', not {words[0]!r}")
+    args: list[Card | str | int] = []
+    for word in words[1:]:
+        if word.isdigit():  # "10" alone is a number; the ten of hearts is "10h"
+            args.append(int(word))
+        elif len(word) == 1 and word.upper() in SUITS:
+            args.append(word.upper())
+        else:
+            try:
+                args.append(Card.parse(word))
+            except ValueError:
+                raise MoveSyntaxError(
+                    f"{word!r} is neither a card (like 7H), a suit (C D H S) nor a number"
+                ) from None
+    return Move(verb, tuple(args))
 
 
 @dataclass(frozen=True)

@@ -43,12 +43,12 @@ def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
     return stack_score([*stack, *fitting])
 
 
-def position_value(stacks: Sequence[Sequence[Card]], hand: Sequence[Card]) -> int:
-    """The sum of every suit's outlook."""
-    by_suit: list[list[Card]] = [[], [], [], []]
+def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
+    """The hand's cards, one list a suit."""
+    suits: list[list[Card]] = [[], [], [], []]
     for card in hand:
-        by_suit[card & 3].append(card)
-    return sum(outlook(stacks[s], by_suit[s]) for s in range(4))
+        suits[card & 3].append(card)
+    return suits
 
 
 def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
@@ -70,20 +70,22 @@ def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
 
 def best_play(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
               others: Sequence[Sequence[Sequence[Card]]], legal: Sequence[Move]) -> Move:
-    """The advised ``play`` or ``public`` move."""
-    before = position_value(stacks, hand)
+    """The advised ``play`` or ``public`` move (only the card's own suit changes)."""
+    suits = by_suit(hand)
+    before = [outlook(stacks[s], suits[s]) for s in range(4)]
     best, best_score = legal[0], -1e9
     for move in legal:
         card: Card = move.args[0]  # type: ignore[assignment]
-        rest = [c for c in hand if c != card]
+        suit = card & 3
+        rest = [c for c in suits[suit] if c != card]
+        score: float
         if move.verb == "play":
-            new_stacks = [list(s) for s in stacks]
-            new_stacks[card & 3].append(card)
-            score: float = position_value(new_stacks, rest) - before
-            if outlook(new_stacks[card & 3], [c for c in rest if c & 3 == card & 3]) > 0:
+            after = outlook([*stacks[suit], card], rest)
+            score = after - before[suit]
+            if after > 0:
                 score += TEMPO - VALUE[card] / 20
         else:
-            score = position_value(stacks, rest) - before - gift(card, others)
+            score = outlook(stacks[suit], rest) - before[suit] - gift(card, others)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -92,7 +94,7 @@ def best_play(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
 def best_draw(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
               tops: dict[str, Card | None], legal: Sequence[Move]) -> Move:
     """The advised ``draw`` or ``take`` move."""
-    before = position_value(stacks, hand)
+    suits = by_suit(hand)
     best, best_score = legal[0], -1e9
     for move in legal:
         if move.verb == "draw":
@@ -100,7 +102,8 @@ def best_draw(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
         else:
             top = tops[move.args[0]]  # type: ignore[index]
             assert top is not None
-            score = position_value(stacks, [*hand, top]) - before
+            suit = top & 3
+            score = outlook(stacks[suit], [*suits[suit], top]) - outlook(stacks[suit], suits[suit])
         if score > best_score:
             best, best_score = move, score
     return best
