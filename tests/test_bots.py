@@ -17,9 +17,9 @@ Hide = Callable[[State, int, random.Random], State]
 
 
 def hide_for(game_id: str) -> Hide:
-    """Each game's test module defines ``hide`` (re-deals what a seat cannot see)."""
-    module = importlib.import_module(f"test_{games.module_name(game_id)}")
-    hide: Hide = module.hide
+    """Each game's test module defines ``hide_<module>`` (re-deals what a seat cannot see)."""
+    name = games.module_name(game_id)
+    hide: Hide = getattr(importlib.import_module(f"test_{name}"), f"hide_{name}")
     return hide
 
 

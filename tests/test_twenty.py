@@ -231,7 +231,7 @@ def test_open_hands_record_must_exchange_hands() -> None:
 
 # -- contract ---------------------------------------------------------------------------
 
-def hide(state: State, seat: int, rng: random.Random) -> State:
+def hide_twenty(state: State, seat: int, rng: random.Random) -> State:
     """Re-deal what ``seat`` cannot see: the other hand (unless open) and the stock."""
     assert isinstance(state, TwentyState)
     other = state.copy()
@@ -248,7 +248,7 @@ def hide(state: State, seat: int, rng: random.Random) -> State:
 
 @pytest.mark.parametrize("open_hands", [False, True])
 def test_conformance(open_hands: bool) -> None:
-    report = conformance.run(TWENTY, hide, matches=1000, options={"open_hands": open_hands})
+    report = conformance.run(TWENTY, hide_twenty, matches=1000, options={"open_hands": open_hands})
     assert report.matches == 1000 and report.moves == 100_000
     assert report.deep_checks > 1000
 
@@ -263,7 +263,7 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(TwentyState, "observation", leaky)
     with pytest.raises(conformance.ConformanceError, match="hidden cards change"):
-        conformance.run(TWENTY, hide, matches=20)
+        conformance.run(TWENTY, hide_twenty, matches=20)
 
 
 def test_determinize_keeps_what_was_seen_and_varies_the_rest() -> None:
