@@ -496,6 +496,7 @@ def test_golden_eight_card_bonus(data_dir: Path) -> None:
     # Bo: spades 2-9, (44 - 20) + 20 = 44; clubs K T, (10 - 20) x 2 = -20: 24.
     assert state.scores == [41, 24] and state.winners() == [0]
     assert [e.points for e in state.events] == [41, -20, 44]
+    assert [e.kind for e in state.events] == ["Eight-Card Meld", "Negative Meld", "Eight-Card Meld"]
 
 
 def test_golden_stall_rule_ending(data_dir: Path) -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
@@ -126,6 +126,14 @@ def meld_arithmetic(cards: Iterable[Card]) -> str:
     text = f"{numbers} - {MINUS}"
     text = f"({text}) x {1 + investments}" if investments else text
     return text + f" + {BONUS}" if len(items) >= BONUS_CARDS else text
+
+
+def meld_kind(meld: Sequence[Card], points: int) -> str:
+    """How a scored meld is named in the event log: ``Eight-Card Meld`` (it
+    earned the bonus), ``Negative Meld`` or ``Meld``."""
+    if len(meld) >= BONUS_CARDS:
+        return "Eight-Card Meld"
+    return "Negative Meld" if points < 0 else "Meld"
 
 
 def starters_from(first: int, round_scores: Iterable[Iterable[int]]) -> list[int]:
@@ -313,7 +321,7 @@ class MinusTwentyState(State):
                     points = meld_score(meld)
                     scores[seat] += points
                     self.events.append(Event(
-                        number, seat, "Meld", points,
+                        number, seat, meld_kind(meld, points), points,
                         f"{{player}} scores {points} for the {SUIT_NAMES[SUITS[suit]]} meld: "
                         f"{meld_arithmetic(meld)}",
                     ))
