@@ -48,17 +48,35 @@ def iterations_per_second(game_id: str, rollout: str, iterations: int, positions
     return statistics.median(rates)
 
 
+def hard_seconds(game_id: str, positions: int) -> tuple[float, float]:
+    """Median and worst seconds a ``hard`` decision takes, at round starts and mid-round."""
+    from parlour import bots
+
+    game = games.get(game_id)
+    states = [game.new_match(seed=seed) for seed in range(positions)] + mid_round_positions(game_id, positions)
+    times = []
+    for state in states:
+        seat = state.current_player()
+        assert seat is not None
+        start = time.perf_counter()
+        bots.make("hard").choose(state.observation(seat), state.legal_moves(), random.Random(0))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), max(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=games.ids())
     parser.add_argument("--iterations", type=int, default=1000, help="iterations per search")
     parser.add_argument("--positions", type=int, default=5, help="mid-round positions per game")
     args = parser.parse_args()
-    print(f"{'game':<14} {'random rollouts':>16} {'heuristic rollouts':>19}   (iterations/s, median, one core)")
+    print(f"{'game':<14} {'random rollouts':>16} {'heuristic rollouts':>19}   (iterations/s, median, one core)"
+          f"   {'hard: median s':>15} {'worst s':>8}")
     for game_id in args.games:
         fast = iterations_per_second(game_id, "random", args.iterations, args.positions)
         smart = iterations_per_second(game_id, "heuristic", max(args.iterations // 4, 50), args.positions)
-        print(f"{game_id:<14} {fast:>16.0f} {smart:>19.0f}")
+        median, worst = hard_seconds(game_id, args.positions)
+        print(f"{game_id:<14} {fast:>16.0f} {smart:>19.0f}   {median:>15.2f} {worst:>8.2f}")
 
 
 if __name__ == "__main__":

@@ -122,7 +122,8 @@ def test_levels_and_specs() -> None:
     assert set(bots.LEVELS) == {"easy", "medium", "hard", "expert"}
     hard = bots.make("hard")
     assert isinstance(hard, ISMCTSBot) and hard.name == "hard"
-    assert hard.budget.seconds is not None and hard.budget.seconds <= 1.0
+    assert hard.budget_for("minus-twenty") == Budget(bots.LEVEL_ITERATIONS["hard"]["minus-twenty"], None)
+    assert set(bots.LEVEL_ITERATIONS["hard"]) == set(games.ids())
     assert bots.make("ismcts:iterations=10,rollout=heuristic").budget == Budget(10, None)
     with pytest.raises(ValueError, match="unknown bot"):
         bots.make("grandmaster")

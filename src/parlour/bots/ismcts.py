@@ -66,9 +66,16 @@ class ISMCTSBot(Bot):
         rollout: str = "random",
         exploration: float = 0.7,
         depth: int | None = None,
+        level: str | None = None,
     ) -> None:
-        """``depth``: moves per rollout (default: the game's own choice, else to the round's end)."""
-        if iterations is None and seconds is None:
+        """``depth``: moves per rollout (default: the game's own choice, else to the round's end);
+        ``level``: take the iterations of that level for each game (see ``LEVEL_ITERATIONS``)."""
+        from parlour.bots import LEVEL_ITERATIONS
+
+        if level is not None and level not in LEVEL_ITERATIONS:
+            raise ValueError(f"level must be one of {', '.join(LEVEL_ITERATIONS)}, not {level!r}")
+        self.level = level
+        if iterations is None and seconds is None and level is None:
             iterations = DEFAULT_ITERATIONS
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
@@ -89,7 +96,7 @@ class ISMCTSBot(Bot):
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
     ) -> list[MoveEstimate]:
         """Search, then every legal move with its estimate, most visited first."""
-        root = self._search(observation, legal, rng, budget or self.budget)
+        root = self._search(observation, legal, rng, budget or self.budget_for(observation["game"]))
         estimates = []
         for move in legal:
             child = root.children.get(move)
@@ -102,6 +109,20 @@ class ISMCTSBot(Bot):
             estimates.append(MoveEstimate(move, mean, margin, child.visits, child.visits / max(root.visits, 1)))
         estimates.sort(key=lambda e: (-e.visits, -e.value, str(e.move)))
         return estimates
+
+    def budget_for(self, game_id: str) -> Budget:
+        """The budget of one decision in ``game_id``."""
+        if self.level is None:
+            return self.budget
+        from parlour.bots import LEVEL_ITERATIONS
+
+        table = LEVEL_ITERATIONS[self.level]
+        return Budget(table.get(game_id, DEFAULT_ITERATIONS), self.budget.seconds)
+
+    def describe(self) -> str:
+        if self.level is not None:
+            return f"{self.name} (IS-MCTS, {self.level} budget, {self.rollout} rollouts)"
+        return f"{self.name} (IS-MCTS {self.budget}, {self.rollout} rollouts)"
 
     def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None]:
         """The rollout policy and how many moves a rollout plays (None: to the round's end).

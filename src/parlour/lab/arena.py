@@ -72,6 +72,15 @@ def play_match(
         state.apply(move)
 
 
+def outcome(state: State, rounds_only: bool) -> tuple[list[int], list[int]]:
+    """(totals, winning seats) of a finished match — or of its first round alone."""
+    if not rounds_only:
+        return state.totals, state.winners()
+    totals = list(state.scores)
+    best = max(totals)
+    return totals, [seat for seat, t in enumerate(totals) if t == best]
+
+
 def _names(specs: Sequence[str]) -> list[str]:
     return [spec if list(specs).count(spec) == 1 else f"{spec}#{i + 1}" for i, spec in enumerate(specs)]
 
@@ -90,12 +99,7 @@ def play_deal(
     dseed = deal_seed(seed, deal)
     for seating in seatings(len(specs)):
         state = play_match(game_id, specs, dseed, seating, options=options, rounds_only=rounds_only)
-        if rounds_only:
-            totals = list(state.scores)
-            best = max(totals)
-            winners = [s for s, t in enumerate(totals) if t == best]
-        else:
-            totals, winners = state.totals, state.winners()
+        totals, winners = outcome(state, rounds_only)
         moves = sum(len(r.moves) for r in state.history) + len(state.moves)
         results.append(MatchResult(deal, tuple(seating), totals, winners, state.round_index + 1, moves))
         if save is not None:
