@@ -1,0 +1,199 @@
+"""Running experiments: every core (processes) or a Ray cluster, streamed into the store.
+
+Each match's seed and seating follow from its experiment and its index
+alone, so results do not depend on how many workers play them, nor on the
+backend, nor on being interrupted: a run started again skips the matches
+already stored and plays the rest.  Finished matches are written in small
+batches, each batch one transaction; at most ``jobs × 4`` chunks of work are
+in flight, so memory stays flat however many matches run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
+from typing import Any
+
+from parlour import record
+from parlour.lab.arena import outcome, play_match
+from parlour.lab.plan import ExperimentSpec, Task
+from parlour.store import MatchData, Store
+
+CHUNK = 4
+"""Matches per unit of work sent to a worker."""
+FLUSH_SECONDS = 1.0
+"""Longest time finished matches wait before they are written."""
+
+Work = tuple[int, ExperimentSpec, list[Task]]
+
+
+def play_task(spec: ExperimentSpec, task: Task) -> MatchData:
+    """Play one match of an experiment and describe it for the store."""
+    state = play_match(spec.game, spec.players, task.seed, task.seating, options=spec.options,
+                       rounds_only=spec.rounds_only)
+    totals, winners = outcome(state, spec.rounds_only)
+    finished = [(r.scores, r.moves, r.events) for r in state.history]
+    finished.append((state.scores, state.moves, state.events))
+    rounds: list[tuple[int, int, list[int], int]] = []
+    events: list[tuple[int, int, int | None, str, int]] = []
+    moves = 0
+    for number, (scores, played, happened) in enumerate(finished, 1):
+        rounds.append((number, state.round_starter(number - 1), list(scores), len(played)))
+        events.extend((number, e.move, e.seat, e.kind, e.points) for e in happened)
+        moves += len(played)
+    meta = {"experiment": spec.name, "index": task.index, "deal": task.deal, "seed": task.seed,
+            "bots": [spec.players[p] for p in task.seating]}
+    text = json.dumps(record.to_data(state, meta), separators=(",", ":"))
+    return MatchData(task.index, task.deal, list(task.seating), task.seed, state.first, totals, winners,
+                     moves, text, rounds, events)
+
+
+def play_chunk(experiment_id: int, spec: ExperimentSpec, tasks: Sequence[Task]) -> tuple[int, list[MatchData]]:
+    """Play several tasks of one experiment (a worker's unit of work)."""
+    return experiment_id, [play_task(spec, task) for task in tasks]
+
+
+def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
+    """The experiment's id (stored now if new) and the indices already played.
+
+    A stored experiment of the same name must have the same definition.
+    """
+    from parlour import games
+
+    row = store.experiment(spec.name)
+    if row is None:
+        row = store.add_experiment(
+            name=spec.name, game=spec.game, game_version=games.get(spec.game).version, options=spec.options,
+            players=list(spec.players), mode=spec.mode, count=spec.count, seed=spec.seed,
+            rounds_only=spec.rounds_only)
+        return row.id, set()
+    stored = {"game": row.game, "options": row.options, "players": row.players, "mode": row.mode,
+              "count": row.count, "seed": row.seed, "rounds_only": row.rounds_only}
+    if stored != spec.definition():
+        raise ValueError(f"experiment {spec.name!r} is already stored with other settings; give it another name")
+    return row.id, store.done(row.id)
+
+
+def _work(store: Store, specs: Sequence[ExperimentSpec]) -> tuple[Iterator[Work], int, int]:
+    """Chunks of pending tasks, and how many matches are pending and already done."""
+    pending = done = 0
+    plans = []
+    for spec in specs:
+        experiment_id, finished = prepare(store, spec)
+        done += len(finished)
+        pending += spec.total - len(finished)
+        plans.append((experiment_id, spec, finished))
+
+    def chunks() -> Iterator[Work]:
+        for experiment_id, spec, finished in plans:
+            tasks = spec.tasks(finished)
+            while batch := list(islice(tasks, CHUNK)):
+                yield experiment_id, spec, batch
+
+    return chunks(), pending, done
+
+
+class _Writer:
+    """Buffers finished matches and writes them in batches."""
+
+    def __init__(self, store: Store, progress: Callable[[int], None] | None) -> None:
+        self.store = store
+        self.progress = progress
+        self.buffer: dict[int, list[MatchData]] = {}
+        self.last = time.monotonic()
+
+    def add(self, experiment_id: int, played: list[MatchData]) -> None:
+        self.buffer.setdefault(experiment_id, []).extend(played)
+        if self.progress is not None:
+            self.progress(len(played))
+        if time.monotonic() - self.last >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        for experiment_id, played in self.buffer.items():
+            if played:
+                self.store.add_matches(experiment_id, played)
+        self.buffer = {}
+        self.last = time.monotonic()
+
+
+def run(
+    specs: Sequence[ExperimentSpec],
+    store: Store,
+    *,
+    jobs: int = 1,
+    backend: str = "processes",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    started: Callable[[int, int], None] | None = None,
+) -> int:
+    """Play every match of ``specs`` not yet stored; return how many were played.
+
+    ``started(pending, done)`` is called once the work is known; ``progress(n)``
+    as matches finish.  An interruption (Ctrl-C) writes what has finished
+    before it propagates.
+    """
+    work, pending, done = _work(store, specs)
+    if started is not None:
+        started(pending, done)
+    writer = _Writer(store, progress)
+    try:
+        if backend == "ray":
+            _run_ray(work, writer, jobs, address)
+        elif backend == "processes":
+            if jobs <= 1:
+                for experiment_id, spec, tasks in work:
+                    writer.add(*play_chunk(experiment_id, spec, tasks))
+            else:
+                _run_processes(work, writer, jobs)
+        else:
+            raise ValueError(f"unknown backend {backend!r} (processes or ray)")
+    finally:
+        writer.flush()
+    return pending
+
+
+def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        running: set[Future[tuple[int, list[MatchData]]]] = set()
+        source = iter(work)
+        try:
+            while True:
+                while len(running) < jobs * 4 and (item := next(source, None)) is not None:
+                    running.add(pool.submit(play_chunk, *item))
+                if not running:
+                    break
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    writer.add(*future.result())
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+
+
+def _run_ray(work: Iterable[Work], writer: _Writer, jobs: int, address: str | None) -> None:
+    import ray
+
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(jobs, 1), include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    remote = ray.remote(play_chunk)
+    running: list[Any] = []
+    source = iter(work)
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+    limit = max(jobs, int(cpus)) * 4
+    while True:
+        while len(running) < limit and (item := next(source, None)) is not None:
+            running.append(remote.remote(*item))
+        if not running:
+            break
+        finished, running = ray.wait(running, num_returns=1)
+        for ref in finished:
+            writer.add(*ray.get(ref))

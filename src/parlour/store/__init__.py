@@ -1,0 +1,267 @@
+"""The lab's database: experiments, matches, rounds, events and ratings.
+
+SQLAlchemy over SQLite by default (a file path or ``sqlite:///lab.sqlite``);
+any SQLAlchemy URL works.  A match is stored with its rounds and events in
+one transaction, so a run killed at any moment leaves whole matches only.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+
+class Base(DeclarativeBase):
+    """The lab's tables."""
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.UTC).replace(tzinfo=None)
+
+
+class Experiment(Base):
+    """One variant of a plan: a game, its options, the players, how many matches."""
+
+    __tablename__ = "experiments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    game: Mapped[str] = mapped_column(String(40))
+    game_version: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    mode: Mapped[str] = mapped_column(String(10))
+    """``matches`` (independent matches) or ``deals`` (duplicate deals, every seating)."""
+    count: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rounds_only: Mapped[bool] = mapped_column(default=False)
+    created: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+    matches: Mapped[list[Match]] = relationship(back_populates="experiment", cascade="all, delete-orphan")
+
+
+class Match(Base):
+    """A finished match (or single round, for ``rounds_only`` experiments)."""
+
+    __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("experiment_id", "index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    experiment_id: Mapped[int] = mapped_column(ForeignKey("experiments.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    """The match's place in its experiment's task list (fixes its seed and seating)."""
+    deal: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seating: Mapped[list[int]] = mapped_column(JSON)
+    """``seating[seat]`` = index of the player (in the experiment's list) in that seat."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    first: Mapped[int] = mapped_column(Integer)
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    rounds: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str] = mapped_column(Text)
+    """The parlour-record/1 JSON text of the match."""
+    experiment: Mapped[Experiment] = relationship(back_populates="matches")
+    round_rows: Mapped[list[RoundRow]] = relationship(cascade="all, delete-orphan")
+    event_rows: Mapped[list[EventRow]] = relationship(cascade="all, delete-orphan")
+
+
+class RoundRow(Base):
+    """One round of a stored match."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    starter: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    moves: Mapped[int] = mapped_column(Integer)
+
+
+class EventRow(Base):
+    """One event of a stored match, in the game's own words."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    round_number: Mapped[int] = mapped_column(Integer)
+    move_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(60), index=True)
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class Rating(Base):
+    """A player's (bot level's) rating in a game, from the ladder."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("game", "player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    player: Mapped[str] = mapped_column(String(200))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+@dataclass
+class MatchData:
+    """A played match, as a worker hands it to the store."""
+
+    index: int
+    deal: int | None
+    seating: list[int]
+    seed: int
+    first: int
+    totals: list[int]
+    winners: list[int]
+    moves: int
+    record: str
+    rounds: list[tuple[int, int, list[int], int]] = field(default_factory=list)
+    """(number, starter, scores, moves) per round."""
+    events: list[tuple[int, int, int | None, str, int]] = field(default_factory=list)
+    """(round, move, seat, kind, points) per event."""
+
+
+def database_url(db: str | Path) -> str:
+    """A SQLAlchemy URL for ``db``: a URL as it is, a file path as SQLite."""
+    text = str(db)
+    return text if "://" in text else f"sqlite:///{Path(text).resolve()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """A lab database: open it with a path or URL; tables are created as needed."""
+
+    def __init__(self, db: str | Path) -> None:
+        self.url = database_url(db)
+        self.engine: Engine = create_engine(self.url)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session that commits on success and rolls back on error."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        """Release the database."""
+        self.engine.dispose()
+
+    # -- experiments ---------------------------------------------------------
+    def experiment(self, name: str) -> Experiment | None:
+        """The experiment called ``name``, if stored."""
+        with self.session() as session:
+            return session.scalar(select(Experiment).where(Experiment.name == name))
+
+    def experiments(self, names: Sequence[str] | None = None) -> list[Experiment]:
+        """Stored experiments (all, or those named), in creation order."""
+        with self.session() as session:
+            query = select(Experiment).order_by(Experiment.id)
+            if names:
+                query = query.where(Experiment.name.in_(names))
+            found = list(session.scalars(query))
+        if names:
+            missing = sorted(set(names) - {e.name for e in found})
+            if missing:
+                raise ValueError(f"no experiment named {', '.join(map(repr, missing))} in {self.url}")
+        return found
+
+    def add_experiment(self, **fields: Any) -> Experiment:
+        """Store a new experiment."""
+        with self.session() as session:
+            row = Experiment(**fields)
+            session.add(row)
+            session.flush()
+            return row
+
+    def done(self, experiment_id: int) -> set[int]:
+        """Indices of the experiment's matches already stored."""
+        with self.session() as session:
+            return set(session.scalars(select(Match.index).where(Match.experiment_id == experiment_id)))
+
+    def add_matches(self, experiment_id: int, played: Iterable[MatchData]) -> None:
+        """Store matches with their rounds and events, all in one transaction."""
+        with self.session() as session:
+            for data in played:
+                match = Match(
+                    experiment_id=experiment_id, index=data.index, deal=data.deal, seating=data.seating,
+                    seed=data.seed, first=data.first, totals=data.totals, winners=data.winners,
+                    rounds=len(data.rounds), moves=data.moves, record=data.record,
+                )
+                match.round_rows = [RoundRow(number=n, starter=s, scores=sc, moves=m) for n, s, sc, m in data.rounds]
+                match.event_rows = [EventRow(round_number=r, move_number=mv, seat=st, kind=k, points=p)
+                                    for r, mv, st, k, p in data.events]
+                session.add(match)
+
+    def matches(self, experiment_id: int) -> list[Match]:
+        """The experiment's matches in index order (rounds and events not loaded)."""
+        with self.session() as session:
+            return list(session.scalars(select(Match).where(Match.experiment_id == experiment_id)
+                                        .order_by(Match.index)))
+
+    def rounds(self, experiment_id: int) -> list[tuple[int, RoundRow]]:
+        """(match index, round) for every round of the experiment, in order."""
+        with self.session() as session:
+            rows = session.execute(
+                select(Match.index, RoundRow).join(RoundRow, RoundRow.match_id == Match.id)
+                .where(Match.experiment_id == experiment_id).order_by(Match.index, RoundRow.number))
+            return [(index, row) for index, row in rows]
+
+    def events(self, experiment_id: int) -> list[tuple[int, EventRow]]:
+        """(match index, event) for every event of the experiment, in order."""
+        with self.session() as session:
+            rows = session.execute(
+                select(Match.index, EventRow).join(EventRow, EventRow.match_id == Match.id)
+                .where(Match.experiment_id == experiment_id).order_by(Match.index, EventRow.id))
+            return [(index, row) for index, row in rows]
+
+    # -- ratings -------------------------------------------------------------
+    def save_ratings(self, game: str, ratings: dict[str, tuple[float, float, int]]) -> None:
+        """Replace the ratings of ``game`` with ``{player: (mu, sigma, matches)}``."""
+        with self.session() as session:
+            for row in session.scalars(select(Rating).where(Rating.game == game)):
+                session.delete(row)
+            session.flush()
+            for player, (mu, sigma, count) in ratings.items():
+                session.add(Rating(game=game, player=player, mu=mu, sigma=sigma, matches=count))
+
+    def ratings(self, game: str) -> list[Rating]:
+        """The stored ratings of ``game``, best first (by mu − 3σ)."""
+        with self.session() as session:
+            rows = list(session.scalars(select(Rating).where(Rating.game == game)))
+        return sorted(rows, key=lambda r: -(r.mu - 3 * r.sigma))
