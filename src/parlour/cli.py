@@ -6,6 +6,7 @@ Domain errors become one clear line and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Annotated, Any
@@ -215,6 +216,131 @@ def _print_arena(result: Any) -> None:
     for p in result.stats:
         seats.add_row(p.player, *(f"{s.win_rate:.1%} / {s.mean_diff:+.1f}" for s in p.per_seat))
     console.print(seats)
+
+
+lab = typer.Typer(help="The playtest lab: many matches under rule variants, stored, compared, reported.",
+                  no_args_is_help=True)
+app.add_typer(lab, name="lab")
+
+DB_HELP = "the lab database: a SQLite file or a SQLAlchemy URL"
+
+
+@lab.command("run")
+def lab_run_command(
+    plan_or_game: Annotated[str, typer.Argument(metavar="PLAN|GAME", help="a TOML plan, or a game id for a quick run")],
+    players: Annotated[str | None, typer.Option(help="quick run: bot levels or names, one per seat")] = None,
+    matches: Annotated[int | None, typer.Option(help="quick run: independent matches (seats rotate)")] = None,
+    deals: Annotated[int | None, typer.Option(help="quick run: duplicate deals, each in every seating")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="quick run: option NAME=VALUE")] = None,
+    seed: Annotated[int, typer.Option(help="quick run: seed")] = 0,
+    rounds_only: Annotated[bool, typer.Option(help="quick run: single rounds instead of matches")] = False,
+    name: Annotated[str | None, typer.Option(help="quick run: the experiment's name")] = None,
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")] = os.cpu_count() or 1,
+    db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
+    backend: Annotated[str, typer.Option(help="processes (this machine) or ray")] = "processes",
+    address: Annotated[str | None, typer.Option(help="ray: the cluster's address (default: a local Ray)")] = None,
+) -> None:
+    """Play an experiment's matches into the database; run it again to continue after an interruption."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from parlour.lab import plan, runner
+    from parlour.store import Store
+
+    try:
+        if plan_or_game.endswith(".toml") or Path(plan_or_game).is_file():
+            specs = plan.load_plan(plan_or_game)
+        else:
+            game = _game(plan_or_game)
+            if not players:
+                raise _fail("a quick run needs --players (e.g. --players hard,hard)")
+            specs = [plan.make_spec(
+                game=game.id, players=[p.strip() for p in players.split(",")], matches=matches, deals=deals,
+                options=_options(game, option or []), seed=seed, rounds_only=rounds_only, name=name)]
+        store = Store(db)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("matches"), TimeRemainingColumn(), console=err)
+    task = progress.add_task(", ".join(s.name for s in specs)[:60], total=None)
+
+    def started(pending: int, done: int) -> None:
+        progress.update(task, total=pending + done, completed=done)
+
+    try:
+        with progress:
+            played = runner.run(specs, store, jobs=jobs, backend=backend, address=address,
+                                progress=lambda n: progress.advance(task, n), started=started)
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted:[/yellow] finished matches are stored; run the same command to continue")
+        raise typer.Exit(130) from None
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    for spec in specs:
+        console.print(f"{spec.name}: {spec.total} matches stored in {db}")
+    console.print(f"played {played} new matches")
+
+
+@lab.command("report")
+def lab_report_command(
+    experiments: Annotated[list[str] | None, typer.Argument(help="experiment names (default: all)")] = None,
+    db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
+    out: Annotated[Path, typer.Option(help="folder for the report and its plots")] = Path("lab-report"),
+    fmt: Annotated[str, typer.Option("--format", help="html, json or markdown")] = "html",
+) -> None:
+    """Write a report: score distributions, seat advantage, lengths, events, luck vs skill, variants compared."""
+    from parlour.lab import report
+    from parlour.store import Store
+
+    if fmt not in ("html", "json", "markdown"):
+        raise _fail(f"--format must be html, json or markdown, not {fmt!r}")
+    if "://" not in db and not Path(db).exists():
+        raise _fail(f"no lab database at {db} (run 'parlour lab run' first)")
+    try:
+        path = report.write(Store(db), experiments or None, out, fmt)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"report written to {path}")
+
+
+@lab.command("ladder")
+def lab_ladder_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id")],
+    levels: Annotated[str, typer.Option(help="the levels (or bots) to rate, comma-separated")] = "easy,medium,hard",
+    matches: Annotated[int, typer.Option(min=1, help="matches per pairing")] = 20,
+    seed: Annotated[int, typer.Option(help="seed")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")] = os.cpu_count() or 1,
+    db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
+) -> None:
+    """Rate bot levels against each other with openskill (stored in the database)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from parlour.lab import ladder, runner
+    from parlour.store import Store
+
+    game = _game(game_id)
+    try:
+        specs = ladder.ladder_specs(game.id, [v.strip() for v in levels.split(",")], matches, seed)
+        store = Store(db)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    progress = Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err)
+    task = progress.add_task("ladder", total=None)
+    try:
+        with progress:
+            runner.run(specs, store, jobs=jobs, progress=lambda n: progress.advance(task, n),
+                       started=lambda pending, done: progress.update(task, total=pending + done, completed=done))
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted:[/yellow] finished matches are stored; run the same command to continue")
+        raise typer.Exit(130) from None
+    store.save_ratings(game.id, ladder.rate(store, game.id))
+    table = Table(title=f"{game.name} ladder (openskill, Plackett–Luce)", box=box.SIMPLE_HEAD)
+    for column in ("rank", "player", "rating (μ − 3σ)", "μ", "σ", "matches"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for rank, row in enumerate(store.ratings(game.id), 1):
+        table.add_row(str(rank), row.player, f"{row.mu - 3 * row.sigma:.1f}", f"{row.mu:.1f}", f"{row.sigma:.1f}",
+                      str(row.matches))
+    console.print(table)
 
 
 def _print_replay(state: Any) -> None:

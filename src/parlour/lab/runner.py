@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -157,8 +158,21 @@ def run(
     return pending
 
 
+def _die_with_parent() -> None:
+    """Worker initializer: if the run is killed, its workers stop too (Linux),
+    instead of playing on for nobody."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    # Ctrl-C is the parent's to handle: it writes what has finished, then stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent) as pool:
         running: set[Future[tuple[int, list[MatchData]]]] = set()
         source = iter(work)
         try:

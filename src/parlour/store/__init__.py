@@ -250,6 +250,30 @@ class Store:
                 .where(Match.experiment_id == experiment_id).order_by(Match.index, EventRow.id))
             return [(index, row) for index, row in rows]
 
+    def dump(self) -> list[dict[str, Any]]:
+        """Everything stored about experiments, in a canonical order without row ids
+        or timestamps: two databases with the same results dump the same."""
+        out = []
+        for experiment in self.experiments():
+            rounds: dict[int, list[Any]] = {}
+            for index, row in self.rounds(experiment.id):
+                rounds.setdefault(index, []).append([row.number, row.starter, row.scores, row.moves])
+            events: dict[int, list[Any]] = {}
+            for index, ev in self.events(experiment.id):
+                events.setdefault(index, []).append([ev.round_number, ev.move_number, ev.seat, ev.kind, ev.points])
+            out.append({
+                "name": experiment.name, "game": experiment.game, "options": experiment.options,
+                "players": experiment.players, "mode": experiment.mode, "count": experiment.count,
+                "seed": experiment.seed, "rounds_only": experiment.rounds_only,
+                "matches": [
+                    {"index": m.index, "deal": m.deal, "seating": m.seating, "seed": m.seed, "first": m.first,
+                     "totals": m.totals, "winners": m.winners, "rounds": m.rounds, "moves": m.moves,
+                     "record": m.record, "round_rows": rounds.get(m.index, []), "events": events.get(m.index, [])}
+                    for m in self.matches(experiment.id)
+                ],
+            })
+        return out
+
     # -- ratings -------------------------------------------------------------
     def save_ratings(self, game: str, ratings: dict[str, tuple[float, float, int]]) -> None:
         """Replace the ratings of ``game`` with ``{player: (mu, sigma, matches)}``."""

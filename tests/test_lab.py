@@ -1,0 +1,187 @@
+"""The lab: plans, a real SQLite database, resuming, determinism, Ray, the ladder."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import parlour_command
+
+from parlour import record
+from parlour.lab import ladder, plan, runner
+from parlour.store import Store
+
+PLAN = """
+name = "hand size"
+game = "minus-twenty"
+players = ["random", "random"]
+deals = 3
+seed = 5
+rounds_only = true
+
+[[variant]]
+name = "seven"
+
+[[variant]]
+name = "eight"
+options = { hand_size = 8 }
+"""
+
+
+def quick(matches: int = 12, **kw: object) -> plan.ExperimentSpec:
+    return plan.make_spec(game="twenty", players=["heuristic", "random"], matches=matches, seed=4, **kw)  # type: ignore[arg-type]
+
+
+def test_plan_file_gives_one_experiment_per_variant(tmp_path: Path) -> None:
+    path = tmp_path / "study.toml"
+    path.write_text(PLAN)
+    seven, eight = plan.load_plan(path)
+    assert (seven.name, eight.name) == ("hand size/seven", "hand size/eight")
+    assert seven.options["hand_size"] == 7 and eight.options["hand_size"] == 8
+    assert seven.mode == "deals" and seven.total == 6 and seven.rounds_only
+    tasks = list(seven.tasks())
+    assert [(t.deal, t.seating) for t in tasks] == [(0, (0, 1)), (0, (1, 0)), (1, (0, 1)), (1, (1, 0)),
+                                                    (2, (0, 1)), (2, (1, 0))]
+    assert tasks[0].seed == tasks[1].seed != tasks[2].seed  # a deal's seatings share its cards
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\ncolour = 1', "unknown key"),
+    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\noptions = { hand_size = 8 }', "no option"),
+    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\ndeals = 2', "exactly one"),
+    ('game = "twenty"\nplayers = ["random"]\nmatches = 3', "needs 2 players"),
+    ('game = "twenty"\nplayers = ["random", "wizard"]\nmatches = 3', "unknown bot"),
+    ('game = "chess"\nplayers = ["random", "random"]\nmatches = 3', "unknown game"),
+    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 0', "positive"),
+    ("game = [", "not valid TOML"),
+])
+def test_bad_plans_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        plan.load_plan(path)
+
+
+def test_run_streams_matches_rounds_and_events_into_sqlite(tmp_path: Path) -> None:
+    db = tmp_path / "lab.sqlite"
+    spec = quick()
+    assert runner.run([spec], Store(db), jobs=1) == 12
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("select count(*) from experiments").fetchone() == (1,)
+        assert raw.execute("select count(*) from matches").fetchone() == (12,)
+        stored_rounds = raw.execute("select count(*) from rounds").fetchone()[0]
+        stored_events = raw.execute("select count(*) from events").fetchone()[0]
+        texts = [row[0] for row in raw.execute('select record from matches order by "index"')]
+    states = [record.replay(record.from_data(json.loads(t))) for t in texts]
+    assert stored_rounds == sum(s.round_index + 1 for s in states) == 24
+    assert stored_events == sum(len(r.events) for s in states for r in [*s.history, s])
+    assert all(s.is_match_over() for s in states)
+    assert runner.run([spec], Store(db), jobs=1) == 0  # nothing left to play
+
+
+def test_same_name_other_settings_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lab.sqlite")
+    runner.run([quick(3, name="study")], store)
+    with pytest.raises(ValueError, match="other settings"):
+        runner.run([quick(4, name="study")], store)
+
+
+def test_results_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    one, two = Store(tmp_path / "one.sqlite"), Store(tmp_path / "two.sqlite")
+    specs = [quick(10), plan.make_spec(game="progression", players=["random"] * 3, deals=3, seed=2, rounds_only=True)]
+    runner.run(specs, one, jobs=1)
+    runner.run(specs, two, jobs=2)
+    assert one.dump() == two.dump()
+
+
+def _count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as raw:
+            return int(raw.execute("select count(*) from matches").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: signal.Signals) -> None:
+    args = ["lab", "run", "twenty", "--players", "random,random", "--matches", "4000", "--seed", "9", "--jobs", "2"]
+    whole, broken = tmp_path / "whole.sqlite", tmp_path / "broken.sqlite"
+    proc = subprocess.Popen([*parlour_command(), *args, "--db", str(broken)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _count(broken) == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(how)
+    _, stderr = proc.communicate(timeout=60)
+    stored = _count(broken)
+    assert 0 < stored < 4000, "the run should have been stopped mid-way"
+    if how == signal.SIGINT:
+        assert proc.returncode == 130 and "run the same command to continue" in stderr
+    again = subprocess.run([*parlour_command(), *args, "--db", str(broken)], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    done = subprocess.run([*parlour_command(), *args, "--db", str(whole)], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert Store(broken).dump() == Store(whole).dump()
+
+
+def test_ray_backend_gives_the_same_numbers(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    local, cluster = Store(tmp_path / "local.sqlite"), Store(tmp_path / "ray.sqlite")
+    specs = [quick(8), plan.make_spec(game="silver-bars", players=["random", "random"], deals=2, seed=3,
+                                      rounds_only=True)]
+    runner.run(specs, local, jobs=1)
+    runner.run(specs, cluster, jobs=2, backend="ray")
+    assert local.dump() == cluster.dump()
+
+
+def test_memory_stays_flat(tmp_path: Path) -> None:
+    """The peak memory of a run does not grow with the number of matches."""
+    def peak(matches: int) -> int:
+        code = (
+            "import resource, sys\n"
+            "from parlour.lab import plan, runner\nfrom parlour.store import Store\n"
+            f"spec = plan.make_spec(game='twenty', players=['random', 'random'], matches={matches})\n"
+            f"runner.run([spec], Store(sys.argv[1]), jobs=1)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        )
+        import sys
+
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / f"m{matches}.sqlite")],
+                             capture_output=True, text=True, check=True)
+        return int(out.stdout.strip())
+
+    small, large = peak(200), peak(3000)
+    assert large < small * 1.15
+
+
+def test_ladder_rates_the_stronger_level_higher(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lab.sqlite")
+    specs = ladder.ladder_specs("twenty", ["random", "medium"], matches=12)
+    assert [s.name for s in specs] == ["ladder twenty: random vs medium"]
+    runner.run(specs, store)
+    ratings = ladder.rate(store, "twenty")
+    assert ratings["medium"][0] > ratings["random"][0] and ratings["medium"][2] == 12
+    store.save_ratings("twenty", ratings)
+    assert [r.player for r in store.ratings("twenty")] == ["medium", "random"]
+    assert ladder.rate(store, "twenty") == ratings  # same database, same ratings
+
+
+def test_lab_cli_quick_run_plan_and_ladder(tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    out = subprocess.run([*parlour_command(), "lab", "run", "twenty", "--players", "random,random", "--matches", "6",
+                          "--db", db], capture_output=True, text=True)
+    assert out.returncode == 0 and "6 matches stored" in out.stdout
+    path = tmp_path / "study.toml"
+    path.write_text(PLAN)
+    out = subprocess.run([*parlour_command(), "lab", "run", str(path), "--db", db], capture_output=True, text=True)
+    assert out.returncode == 0 and "hand size/eight: 6 matches stored" in out.stdout
+    out = subprocess.run([*parlour_command(), "lab", "run", "twenty", "--db", db], capture_output=True, text=True)
+    assert out.returncode == 2 and "needs --players" in out.stderr
+    out = subprocess.run([*parlour_command(), "lab", "ladder", "twenty", "--levels", "random,easy", "--matches", "4",
+                          "--db", db], capture_output=True, text=True)
+    assert out.returncode == 0 and "easy" in out.stdout and "μ" in out.stdout
