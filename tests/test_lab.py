@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import parlour_command
 
+from conftest import parlour_command
 from parlour import record
 from parlour.lab import ladder, plan, runner
 from parlour.store import Store
