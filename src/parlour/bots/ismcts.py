@@ -22,6 +22,7 @@ from parlour.bots import Bot, Budget, MoveEstimate
 from parlour.game import Move, Observation, State
 
 RolloutPolicy = Callable[[State, random.Random], Move]
+Evaluation = Callable[[State], Sequence[float]]
 
 DEFAULT_ITERATIONS = 1000
 
@@ -47,7 +48,7 @@ def random_rollout(state: State, rng: random.Random) -> Move:
     return moves[rng.randrange(len(moves))]
 
 
-def round_rewards(scores: Sequence[int]) -> list[float]:
+def round_rewards(scores: Sequence[float]) -> list[float]:
     """Each seat's round score minus the mean of the others' scores."""
     total = sum(scores)
     others = len(scores) - 1
@@ -124,12 +125,15 @@ class ISMCTSBot(Bot):
             return f"{self.name} (IS-MCTS, {self.level} budget, {self.rollout} rollouts)"
         return f"{self.name} (IS-MCTS {self.budget}, {self.rollout} rollouts)"
 
-    def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None]:
-        """The rollout policy and how many moves a rollout plays (None: to the round's end).
+    def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None, Evaluation | None]:
+        """The rollout policy, how many moves a rollout plays (None: to the round's end),
+        and how a rollout cut short is judged.
 
-        A game whose scores accrue move by move (Twenty) names a short
-        ``ROLLOUT_DEPTH`` in its heuristic module: judged by the scores so
-        far, short rollouts are far less noisy than whole rounds.
+        A game's heuristic module may name a ``ROLLOUT_DEPTH`` and an
+        ``evaluate(state)`` (each seat's expected round score): judged that
+        way, short rollouts are far less noisy than whole rounds.  Without
+        ``evaluate``, a cut-short rollout is judged by the scores so far
+        (right for Twenty, which scores as it goes).
         """
         from parlour.bots.heuristic import advice
 
@@ -138,16 +142,17 @@ class ISMCTSBot(Bot):
         except ValueError:
             knowledge = None
         depth = self.depth if self.depth is not None else getattr(knowledge, "ROLLOUT_DEPTH", None)
-        if self.rollout == "heuristic":
-            if knowledge is None:
-                raise ValueError(f"no heuristic rollouts for {game_id!r}")
-            policy: RolloutPolicy = knowledge.rollout
-            return policy, depth
-        return random_rollout, depth
+        evaluate: Evaluation | None = getattr(knowledge, "evaluate", None)
+        if self.rollout == "random":
+            return random_rollout, depth, evaluate
+        if knowledge is None:
+            raise ValueError(f"no heuristic rollouts for {game_id!r}")
+        policy: RolloutPolicy = knowledge.rollout
+        return policy, depth, evaluate
 
     def _search(self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget) -> Node:
         game = games.get(observation["game"])
-        policy, depth = self._policy(game.id)
+        policy, depth, evaluate = self._policy(game.id)
         seat = observation["seat"]
         root = Node(None, None)
         allowed = set(legal)
@@ -200,7 +205,10 @@ class ISMCTSBot(Bot):
             while left != 0 and state.current_player() is not None:
                 state.apply(policy(state, rng))
                 left -= 1
-            rewards = round_rewards(state.scores)
+            if evaluate is not None and state.current_player() is not None:
+                rewards = round_rewards(evaluate(state))
+            else:
+                rewards = round_rewards(state.scores)
             for visited in path[1:]:
                 reward = rewards[visited.player]  # type: ignore[index]
                 visited.visits += 1

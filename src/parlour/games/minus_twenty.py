@@ -504,7 +504,7 @@ class MinusTwenty(Game):
     id = "minus-twenty"
     name = "Minus Twenty"
     players = 2
-    version = "1.0"
+    version = "1.1"
     summary = "Lost Cities with a poker deck: rising melds, investments, minus 20 a meld"
     options = (
         Option("hand_size", HAND, "cards in each hand (8 gives the original Lost Cities deal)", int, 1, 20),

@@ -133,3 +133,18 @@ def rollout(state: State, rng: random.Random) -> Move:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.discard_piles)}
         return best_draw(state.melds[seat], state.hands[seat], tops, legal)
     return best_play(state.melds[seat], state.melds[1 - seat], state.hands[seat], legal)
+
+
+ROLLOUT_DEPTH = 12
+"""Search rollouts play six turns, then :func:`evaluate` judges the position:
+a whole round played out by the advice is far noisier than its outlook."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's expected round score: the outlook of its melds with the cards it holds."""
+    assert isinstance(state, MinusTwentyState)
+    values = []
+    for seat in (0, 1):
+        suits = by_suit(state.hands[seat])
+        values.append(float(sum(outlook(state.melds[seat][s], suits[s]) for s in range(4))))
+    return values
