@@ -107,6 +107,7 @@ def _count(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
 def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: signal.Signals) -> None:
     args = ["lab", "run", "twenty", "--players", "random,random", "--matches", "4000", "--seed", "9", "--jobs", "2"]
@@ -129,6 +130,7 @@ def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: sig
     assert Store(broken).dump() == Store(whole).dump()
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_the_same_numbers(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     local, cluster = Store(tmp_path / "local.sqlite"), Store(tmp_path / "ray.sqlite")
@@ -139,6 +141,7 @@ def test_ray_backend_gives_the_same_numbers(tmp_path: Path) -> None:
     assert local.dump() == cluster.dump()
 
 
+@pytest.mark.slow
 def test_memory_stays_flat(tmp_path: Path) -> None:
     """The peak memory of a run does not grow with the number of matches."""
     def peak(matches: int) -> int:
