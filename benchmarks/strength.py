@@ -10,8 +10,10 @@ Progression ≥ 45% of matches against two heuristics.
     python benchmarks/strength.py [--games twenty ...] [--deals 100] [--hard-deals 200]
                                   [--hard-rounds-only] [--jobs 2]
 
-Results of earlier runs for other games are kept: each run replaces only
-the sections it measured.
+Matches are stored as lab experiments in benchmarks/strength.sqlite, so an
+interrupted run continues where it stopped when started again with the same
+arguments.  Results of earlier runs for other games are kept: each run
+replaces only the sections it measured.
 """
 
 from __future__ import annotations
@@ -21,13 +23,16 @@ import json
 import shlex
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from parlour import games
-from parlour.lab import arena
+from parlour.lab import arena, plan, runner
+from parlour.store import Store
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+DATABASE = Path(__file__).resolve().parent / "strength.sqlite"
 
 
 def pairings(game_id: str) -> list[tuple[str, list[str], str]]:
@@ -59,7 +64,7 @@ def render(results: dict[str, Any]) -> str:
     lines = [
         "# Bot strength",
         "",
-        "Duplicate-deal arenas (`parlour arena`): every deal is played once in every seating, so the",
+        "Duplicate deals, as in `parlour arena`: every deal is played once in every seating, so the",
         "luck of the cards cancels out. Win rate counts a draw (or shared win) as half; the score",
         "difference is a seat's total minus the mean of the others', with its 95% interval over deals.",
         "Written by `benchmarks/strength.py`; each section names the exact command it ran.",
@@ -93,34 +98,42 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    store = DOCS / "strength.json"
-    results: dict[str, Any] = json.loads(store.read_text()) if store.exists() else {}
+    stored = DOCS / "strength.json"
+    results_doc: dict[str, Any] = json.loads(stored.read_text()) if stored.exists() else {}
     for game_id in args.games:
         game = games.get(game_id)
         for name, players, goal in pairings(game_id):
             hard = name.startswith("hard")
             deals = args.hard_deals if hard else args.deals
             rounds_only = hard and args.hard_rounds_only
-            command = ["parlour", "arena", game_id, "--players", ",".join(players), "--deals", str(deals),
+            command = ["parlour", "lab", "run", game_id, "--players", ",".join(players), "--deals", str(deals),
                        "--jobs", str(args.jobs), "--seed", str(args.seed)] + (["--rounds-only"] if rounds_only else [])
             print("running:", shlex.join(command), file=sys.stderr, flush=True)
+            label = f"strength {game_id}: {name}, {deals} deals" + (" (rounds)" if rounds_only else "")
+            spec = plan.make_spec(game=game_id, players=players, deals=deals, seed=args.seed,
+                                  rounds_only=rounds_only, name=label)
+            store = Store(DATABASE)
             start = time.perf_counter()
-            done = arena.run(game_id, players, deals, seed=args.seed, jobs=args.jobs, rounds_only=rounds_only)
+            runner.run([spec], store, jobs=args.jobs)
             seconds = time.perf_counter() - start
-            data = done.as_json()
-            ok = met(name, done.stats, game.players)
-            results.setdefault(game_id, {})[name] = {
+            experiment = store.experiment(spec.name)
+            assert experiment is not None
+            results = [arena.MatchResult(m.deal or 0, tuple(m.seating), m.totals, m.winners, m.rounds, m.moves)
+                       for m in store.matches(experiment.id)]
+            stats = arena.summarise(players, results)
+            ok = met(name, stats, game.players)
+            results_doc.setdefault(game_id, {})[name] = {
                 "goal": goal, "met": ok, "command": shlex.join(command), "seconds": seconds,
                 "date": time.strftime("%Y-%m-%d"), "unit": "rounds" if rounds_only else "matches",
-                "stats": data["stats"],
+                "stats": [asdict(p) for p in stats],
             }
-            first = done.stats[0]
+            first = stats[0]
             print(f"{game_id} {name}: {first.player} win rate {first.win_rate:.1%}, "
                   f"diff {first.mean_diff:+.1f} ± {first.mean_diff_margin:.1f} — {'met' if ok else 'NOT met'}",
                   flush=True)
             DOCS.mkdir(exist_ok=True)
-            store.write_text(json.dumps(results, indent=1) + "\n")
-            (DOCS / "strength.md").write_text(render(results))
+            stored.write_text(json.dumps(results_doc, indent=1) + "\n")
+            (DOCS / "strength.md").write_text(render(results_doc))
 
 
 if __name__ == "__main__":
