@@ -188,3 +188,19 @@ def test_lab_cli_quick_run_plan_and_ladder(tmp_path: Path) -> None:
     out = subprocess.run([*parlour_command(), "lab", "ladder", "twenty", "--levels", "random,easy", "--matches", "4",
                           "--db", db], capture_output=True, text=True)
     assert out.returncode == 0 and "easy" in out.stdout and "μ" in out.stdout
+
+
+def test_lab_report_cli_writes_html_json_and_markdown(tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    runner.run([quick(4, name="tiny")], Store(db))
+    for fmt, main in (("html", "report.html"), ("json", "report.json"), ("markdown", "report.md")):
+        out = subprocess.run([*parlour_command(), "lab", "report", "--db", db, "--out", str(tmp_path / fmt),
+                              "--format", fmt], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert (tmp_path / fmt / main).stat().st_size > 0
+    out = subprocess.run([*parlour_command(), "lab", "report", "nothing", "--db", db, "--out", str(tmp_path / "x")],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "no experiment named 'nothing'" in out.stderr
+    out = subprocess.run([*parlour_command(), "lab", "report", "--db", str(tmp_path / "none.sqlite")],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "no lab database" in out.stderr
