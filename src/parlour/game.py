@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, TypeAlias
@@ -612,6 +613,27 @@ class Registry:
     def all(self) -> list[Game]:
         """Every registered game."""
         return [self.get(i) for i in self._loaders]
+
+
+def check_deck(cards: Iterable[Card], deck: Iterable[Card], game_name: str, label: str | None = None) -> None:
+    """Raise :class:`ValueError` unless ``cards`` are exactly ``deck`` (twins counted),
+    naming the cards that are foreign, repeated or missing.  ``label`` (e.g.
+    ``not the 52-card pack``) starts every message after ``deal:``."""
+    found: Counter[Card] = Counter(cards)
+    want: Counter[Card] = Counter(deck)
+    start = f"deal: {label}: " if label else "deal: "
+    foreign = sorted(c for c in found if c not in want)
+    if foreign:
+        names = " ".join(map(str, foreign))
+        raise ValueError(f"{start}{names} {'is' if len(foreign) == 1 else 'are'} not used in {game_name}")
+    extra = sorted(found - want)
+    if extra:
+        twice = all(want[c] == 1 for c in extra)
+        raise ValueError(f"{start}{' '.join(map(str, extra))} appear(s) "
+                         + ("more than once" if twice else "more often than the deck holds them"))
+    missing = sorted(want - found)
+    if missing:
+        raise ValueError(f"{start}{' '.join(map(str, missing))} missing")
 
 
 def cards_in(items: Iterable[Any]) -> list[Card]:

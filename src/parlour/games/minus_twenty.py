@@ -32,7 +32,6 @@ settles them (the source leaves its scoring to Lost Cities):
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -46,6 +45,7 @@ from parlour.game import (
     Option,
     OptionError,
     State,
+    check_deck,
     restore_base,
 )
 
@@ -547,16 +547,7 @@ class MinusTwenty(Game):
         every = [*(c for h in hands for c in h), *stock]
         if not all(isinstance(c, Card) for c in every):
             raise ValueError("deal: hands and stock must hold cards, not lists")
-        foreign = sorted({c for c in every if not IN_DECK[c]})
-        if foreign:
-            names = " ".join(map(str, foreign))
-            raise ValueError(f"deal: {names} {'is' if len(foreign) == 1 else 'are'} not used in Minus Twenty")
-        twice = sorted(c for c, n in Counter(every).items() if n > 1)
-        if twice:
-            raise ValueError(f"deal: {' '.join(map(str, twice))} appear(s) more than once")
-        missing = sorted(set(minus_twenty_deck()) - set(every))
-        if missing:
-            raise ValueError(f"deal: {' '.join(map(str, missing))} missing")
+        check_deck(every, minus_twenty_deck(), "Minus Twenty")
         size = state.options["hand_size"]
         if any(len(h) != size for h in hands):
             raise ValueError(f"deal: each hand must hold {size} cards, not {[len(h) for h in hands]}")

@@ -30,7 +30,6 @@ settles them:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -43,6 +42,7 @@ from parlour.game import (
     Observation,
     Option,
     State,
+    check_deck,
     restore_base,
 )
 
@@ -491,16 +491,7 @@ class Progression(Game):
             sizes = ", ".join(str(len(h)) for h in hands)
             raise ValueError(f"deal: hands must be three hands of 5 cards, not hands of {sizes}")
         every = [*(c for h in hands for c in h), *deal["stock"]]
-        counts = Counter(every)
-        twice = sorted(str(c) for c, n in counts.items() if n > 1)
-        if twice:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear(s) more than once")
-        foreign = sorted(str(c) for c in counts if c.is_joker)
-        if foreign:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(foreign)} is not used in Progression")
-        missing = sorted(str(c) for c in set(standard_deck()) - set(counts))
-        if missing:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(missing)} missing")
+        check_deck(every, standard_deck(), "Progression", "not the 52-card pack")
         if len(deal["stock"]) != STOCK:
             raise ValueError(f"deal: the draw pile must hold {STOCK} cards, not {len(deal['stock'])}")
 

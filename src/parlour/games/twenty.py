@@ -24,7 +24,6 @@ settles them:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
@@ -36,6 +35,7 @@ from parlour.game import (
     Observation,
     Option,
     State,
+    check_deck,
     restore_base,
 )
 
@@ -319,16 +319,7 @@ class Twenty(Game):
     def check_deal(self, deal: Deal, state: State) -> None:
         """Exactly the 52-card pack: 2 revealed, 5 in each hand, 40 in the stock."""
         every = [*deal["revealed"], *(c for h in deal["hands"] for c in h), *deal["stock"]]
-        counts = Counter(every)
-        twice = sorted(str(c) for c, n in counts.items() if n > 1)
-        if twice:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(twice)} appear(s) more than once")
-        foreign = sorted(str(c) for c in counts if c.is_joker)
-        if foreign:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(foreign)} is not used in Twenty")
-        missing = sorted(str(c) for c in set(standard_deck()) - set(counts))
-        if missing:
-            raise ValueError(f"deal: not the 52-card pack: {' '.join(missing)} missing")
+        check_deck(every, standard_deck(), "Twenty", "not the 52-card pack")
         if len(deal["revealed"]) != 2:
             raise ValueError(f"deal: revealed must hold 2 cards, not {len(deal['revealed'])}")
         if len(deal["hands"]) != 2 or any(len(h) != HAND for h in deal["hands"]):

@@ -132,3 +132,18 @@ def rollout(state: State, rng: random.Random) -> Move:
         return best_draw(state.private[seat], hand, tops, legal)
     others = [state.private[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
     return best_play(state.private[seat], hand, others, legal)
+
+
+ROLLOUT_DEPTH = 18
+"""Search rollouts play three turns of each seat, then :func:`evaluate` judges
+the position: a whole round played out by the advice is far noisier."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's expected round score: the outlook of its stacks with the cards it holds."""
+    assert isinstance(state, ProgressionState)
+    values = []
+    for seat in range(PLAYERS):
+        suits = by_suit(state.hands[seat])
+        values.append(float(sum(outlook(state.private[seat][s], suits[s]) for s in range(4))))
+    return values
