@@ -25,6 +25,8 @@ RolloutPolicy = Callable[[State, random.Random], Move]
 Evaluation = Callable[[State], Sequence[float]]
 
 DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = 0.7
+"""UCB's exploration constant, on rewards scaled by their spread."""
 
 
 class Node:
@@ -65,7 +67,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         seconds: float | None = None,
         rollout: str = "random",
-        exploration: float = 0.7,
+        exploration: float | None = None,
         depth: int | None = None,
         level: str | None = None,
     ) -> None:
@@ -125,6 +127,17 @@ class ISMCTSBot(Bot):
             return f"{self.name} (IS-MCTS, {self.level} budget, {self.rollout} rollouts)"
         return f"{self.name} (IS-MCTS {self.budget}, {self.rollout} rollouts)"
 
+    def _exploration(self, game_id: str) -> float:
+        """The UCB exploration constant: as given, else the game's ``EXPLORATION``, else 0.7."""
+        if self.exploration is not None:
+            return self.exploration
+        from parlour.bots.heuristic import advice
+
+        try:
+            return float(getattr(advice(game_id), "EXPLORATION", DEFAULT_EXPLORATION))
+        except ValueError:
+            return DEFAULT_EXPLORATION
+
     def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None, Evaluation | None]:
         """The rollout policy, how many moves a rollout plays (None: to the round's end),
         and how a rollout cut short is judged.
@@ -158,7 +171,7 @@ class ISMCTSBot(Bot):
         allowed = set(legal)
         iterations = budget.iterations
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
-        c = self.exploration
+        c = self._exploration(game.id)
         # Rewards are in points; UCB needs them on a unit scale: track their spread.
         count, mean, m2 = 0, 0.0, 0.0
         scale = 10.0
