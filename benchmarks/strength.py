@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--hard-rounds-only", action="store_true", help="hard vs heuristic on single rounds")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", choices=["heuristic", "hard"], help="run only one of the two pairings")
     args = parser.parse_args()
     stored = DOCS / "strength.json"
     results_doc: dict[str, Any] = json.loads(stored.read_text()) if stored.exists() else {}
@@ -104,6 +105,8 @@ def main() -> None:
         game = games.get(game_id)
         for name, players, goal in pairings(game_id):
             hard = name.startswith("hard")
+            if args.only and args.only != ("hard" if hard else "heuristic"):
+                continue
             deals = args.hard_deals if hard else args.deals
             rounds_only = hard and args.hard_rounds_only
             command = ["parlour", "lab", "run", game_id, "--players", ",".join(players), "--deals", str(deals),
