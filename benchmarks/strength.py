@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=["heuristic", "hard"], help="run only one of the two pairings")
+    parser.add_argument("--db", default=str(DATABASE), help="where the matches are stored (resumable)")
     args = parser.parse_args()
     stored = DOCS / "strength.json"
     results_doc: dict[str, Any] = json.loads(stored.read_text()) if stored.exists() else {}
@@ -115,7 +116,7 @@ def main() -> None:
             label = f"strength {game_id}: {name}, {deals} deals" + (" (rounds)" if rounds_only else "")
             spec = plan.make_spec(game=game_id, players=players, deals=deals, seed=args.seed,
                                   rounds_only=rounds_only, name=label)
-            store = Store(DATABASE)
+            store = Store(args.db)
             start = time.perf_counter()
             runner.run([spec], store, jobs=args.jobs)
             seconds = time.perf_counter() - start
