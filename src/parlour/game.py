@@ -635,13 +635,3 @@ def check_deck(cards: Iterable[Card], deck: Iterable[Card], game_name: str, labe
     if missing:
         raise ValueError(f"{start}{' '.join(map(str, missing))} missing")
 
-
-def cards_in(items: Iterable[Any]) -> list[Card]:
-    """Flatten nested lists of cards."""
-    out: list[Card] = []
-    for item in items:
-        if isinstance(item, Card):
-            out.append(item)
-        else:
-            out.extend(cards_in(item))
-    return out

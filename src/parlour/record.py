@@ -251,8 +251,3 @@ def result(state: State) -> dict[str, Any]:
         "complete": state.is_match_over(),
         "winners": state.winners(),
     }
-
-
-def replay_text(text: str) -> State:
-    """Parse and replay a record given as JSON text."""
-    return replay(loads(text))

@@ -166,3 +166,27 @@ def rollout(state: State, rng: random.Random) -> Move:
     return best_move(legal, views[seat], views[1 - seat], state.hands[seat],
                      len(state.stock) - state.stock_pos, 5 - state.locked[seat])
 
+
+
+ROLLOUT_DEPTH = 16
+"""Search rollouts play eight turns of each player, then :func:`evaluate`
+judges the position: whole rounds played out by the advice are far noisier."""
+OPEN_VAULT_WORTH = (0.6, 0.4)
+"""The share of an unlocked vault's bars expected to ship: top card a bar
+(lockable now) or a miner (needs another bar first)."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each player's expected shipment: locked bars in full, unlocked ones in part."""
+    assert isinstance(state, SilverBarsState)
+    values = []
+    for seat in (0, 1):
+        total = 0.0
+        for i in range(5):
+            vault = Vault(state.vaults[seat][i], state.rubble[seat][i] is not None, state.vstate[seat][i] == LOCKED)
+            if vault.locked:
+                total += bars(vault)
+            elif vault.cards:
+                total += bars(vault) * OPEN_VAULT_WORTH[0 if top_bar(vault) else 1]
+        values.append(total)
+    return values
