@@ -100,6 +100,11 @@ ALL_CARDS, _BY_TEXT, _TEXT = _build()
 JOKER = ALL_CARDS[JOKER_INDEX]
 
 
+def card(text: str) -> Card:
+    """Shorthand for :meth:`Card.parse`."""
+    return Card.parse(text)
+
+
 def cards(text: str | Iterable[str]) -> list[Card]:
     """Parse several cards: ``cards("7H TS qs")`` or ``cards(["7H", "TS"])``."""
     items = text.split() if isinstance(text, str) else text
