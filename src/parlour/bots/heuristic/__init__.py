@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from parlour.bots import Bot, Budget
+from parlour.cards import Card
 from parlour.game import Move, Observation, State
 from parlour.games import module_name
 
@@ -30,6 +31,38 @@ def rollout_policy(game_id: str) -> Callable[[State, random.Random], Move]:
     """The game's heuristic as a rollout policy over sampled states."""
     policy: Callable[[State, random.Random], Move] = advice(game_id).rollout
     return policy
+
+
+def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
+    """A hand's cards, one list a suit (C D H S)."""
+    suits: list[list[Card]] = [[], [], [], []]
+    for card in hand:
+        suits[card & 3].append(card)
+    return suits
+
+
+Outlook = Callable[[Sequence[Card], Sequence[Card]], float]
+"""What a suit's pile (meld or stack) can become with the given cards of that suit in hand."""
+
+
+def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[str, Card | None],
+              legal: Sequence[Move], outlook: Outlook, draw_worth: float) -> Move:
+    """The advised ``draw`` or ``take S`` in Minus Twenty and Progression: take the top
+    card of a pile when it improves its suit's outlook by more than an unknown
+    card from the draw pile (``draw_worth``) would."""
+    suits = by_suit(hand)
+    best, best_score = legal[0], -1e9
+    for move in legal:
+        if move.verb == "draw":
+            score = draw_worth
+        else:
+            top = tops[move.args[0]]  # type: ignore[index]
+            assert top is not None
+            suit = top & 3
+            score = outlook(piles[suit], [*suits[suit], top]) - outlook(piles[suit], suits[suit])
+        if score > best_score:
+            best, best_score = move, score
+    return best
 
 
 class HeuristicBot(Bot):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from parlour.bots.heuristic import best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
 from parlour.games.minus_twenty import VALUE, MinusTwentyState, meld_score
@@ -50,14 +51,6 @@ def outlook(meld: Sequence[Card], hand: Sequence[Card]) -> int:
             return 0
         return max(0, meld_score(cards))
     return meld_score(cards)
-
-
-def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
-    """The hand's cards, one list a suit."""
-    suits: list[list[Card]] = [[], [], [], []]
-    for card in hand:
-        suits[card & 3].append(card)
-    return suits
 
 
 def gift(card: Card, theirs: Sequence[Sequence[Card]]) -> float:
@@ -95,24 +88,6 @@ def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], 
     return best
 
 
-def best_draw(mine: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[str, Card | None],
-              legal: Sequence[Move]) -> Move:
-    """The advised ``draw`` or ``take`` move."""
-    suits = by_suit(hand)
-    best, best_score = legal[0], -1e9
-    for move in legal:
-        if move.verb == "draw":
-            score = DRAW_PILE_WORTH
-        else:
-            top = tops[move.args[0]]  # type: ignore[index]
-            assert top is not None
-            suit = top & 3
-            score = float(outlook(mine[suit], [*suits[suit], top]) - outlook(mine[suit], suits[suit]))
-        if score > best_score:
-            best, best_score = move, score
-    return best
-
-
 def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
     """The advised move for the observing seat."""
     seat = observation["seat"]
@@ -120,7 +95,7 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     melds = [[[Card.parse(c) for c in m[s]] for s in SUITS] for m in observation["melds"]]
     if observation["step"] == "draw":
         tops = {s: (Card.parse(p[-1]) if p else None) for s, p in observation["discard_piles"].items()}
-        return best_draw(melds[seat], hand, tops, legal)
+        return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
     return best_play(melds[seat], melds[1 - seat], hand, legal)
 
 
@@ -131,7 +106,7 @@ def rollout(state: State, rng: random.Random) -> Move:
     legal = state.legal_moves()
     if state.drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.discard_piles)}
-        return best_draw(state.melds[seat], state.hands[seat], tops, legal)
+        return best_draw(state.melds[seat], state.hands[seat], tops, legal, outlook, DRAW_PILE_WORTH)
     return best_play(state.melds[seat], state.melds[1 - seat], state.hands[seat], legal)
 
 

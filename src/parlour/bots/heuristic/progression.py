@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from parlour.bots.heuristic import best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
 from parlour.games.progression import PLAYERS, VALUE, ProgressionState, stack_score
@@ -41,14 +42,6 @@ def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
     if not stack:
         return max(0, stack_score(fitting)) if fitting else 0
     return stack_score([*stack, *fitting])
-
-
-def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
-    """The hand's cards, one list a suit."""
-    suits: list[list[Card]] = [[], [], [], []]
-    for card in hand:
-        suits[card & 3].append(card)
-    return suits
 
 
 def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
@@ -91,24 +84,6 @@ def best_play(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
     return best
 
 
-def best_draw(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
-              tops: dict[str, Card | None], legal: Sequence[Move]) -> Move:
-    """The advised ``draw`` or ``take`` move."""
-    suits = by_suit(hand)
-    best, best_score = legal[0], -1e9
-    for move in legal:
-        if move.verb == "draw":
-            score = DRAW_PILE_WORTH
-        else:
-            top = tops[move.args[0]]  # type: ignore[index]
-            assert top is not None
-            suit = top & 3
-            score = outlook(stacks[suit], [*suits[suit], top]) - outlook(stacks[suit], suits[suit])
-        if score > best_score:
-            best, best_score = move, score
-    return best
-
-
 def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
     """The advised move for the observing seat."""
     seat = observation["seat"]
@@ -116,7 +91,7 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     stacks = [[[Card.parse(c) for c in p[s]] for s in SUITS] for p in observation["private_stacks"]]
     if observation["phase"] == "draw":
         tops = {s: (Card.parse(p[-1]) if p else None) for s, p in observation["public_stacks"].items()}
-        return best_draw(stacks[seat], hand, tops, legal)
+        return best_draw(stacks[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
     others = [stacks[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
     return best_play(stacks[seat], hand, others, legal)
 
@@ -129,7 +104,7 @@ def rollout(state: State, rng: random.Random) -> Move:
     hand = state.hands[seat]
     if state.drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.public)}
-        return best_draw(state.private[seat], hand, tops, legal)
+        return best_draw(state.private[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
     others = [state.private[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
     return best_play(state.private[seat], hand, others, legal)
 
