@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +15,16 @@ DATA = Path(__file__).parent / "data"
 def data_dir() -> Path:
     """The folder of golden records."""
     return DATA
+
+
+def run_parlour(
+    *args: str, stdin: str = "", columns: int = 100, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run the real ``parlour`` command as a person at a plain terminal would."""
+    return subprocess.run(
+        [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=timeout,
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    )
 
 
 def parlour_command() -> list[str]:

@@ -7,18 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import parlour_command
+from conftest import run_parlour
 from parlour import bots, games, record
 from parlour.match import bot_rng
 
 VS_RANDOM = ("play", "twenty", "--players", "human,random", "--seed", "21")
 
 
-def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+run = run_parlour
 
 
 def test_games_lists_twenty() -> None:

@@ -4,19 +4,13 @@ terminal (against the computer and hot-seat), records and replay."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from conftest import parlour_command
+from conftest import run_parlour
 from parlour import bots, games, record
 from parlour.match import bot_rng, play_bots
 
-
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=120,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+run = run_parlour
 
 
 def test_games_lists_minus_twenty() -> None:

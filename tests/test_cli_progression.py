@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from conftest import parlour_command
+from conftest import run_parlour
 from parlour import bots, games, record
 from parlour.cards import sort_hand
 from parlour.match import bot_rng, play_bots, resolve_shorthand
@@ -18,11 +17,7 @@ from parlour.match import bot_rng, play_bots, resolve_shorthand
 PROGRESSION = games.get("progression")
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=120,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+run = run_parlour
 
 
 def test_games_lists_progression_for_three() -> None:

@@ -3,11 +3,11 @@ matches, a person playing in the terminal, and replays of golden records."""
 
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
 from pathlib import Path
 
-from conftest import parlour_command
+from conftest import run_parlour
 from parlour import bots, games, record
 from parlour.game import Move, State
 from parlour.games.silver_bars import BAR, KIND
@@ -18,11 +18,7 @@ PREFERENCE = {"lock": 3, "play": 2, "resolve": 1, "discard": 0}
 VS_RANDOM = ("play", "silver-bars", "--players", "human,random", "--seed", "21")
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=180,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-    )
+run = functools.partial(run_parlour, columns=200, timeout=180)
 
 
 def test_games_and_rules() -> None:
