@@ -72,3 +72,24 @@ def test_same_seed_same_match() -> None:
     a, b = game.new_match(seed=11), game.new_match(seed=11)
     assert a.snapshot() == b.snapshot() and a.first == b.first
     assert game.new_match(seed=12).snapshot() != a.snapshot()
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_undo_on_a_copy_leaves_the_original_alone(game_id: str) -> None:
+    """A search copies a state and takes moves back on the copy (the web server's undo
+    does too): the original must not change, however far back the copy goes."""
+    import random
+
+    game = games.get(game_id)
+    rng = random.Random(3)
+    for seed in range(60):
+        state = game.new_match(seed=seed)
+        while state.current_player() is not None:
+            state.apply(rng.choice(state.legal_moves()))
+            if rng.random() < 0.1:
+                before = state.snapshot()
+                for depth in (rng.randrange(len(state.moves) + 1), len(state.moves)):
+                    probe = state.copy()
+                    for _ in range(depth):
+                        probe.undo()
+                    assert state.snapshot() == before

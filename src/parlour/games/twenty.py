@@ -208,7 +208,7 @@ class TwentyState(State):
                 self.scores[self.last_scorer] -= self.bonus
         if cleared is not None:
             del self.set_aside[len(self.set_aside) - len(cleared):]
-            self.tally = cleared
+            self.tally = list(cleared)
         self.tally.pop()
         self.tally_value = before
         self.scores[seat] -= points
