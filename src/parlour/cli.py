@@ -159,6 +159,23 @@ def hint_command(
     console.print("[dim]value: expected round score minus the others' (mean), ± its 95% interval[/dim]")
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="the address to listen on (0.0.0.0: every interface)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="the port to listen on")] = 8000,
+    db: Annotated[str, typer.Option(help="database URL: sqlite:///FILE (default) or postgresql+psycopg://…")]
+    = "sqlite:///parlour.db",
+    bot_delay: Annotated[float, typer.Option(min=0.0, max=10.0, help="seconds a bot waits before it moves")] = 0.6,
+) -> None:
+    """Play in the browser: tables, friends, bots, spectators and replays. Open the printed address."""
+    try:
+        from parlour.web.app import serve
+    except ImportError as exc:
+        raise _fail(f"the web server needs its packages ({exc.name}): run make serve, or pip install parlour") \
+            from None
+    serve(host=host, port=port, db=db, bot_delay=bot_delay)
+
+
 @app.command("arena")
 def arena_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")],
