@@ -23,7 +23,7 @@ from typing import Any
 from parlour import bots, games
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.web import views
-from parlour.web.store import NEXT_ROUND, SeatRow, TableRow, TableStore, digest
+from parlour.web.store import NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
 
 PERSON_KINDS = ("me", "friend", "open")
 SEAT_KINDS = (*PERSON_KINDS, "bot")
@@ -127,6 +127,8 @@ class Table:
     """Every accepted change as (seat, move or ``next round``), in order."""
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    created: str = ""
+    """When the table was started (ISO 8601, UTC)."""
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     """The pending bot move, turn timer or automatic next round."""
@@ -147,7 +149,7 @@ class Table:
     def summary(self) -> dict[str, Any]:
         return {"table_id": self.id, "game": self.game.id, "name": self.game.name, "options": self.options,
                 "seats": [s.public(self.connected(s.seat)) for s in self.seats], "status": self.status,
-                "version": self.version, "turn_seconds": self.turn_seconds}
+                "version": self.version, "turn_seconds": self.turn_seconds, "created": self.created}
 
 
 def new_state(game: Game, options: dict[str, Any], seed: int, names: Sequence[str]) -> State:
@@ -199,7 +201,8 @@ class TableManager:
         state = new_state(game, row.options, row.seed, [s.name for s in seats])
         for _seat, change in changes:
             apply_change(state, change)
-        return Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes)
+        return Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
+                     created=row.created.isoformat() + "Z")
 
     async def get(self, table_id: str) -> Table:
         """A table by id (finished ones are loaded from the database on demand)."""
@@ -258,13 +261,18 @@ class TableManager:
                 tokens[number] = token
             seats.append(SeatRow(table_id=table_id, seat=number, kind=kind, level=level, name=name.strip() or name,
                                  token_digest=digest(token) if token else None))
+        names = [s.name for s in seats]
+        for seat in seats:
+            if names.count(seat.name) > 1:
+                seat.name = f"{seat.name} {seat.seat + 1}"
         seed = secrets.randbits(62)
         row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
-                       status="playing")
+                       status="playing", created=now())
         state = new_state(game, options, seed, [s.name for s in seats])
         await asyncio.get_running_loop().run_in_executor(self.db, self.store.add_table, row, seats)
         table = Table(table_id, game, options, seed, turn, [Seat(s.seat, s.kind, s.level, s.name, s.token_digest)
-                                                            for s in seats], state)
+                                                            for s in seats], state,
+                      created=row.created.isoformat() + "Z")
         self.tables[table_id] = table
         self._after_change(table)
         out = table.summary()
