@@ -1,12 +1,16 @@
 # Two commands set everything up on a fresh machine (Python 3.11, git, make):
-#   make play   - create .venv, install parlour, play Twenty against the computer
-#   make test   - create .venv, install parlour with dev tools, run ruff, mypy and the tests
+#   make serve  - create .venv, install parlour, start the web server (open the printed address)
+#   make test   - create .venv, install parlour with dev tools and the test set-up (Debian's chromium
+#                 and PostgreSQL, with apt when missing), run ruff, mypy and the whole test suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DB ?= sqlite:///parlour.db
 
-.PHONY: play test quicktest lint typecheck pytest bench clean
+.PHONY: serve play test quicktest test-setup lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +18,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+serve: $(STAMP)
+	$(BIN)/parlour serve --host $(HOST) --port $(PORT) --db $(DB)
+
 play: $(STAMP)
 	$(BIN)/parlour play twenty
+
+test-setup:
+	bash scripts/test-setup.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -23,7 +33,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-pytest: $(STAMP)
+pytest: $(STAMP) test-setup
 	$(BIN)/python -m pytest -q
 
 test: lint typecheck pytest

@@ -176,8 +176,10 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
             raw = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS) if conn.table is None \
                 else await websocket.receive()
         except TimeoutError:
-            conn.send(error("hello_required", "say hello first: {\"type\": \"hello\", \"token\": …}"))
-            continue
+            conn.send(error("hello_required", "no hello in time: the connection is closed"))
+            await asyncio.sleep(0.1)
+            await websocket.close(code=1008)
+            return
         if raw["type"] == "websocket.disconnect":
             return
         text = raw.get("text")

@@ -151,12 +151,14 @@ class TableStore:
         moves = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all()
         return list(seats), list(moves)
 
-    def add_move(self, table_id: str, seq: int, seat: int | None, move: str, version: int, status: str) -> None:
-        """Commit one accepted move (or ``next round``) with the table's new version."""
+    def add_moves(self, moves: list[tuple[str, int, int | None, str, int, str]]) -> None:
+        """Commit accepted moves (or ``next round``), each as (table, seq, seat, move, new version,
+        new status), in one transaction: many tables' moves share one commit under load."""
         with self.session() as session:
-            session.add(MoveRow(table_id=table_id, seq=seq, seat=seat, move=move))
-            session.execute(update(TableRow).where(TableRow.id == table_id)
-                            .values(version=version, status=status, updated=now()))
+            for table_id, seq, seat, move, version, status in moves:
+                session.add(MoveRow(table_id=table_id, seq=seq, seat=seat, move=move))
+                session.execute(update(TableRow).where(TableRow.id == table_id)
+                                .values(version=version, status=status, updated=now()))
 
     def undo_moves(self, table_id: str, first_seq: int, version: int, status: str) -> None:
         """Delete the moves from ``first_seq`` on (an undo) and store the new version."""

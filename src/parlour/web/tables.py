@@ -177,6 +177,8 @@ class TableManager:
             max_workers=bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
         """Database writes go one at a time, off the event loop."""
+        self._pending: list[tuple[tuple[str, int, int | None, str, int, str], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     # -- life cycle -------------------------------------------------------------
     async def start(self) -> None:
@@ -292,7 +294,8 @@ class TableManager:
     async def join(self, table_id: str, request: Any) -> dict[str, Any]:
         """Take a free ``open`` seat: its token and link."""
         table = await self.get(table_id)
-        if not isinstance(request, dict) or not isinstance(request.get("seat"), int):
+        if not isinstance(request, dict) or not isinstance(request.get("seat"), int) \
+                or isinstance(request.get("seat"), bool):
             raise TableError("give the seat to take, as {\"seat\": number}")
         number = request["seat"]
         if not 0 <= number < len(table.seats):
@@ -432,8 +435,7 @@ class TableManager:
             state.apply(Move.parse(change))
             status = table.status
         try:
-            await asyncio.get_running_loop().run_in_executor(
-                self.db, self.store.add_move, table.id, len(table.changes), seat, change, table.version + 1, status)
+            await self._write((table.id, len(table.changes), seat, change, table.version + 1, status))
         except BaseException:
             if change != NEXT_ROUND:
                 state.undo()
@@ -443,6 +445,30 @@ class TableManager:
         table.changes.append((seat, change))
         table.version += 1
         self._after_change(table)
+
+    async def _write(self, move: tuple[str, int, int | None, str, int, str]) -> None:
+        """Commit one move: moves that arrive while a commit is under way go together in the next
+        (group commit), so many tables share the cost of a commit; each waits for its own."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((move, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await loop.run_in_executor(self.db, self.store.add_moves, [m for m, _ in batch])
+            except Exception as exc:
+                for _m, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for _m, done in batch:
+                if not done.done():
+                    done.set_result(None)
 
     # -- undo and hints ---------------------------------------------------------------
     def _against_bots(self, table: Table, seat: int | None) -> bool:

@@ -1,0 +1,247 @@
+"""Load on ``parlour serve``: many tables played at once over real WebSockets.
+
+Starts a server process on 127.0.0.1 (SQLite in a temporary directory unless
+``--db``; bots are not used, ``--bot-delay 0``), creates ``--tables`` tables of
+a two-player game with two ``friend`` seats each, and drives every seat with
+its own WebSocket client (asyncio, in one process, or split over ``--procs``
+processes).  A seat plays a random legal move as soon as its ``state`` says it
+is to move; seat 0 deals the next round.  For every move the round trip from
+sending ``move`` to receiving the ``state`` with the new version is measured.
+
+    .venv/bin/python benchmarks/web_load.py                    # 100 tables of twenty, whole matches
+    .venv/bin/python benchmarks/web_load.py --tables 20 --game minus-twenty --seconds 30
+    .venv/bin/python benchmarks/web_load.py --moves-per-table 40 --procs 2
+
+It always stops by itself: after every table's match (or ``--moves-per-table``
+moves) or ``--seconds``, whichever comes first.  Only loopback addresses are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``python -m parlour serve`` on loopback; returns once ``GET /api/games`` answers."""
+    command = [sys.executable, "-m", "parlour", "serve", "--host", HOST, "--port", str(port), "--db", db,
+               "--bot-delay", "0"]
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"parlour serve exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=1, trust_env=False).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"parlour serve did not start within 30 s:\n{log.read_text()[-3000:]}")
+
+
+@dataclass
+class Tally:
+    """What one process measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    finished: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tally: Tally, rng: random.Random,
+                     deadline: float, moves_per_table: int | None) -> None:
+    """One seat: hello, then move whenever it is to move, until the end, the move budget or the deadline."""
+    async with connect(url, proxy=None, max_size=None, compression=None, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_version = -1
+        acted = -1
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), left))
+            except TimeoutError:
+                return
+            kind = message.get("type")
+            if kind == "error":
+                tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
+                sent_at = None
+                acted = -1  # try again on the current state
+                continue
+            if kind != "state":
+                continue
+            version = message["version"]
+            if sent_at is not None and version > sent_version:
+                tally.latencies.append(time.perf_counter() - sent_at)
+                tally.moves += 1
+                table["moves"] += 1
+                sent_at = None
+            if message["status"] == "finished":
+                if seat == 0:
+                    tally.finished += 1
+                return
+            if moves_per_table is not None and table["moves"] >= moves_per_table:
+                return
+            if version <= acted:
+                continue
+            if message["legal"]:
+                acted = sent_version = version
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": rng.choice(message["legal"]), "version": version}))
+            elif message["status"] == "round_over" and seat == 0:
+                acted = version
+                await ws.send(json.dumps({"type": "next_round", "version": version}))
+
+
+async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: float,
+                moves_per_table: int | None) -> Tally:
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+    tasks = []
+    for number, table in enumerate(tables):
+        shared = {"moves": 0}
+        url = f"ws://{HOST}:{port}/ws/tables/{table['table_id']}"
+        for seat in table["seats"]:
+            rng = random.Random(f"{seed}:{number}:{seat['seat']}")
+            tasks.append(drive_seat(url, seat["token"], seat["seat"], shared, tally, rng, deadline, moves_per_table))
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    tally.failures = [repr(r) for r in results if isinstance(r, BaseException)]
+    return tally
+
+
+def drive_in_process(args: tuple[int, list[dict[str, Any]], int, float, int | None]) -> Tally:
+    return asyncio.run(drive(*args))
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
+    parser.add_argument("--game", default="twenty", help="a two-player game id (default twenty)")
+    parser.add_argument("--moves-per-table", type=int, default=None,
+                        help="stop a table after this many moves (default: play the whole match)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long at the latest (120)")
+    parser.add_argument("--procs", type=int, default=1, choices=(1, 2), help="client processes (1 or 2)")
+    parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.tables < 1 or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 4 * args.tables + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+    folder = Path(tempfile.mkdtemp(prefix="parlour-web-load-"))
+    db = args.db or f"sqlite:///{folder / 'parlour.db'}"
+    port = free_port()
+    log = folder / "server.log"
+    server = start_server(db, port, log)
+    try:
+        with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) as http:
+            games = {g["id"]: g for g in http.get("/api/games").json()}
+            if games.get(args.game, {}).get("players") != 2:
+                raise SystemExit(f"--game must be a two-player game: {[g for g in games if games[g]['players'] == 2]}")
+            start = time.perf_counter()
+            tables = []
+            for _ in range(args.tables):
+                answer = http.post("/api/tables", json={"game": args.game, "options": {},
+                                                        "seats": [{"kind": "friend"}, {"kind": "friend"}]})
+                answer.raise_for_status()
+                tables.append(answer.json())
+            created = time.perf_counter() - start
+
+        start = time.perf_counter()
+        if args.procs == 1:
+            tallies = [drive_in_process((port, tables, args.seed, args.seconds, args.moves_per_table))]
+        else:
+            halves = [tables[0::2], tables[1::2]]
+            with multiprocessing.get_context("spawn").Pool(2) as pool:
+                tallies = pool.map(drive_in_process, [
+                    (port, half, args.seed + i, args.seconds, args.moves_per_table) for i, half in enumerate(halves)
+                ])
+        wall = time.perf_counter() - start
+        alive = server.poll() is None
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    latencies = [x for t in tallies for x in t.latencies]
+    moves = sum(t.moves for t in tallies)
+    errors: dict[str, int] = {}
+    for t in tallies:
+        for code, count in t.errors.items():
+            errors[code] = errors.get(code, 0) + count
+    failures = [f for t in tallies for f in t.failures]
+    finished = sum(t.finished for t in tallies)
+    ms = 1000.0
+    rows = [
+        ("game, tables, clients", f"{args.game}, {args.tables}, {2 * args.tables} in {args.procs} process(es)"),
+        ("database", "SQLite (temp dir)" if args.db is None else db.split("://")[0]),
+        ("tables created", f"{args.tables} in {created:.2f} s ({args.tables / created:.0f}/s)"),
+        ("matches finished", f"{finished} of {args.tables}"),
+        ("moves", f"{moves} in {wall:.2f} s"),
+        ("moves/s", f"{moves / wall:.0f}"),
+        ("latency p50", f"{percentile(latencies, 0.50) * ms:.1f} ms"),
+        ("latency p90", f"{percentile(latencies, 0.90) * ms:.1f} ms"),
+        ("latency p99", f"{percentile(latencies, 0.99) * ms:.1f} ms"),
+        ("latency max", f"{max(latencies, default=float('nan')) * ms:.1f} ms"),
+        ("latency mean", f"{(statistics.fmean(latencies) if latencies else float('nan')) * ms:.1f} ms"),
+        ("errors", ", ".join(f"{c} {n}" for c, n in sorted(errors.items())) or "none"),
+        ("client failures", str(len(failures)) + (f" (first: {failures[0][:200]})" if failures else "")),
+        ("server", "alive to the end" if alive else f"DIED (log: {log})"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print(f"parlour serve under load ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores)")
+    for key, value in rows:
+        print(f"  {key:<{width}}  {value}")
+    if not alive or failures:
+        print(f"  server log: {log}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

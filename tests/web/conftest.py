@@ -1,0 +1,560 @@
+"""Fixtures for the web tests: a real ``parlour serve`` process on loopback,
+SQLite and PostgreSQL databases, and a small synchronous WebSocket client.
+
+The server always runs as a separate process (``python -m parlour serve``),
+so the tests see exactly what a browser sees, and persistence tests can kill
+it with SIGKILL and start it again on the same port and database.
+
+PostgreSQL: ``postgres_url`` starts a throw-away server of its own with
+``initdb``/``pg_ctl`` from ``/usr/lib/postgresql/*/bin`` (as the ``postgres``
+OS user when running as root) and gives every test a fresh database.  The
+binaries come from ``scripts/test-setup.sh``; without them the tests fail,
+they never skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import inspect
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from parlour import record as records
+from parlour.game import State
+
+# One module whatever name a test imports it by (``from .conftest import …`` or
+# ``from tests.web.conftest import …``), so that there is one ServerProcess class.
+for _alias in ("web.conftest", "tests.web.conftest"):
+    sys.modules.setdefault(_alias, sys.modules[__name__])
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+START_TIMEOUT = 30.0
+KNOWN_CODES = {
+    "malformed", "too_large", "unauthorized", "hello_required", "stale", "not_your_turn",
+    "syntax", "illegal", "not_allowed", "not_found",
+}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m parlour serve`` as a real subprocess on 127.0.0.1.
+
+    ``start()`` waits until ``GET /api/games`` answers; ``kill()`` is SIGKILL
+    (a crash), ``stop()`` a polite SIGTERM; ``restart()`` starts it again on
+    the same port and database.  Everything it prints goes to ``log_path``
+    (shown by pytest when a test fails).
+    """
+
+    instances: list[ServerProcess] = []  # noqa: RUF012 (every server of the running test)
+
+    def __init__(
+        self, db_url: str, port: int | None = None, bot_delay: float = 0.05, log_path: Path | None = None
+    ) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        if log_path is None:
+            fd, name = tempfile.mkstemp(prefix="parlour-serve-", suffix=".log")
+            os.close(fd)
+            log_path = Path(name)
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        ServerProcess.instances.append(self)
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (no trailing slash)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``ws://127.0.0.1:PORT`` (no trailing slash); tables are at ``/ws/tables/{id}``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def table_ws_url(self, table_id: str) -> str:
+        """The WebSocket address of one table."""
+        return f"{self.ws_url}/ws/tables/{table_id}"
+
+    def command(self) -> list[str]:
+        """The command line that starts the server."""
+        return [
+            sys.executable, "-m", "parlour", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+        ]
+
+    def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+        """Spawn the server and wait until it answers; raise with its output if it dies or hangs."""
+        if self.alive():
+            raise RuntimeError("the server is already running")
+        self.starts += 1
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        with open(self.log_path, "ab") as log:
+            log.write(f"--- start #{self.starts}: {' '.join(self.command())}\n".encode())
+            log.flush()
+            self.proc = subprocess.Popen(
+                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT, env=env
+            )
+        deadline = time.monotonic() + timeout
+        with httpx.Client(trust_env=False, timeout=2.0) as client:
+            while True:
+                code = self.proc.poll()
+                if code is not None:
+                    raise RuntimeError(f"parlour serve exited with code {code} while starting:\n{self.output()}")
+                try:
+                    if client.get(f"{self.url}/api/games").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    self.kill()
+                    raise RuntimeError(
+                        f"parlour serve did not answer GET /api/games within {timeout:.0f} s:\n{self.output()}"
+                    )
+                time.sleep(0.1)
+
+    def alive(self) -> bool:
+        """True while the process runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or power cut would, and wait for it to go."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL if it has not gone within ``timeout``."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+        """Start again on the same port and database (stopping it first if it still runs)."""
+        self.stop()
+        return self.start(timeout)
+
+    def output(self, tail: int = 200) -> str:
+        """The last ``tail`` lines the server printed."""
+        try:
+            lines = self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(lines[-tail:])
+
+    # -- HTTP conveniences -----------------------------------------------------
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        """``GET`` a path of this server."""
+        with httpx.Client(trust_env=False, timeout=30.0) as client:
+            return client.get(self.url + path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        """``POST`` to a path of this server (``json=…`` or ``content=…``)."""
+        with httpx.Client(trust_env=False, timeout=30.0) as client:
+            return client.post(self.url + path, **kwargs)
+
+    def create_table(
+        self, game: str = "twenty", seats: list[dict[str, Any]] | None = None, options: dict[str, Any] | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
+        """``POST /api/tables`` (two ``friend`` seats by default); fails the test unless it is created."""
+        body = {"game": game, "options": options or {}, "seats": seats or [{"kind": "friend"}, {"kind": "friend"}]}
+        body.update(extra)
+        answer = self.post("/api/tables", json=body)
+        assert answer.status_code in (200, 201), (answer.status_code, answer.text)
+        table: dict[str, Any] = answer.json()
+        return table
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/{id}``."""
+        answer = self.get(f"/api/tables/{table_id}")
+        assert answer.status_code == 200, (answer.status_code, answer.text)
+        summary: dict[str, Any] = answer.json()
+        return summary
+
+
+# -- fixtures -------------------------------------------------------------------
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'parlour.db'}"
+
+
+def postgres_bin() -> Path:
+    """The newest ``/usr/lib/postgresql/*/bin`` with initdb and pg_ctl; fails the test if there is none."""
+    found = []
+    for initdb in glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        folder = Path(initdb).parent
+        if (folder / "pg_ctl").exists():
+            version = folder.parent.name
+            found.append((int(version) if version.isdigit() else 0, folder))
+    if not found:
+        pytest.fail(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin: "
+            "run scripts/test-setup.sh as root (it installs Debian's postgresql)", pytrace=False,
+        )
+    return max(found)[1]
+
+
+class PostgresServer:
+    """A throw-away PostgreSQL server in a temporary directory, on a free loopback port."""
+
+    def __init__(self) -> None:
+        self.bin = postgres_bin()
+        self.root = Path(tempfile.mkdtemp(prefix="parlour-pg-"))
+        self.data = self.root / "data"
+        self.socket_dir = self.root / "run"
+        self.log = self.root / "postgres.log"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        self.names = itertools.count(1)
+
+    def run(self, *args: str) -> None:
+        """Run a PostgreSQL tool (as the ``postgres`` user when we are root)."""
+        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
+        done = subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, cwd=self.root)
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
+            raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}\n{log}")
+
+    def start(self) -> None:
+        self.socket_dir.mkdir()
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+            shutil.chown(self.socket_dir, "postgres", "postgres")
+        self.run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+            "--encoding=UTF8", "--no-locale", "--no-sync",
+        )
+        options = (
+            f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c full_page_writes=off -c max_connections=200"
+        )
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
+                 "-t", "60", "start")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def create_database(self) -> str:
+        """A fresh database; its SQLAlchemy URL."""
+        name = f"parlour_{os.getpid()}_{next(self.names)}"
+        self.run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole session (stopped at its end)."""
+    server = PostgresServer()
+    try:
+        server.start()
+    except Exception:
+        server.stop()
+        raise
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh database on the session's PostgreSQL server."""
+    return postgres_server.create_database()
+
+
+@pytest.fixture
+def server(sqlite_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A running server on a fresh SQLite database (stopped after the test)."""
+    proc = ServerProcess(sqlite_url, log_path=tmp_path / "server.log").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def pg_server(postgres_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A running server on a fresh PostgreSQL database (stopped after the test)."""
+    proc = ServerProcess(postgres_url, log_path=tmp_path / "server-pg.log").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_server(request: pytest.FixtureRequest) -> ServerProcess:
+    """The test twice: on SQLite (``server``) and on PostgreSQL (``pg_server``)."""
+    name = "server" if request.param == "sqlite" else "pg_server"
+    proc: ServerProcess = request.getfixturevalue(name)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _servers_of_the_test() -> Iterator[None]:
+    """Stop every server a test started, even one it made by hand."""
+    ServerProcess.instances.clear()
+    yield
+    for proc in ServerProcess.instances:
+        proc.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failing test shows the output of the servers it ran."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and report.when in ("setup", "call"):
+        servers = list(ServerProcess.instances)
+        funcargs = getattr(item, "funcargs", {})
+        servers += [v for v in funcargs.values() if isinstance(v, ServerProcess) and v not in servers]
+        for index, proc in enumerate(servers):
+            report.sections.append((f"parlour serve #{index + 1} ({proc.log_path})", proc.output()))
+
+
+# -- WebSocket client ---------------------------------------------------------
+
+_DIRECT = {"legacy": True} if "legacy" in inspect.signature(connect).parameters else {}
+"""websockets ≥ 17 asks for ``legacy=True`` to use ``connect()`` without ``with``."""
+
+
+class Client:
+    """A synchronous WebSocket connection to one table, as a browser tab.
+
+    ``Client(server, table_id, token)`` says ``hello`` and waits for
+    ``welcome`` and the first ``state`` (``hello=False`` skips that).  Every
+    frame received is kept in :attr:`frames`; the newest ``state`` is
+    :attr:`state`.
+    """
+
+    def __init__(
+        self, server: ServerProcess, table_id: str, token: str | None = None, *, hello: bool = True,
+        timeout: float = 10.0,
+    ) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.token = token
+        self.timeout = timeout
+        self.ws: ClientConnection = connect(
+            server.table_ws_url(table_id), open_timeout=timeout, proxy=None, max_size=None, compression=None,
+            **_DIRECT,
+        )
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str | bytes] = []
+        self.state: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        if hello:
+            self.hello(token)
+
+    def hello(self, token: str | None) -> dict[str, Any]:
+        """Claim the seat (or watch, with ``None``); waits for ``welcome`` and the first ``state``."""
+        self.send({"type": "hello", "token": token})
+        self.welcome = self.recv_until("welcome")
+        self.recv_until("state")
+        return self.welcome
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.welcome is None else self.welcome.get("seat")
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message."""
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, data: str | bytes) -> None:
+        """Send any text (a text frame) or bytes (a binary frame)."""
+        self.ws.send(data)
+
+    def recv(self, timeout: float | None = None) -> dict[str, Any]:
+        """The next message, decoded (``TimeoutError`` when none comes)."""
+        raw = self.ws.recv(timeout=self.timeout if timeout is None else timeout)
+        self.raw.append(raw)
+        message = json.loads(raw)
+        assert isinstance(message, dict), f"server sent a non-object: {raw!r:.200}"
+        self.frames.append(message)
+        if message.get("type") == "state":
+            self.state = message
+        return message
+
+    def recv_until(
+        self, kind: str, predicate: Callable[[dict[str, Any]], bool] | None = None, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Read until a message of type ``kind`` (and matching ``predicate``) comes; return it."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        seen: list[str] = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind!r} message came; saw {seen[-10:]}")
+            message = self.recv(left)
+            if message.get("type") == kind and (predicate is None or predicate(message)):
+                return message
+            seen.append(json.dumps(message)[:300])
+
+    def wait_version(self, version: int, timeout: float | None = None) -> dict[str, Any]:
+        """Read until a ``state`` with at least ``version``."""
+        if self.state is not None and self.state["version"] >= version:
+            return self.state
+        return self.recv_until("state", lambda m: m["version"] >= version, timeout)
+
+    def ping(self, timeout: float | None = None) -> list[dict[str, Any]]:
+        """Send ``ping``; return everything that came before the ``pong``."""
+        start = len(self.frames)
+        self.send({"type": "ping"})
+        self.recv_until("pong", timeout=timeout)
+        return self.frames[start:-1]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- playing and checking ---------------------------------------------------
+
+def play_to_end(
+    clients: list[Client], rng: random.Random, *, max_changes: int = 2000, stop_at: int | None = None,
+    timeout: float = 30.0, watchers: tuple[Client, ...] = (),
+) -> dict[str, Any]:
+    """Drive a table with these seated clients: random legal moves, ``next_round`` at round ends.
+
+    Other seats (bots) move by themselves; ``watchers`` (spectators) read
+    along.  Stops when the match is finished (or at version ``stop_at``);
+    returns the last state every client agrees on.
+    """
+    for _ in range(max_changes):
+        version = max(c.state["version"] for c in clients if c.state is not None)
+        for c in (*clients, *watchers):
+            c.wait_version(version, timeout)
+        states = [c.state for c in clients]
+        assert all(s is not None and s["version"] == version for s in states), "clients disagree on the version"
+        first = states[0]
+        assert first is not None
+        if first["status"] == "finished" or (stop_at is not None and version >= stop_at):
+            return first
+        mover = next((c for c in clients if c.state and c.state["legal"]), None)
+        if first["status"] == "round_over":
+            clients[0].send({"type": "next_round", "version": version})
+        elif mover is not None:
+            assert mover.state is not None
+            mover.send({"type": "move", "move": rng.choice(mover.state["legal"]), "version": version})
+        # else: a bot is to move
+        for c in (*clients, *watchers):
+            got = c.recv_until("state", lambda m, v=version: m["version"] > v, timeout)
+            assert got["version"] == version + 1, f"version jumped from {version} to {got['version']}"
+    raise AssertionError(f"no end after {max_changes} changes")
+
+
+def states_by_version(record_data: dict[str, Any]) -> list[State]:
+    """The table's state at every version (0: the first deal; +1 a move or a new round), from its record.
+
+    Valid when nothing was undone.
+    """
+    rec = records.from_data(record_data)
+    game = rec.game
+    result: list[State] = []
+    state: State | None = None
+    for rnd in rec.rounds:
+        if state is None:
+            state = game.new_match(options=rec.options, first=rec.first, names=rec.players, deal=rnd.deal)
+        else:
+            state.next_round(rnd.deal)
+        result.append(state.copy())
+        for text in rnd.moves:
+            state.apply(state.parse_move(text))
+            result.append(state.copy())
+    return result
+
+
+def hidden_cards(state: State, seat: int | None) -> set[str]:
+    """Cards ``seat`` must not see now (a spectator: ``None``): other hands and the stock."""
+    hidden: set[str] = set()
+    for zone, cards in state.zones().items():
+        own = seat is not None and zone == f"hand {seat}"
+        if (zone.startswith("hand") and not own) or zone.startswith("stock") or zone.startswith("deck"):
+            hidden.update(str(c) for c in cards)
+    return hidden
+
+
+_NOT_TEXT = {"table_id", "url", "spectate_url", "token"}
+"""Random identifiers, which may hold a card-like word by chance."""
+_CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|10[CDHS]|JK)$")
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card named anywhere in a JSON value (in strings, as whole words; not in table ids)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        for word in re.split(r"[^0-9A-Za-z]+", value):
+            if _CARD.match(word):
+                found.add(word)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in _NOT_TEXT:
+                found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as it looks after a JSON round trip."""
+    return json.loads(json.dumps(value))
+
+
+def assert_public(view: Any, observations: list[Any], path: str = "view") -> None:
+    """Nothing in ``view`` that is not the same in every seat's observation (``None`` hides anything)."""
+    if view is None:
+        return
+    if isinstance(view, dict):
+        assert all(isinstance(o, dict) for o in observations), f"{path}: an object where a seat sees {observations!r}"
+        for key, item in view.items():
+            assert all(key in o for o in observations), f"{path}.{key}: not in every seat's observation"
+            assert_public(item, [o[key] for o in observations], f"{path}.{key}")
+    elif isinstance(view, list):
+        assert all(isinstance(o, list) and len(o) == len(view) for o in observations), (
+            f"{path}: {view!r} but the seats see {observations!r}"
+        )
+        for index, item in enumerate(view):
+            assert_public(item, [o[index] for o in observations], f"{path}[{index}]")
+    else:
+        assert all(o == view for o in observations), f"{path}: {view!r} but the seats see {observations!r}"
+
+
+def load_record(name: str) -> dict[str, Any]:
+    """A golden record of tests/data as JSON data."""
+    data: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return data
