@@ -5,7 +5,10 @@ Starts a server process on 127.0.0.1 (SQLite in a temporary directory unless
 a two-player game with two ``friend`` seats each, and drives every seat with
 its own WebSocket client (asyncio, in one process, or split over ``--procs``
 processes).  A seat plays a random legal move as soon as its ``state`` says it
-is to move; seat 0 deals the next round.  For every move the round trip from
+is to move, after a think time of ``--think`` seconds on average (0.6 by
+default, like the server's own bots; ``--think 0`` hammers the server as
+fast as it answers, which measures its saturation throughput, where latency
+is queueing: tables ÷ moves/s); seat 0 deals the next round.  For every move the round trip from
 sending ``move`` to receiving the ``state`` with the new version is measured.
 
     .venv/bin/python benchmarks/web_load.py                    # 100 tables of twenty, whole matches
@@ -81,7 +84,7 @@ class Tally:
 
 
 async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tally: Tally, rng: random.Random,
-                     deadline: float, moves_per_table: int | None) -> None:
+                     deadline: float, moves_per_table: int | None, think: float) -> None:
     """One seat: hello, then move whenever it is to move, until the end, the move budget or the deadline."""
     async with connect(url, proxy=None, max_size=None, compression=None, open_timeout=30) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -120,6 +123,8 @@ async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tal
                 continue
             if message["legal"]:
                 acted = sent_version = version
+                if think:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "move": rng.choice(message["legal"]), "version": version}))
             elif message["status"] == "round_over" and seat == 0:
@@ -128,7 +133,7 @@ async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tal
 
 
 async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: float,
-                moves_per_table: int | None) -> Tally:
+                moves_per_table: int | None, think: float) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
     tasks = []
@@ -137,13 +142,14 @@ async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: flo
         url = f"ws://{HOST}:{port}/ws/tables/{table['table_id']}"
         for seat in table["seats"]:
             rng = random.Random(f"{seed}:{number}:{seat['seat']}")
-            tasks.append(drive_seat(url, seat["token"], seat["seat"], shared, tally, rng, deadline, moves_per_table))
+            tasks.append(drive_seat(url, seat["token"], seat["seat"], shared, tally, rng, deadline, moves_per_table,
+                                    think))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     tally.failures = [repr(r) for r in results if isinstance(r, BaseException)]
     return tally
 
 
-def drive_in_process(args: tuple[int, list[dict[str, Any]], int, float, int | None]) -> Tally:
+def drive_in_process(args: tuple[int, list[dict[str, Any]], int, float, int | None, float]) -> Tally:
     return asyncio.run(drive(*args))
 
 
@@ -164,6 +170,8 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=1, choices=(1, 2), help="client processes (1 or 2)")
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.6,
+                        help="average seconds a seat thinks before it moves (0: as fast as the server answers)")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
@@ -193,12 +201,13 @@ def main() -> None:
 
         start = time.perf_counter()
         if args.procs == 1:
-            tallies = [drive_in_process((port, tables, args.seed, args.seconds, args.moves_per_table))]
+            tallies = [drive_in_process((port, tables, args.seed, args.seconds, args.moves_per_table, args.think))]
         else:
             halves = [tables[0::2], tables[1::2]]
             with multiprocessing.get_context("spawn").Pool(2) as pool:
                 tallies = pool.map(drive_in_process, [
-                    (port, half, args.seed + i, args.seconds, args.moves_per_table) for i, half in enumerate(halves)
+                    (port, half, args.seed + i, args.seconds, args.moves_per_table, args.think)
+                    for i, half in enumerate(halves)
                 ])
         wall = time.perf_counter() - start
         alive = server.poll() is None
@@ -220,6 +229,7 @@ def main() -> None:
     ms = 1000.0
     rows = [
         ("game, tables, clients", f"{args.game}, {args.tables}, {2 * args.tables} in {args.procs} process(es)"),
+        ("think time", f"{args.think:g} s on average"),
         ("database", "SQLite (temp dir)" if args.db is None else db.split("://")[0]),
         ("tables created", f"{args.tables} in {created:.2f} s ({args.tables / created:.0f}/s)"),
         ("matches finished", f"{finished} of {args.tables}"),
