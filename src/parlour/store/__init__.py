@@ -158,7 +158,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def open_engine(db: str | Path) -> Engine:
+    """An engine for ``db`` (a URL or a file path): SQLite gets WAL, foreign keys and a busy
+    timeout, so that a process killed mid-write loses nothing committed."""
+    engine = create_engine(database_url(db), pool_pre_ping=True)
+    if engine.url.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 class Store:
@@ -166,9 +176,7 @@ class Store:
 
     def __init__(self, db: str | Path) -> None:
         self.url = database_url(db)
-        self.engine: Engine = create_engine(self.url)
-        if self.url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.engine: Engine = open_engine(self.url)
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 

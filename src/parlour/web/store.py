@@ -22,16 +22,14 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    create_engine,
     delete,
-    event,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from parlour.store import database_url
+from parlour.store import database_url, open_engine
 
 
 class Base(DeclarativeBase):
@@ -94,23 +92,12 @@ class MoveRow(Base):
 NEXT_ROUND = "next round"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
-
-
 class TableStore:
     """The database of tables, seats and moves."""
 
     def __init__(self, db: str) -> None:
         self.url = database_url(db)
-        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
-        if self.url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.engine: Engine = open_engine(self.url)
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
