@@ -1,0 +1,629 @@
+"""parlour's games as OpenSpiel Python games, with explicit chance nodes
+(install extra ``parlour[rl]``).
+
+>>> import pyspiel
+>>> import parlour.envs.openspiel
+>>> game = pyspiel.load_game("python_parlour_minus_twenty(rounds_only=True)")
+
+Importing this module registers ``python_parlour_minus_twenty``,
+``python_parlour_progression``, ``python_parlour_twenty`` and
+``python_parlour_silver_bars``.  Parameters: ``rounds_only`` (default
+false: one episode is one match; true: one round), ``first`` (the seat that
+starts round 1, default 0) and ``options``, the game's rule options as
+``name=value`` pairs separated by commas (``"hand_size=8,rounds=1"``; inside a
+``load_game`` string write ``options=hand_size:8;rounds:1``).
+
+**The rules are the engine's.**  Each OpenSpiel state holds a parlour
+:class:`~parlour.game.State`; legal moves, scores, round and match ends all
+come from it.  Player action ids are the indices of
+:func:`parlour.envs.spaces.space` (``num_distinct_actions`` is its
+``num_actions``).
+
+**Chance nodes deal and draw every card.**  Chance outcome ids index a fixed
+card table (:attr:`ParlourGame.cards`: the game's cards in card-code order;
+100 Silver Bars' twins share one id, and an outcome's probability is its
+share of the copies left).  A round starts with one chance node per card
+dealt (Twenty: the two revealed cards first), each uniform over the cards
+not yet placed.  The rest is the engine's stock, in no particular order:
+whenever a move is about to take cards from it, chance nodes choose each
+card (uniformly over the stock's cards) and the adapter puts it at the
+engine's stock position just before the engine applies the move.  So the
+stock's order is never fixed in advance.  The per-game hooks
+(:data:`_DRAWS`) say how many stock cards a move takes and who receives
+them:
+
+* Minus Twenty and Progression: ``draw`` takes one, for the mover;
+* Twenty: a play after which the other seat has no cards left (and the
+  stock has some) deals that seat five — the new hand is theirs;
+* 100 Silver Bars: every ``play`` and ``discard`` draws one, for the mover.
+
+Twenty with ``open_hands`` deals round 2 from round 1's cards (hands
+exchanged), so round 2 has no chance nodes.  The engine's ``stock`` list is
+replaced (never changed in place) when a card is put in place, and each
+round's deal is rewritten with the cards in the order they were drawn when
+the round ends, so :func:`parlour.record.to_data` of :attr:`ParlourState.engine`
+replays to the same scores.
+
+**Observations.**  ``observation_string``: the seat's
+:meth:`~parlour.game.State.observation` as JSON; ``observation_tensor``:
+:meth:`GameSpace.encode_state` (all zero before round 1 is dealt).
+``information_state_string``: perfect recall — every move of the match in
+notation and every chance outcome as the seat saw it (``1:7H`` a card dealt
+to seat 1 that the seat sees, ``1:?`` one it does not, ``R:7H`` a card
+revealed to all; rounds separated by ``|``).  ``information_state_tensor``:
+the observation vector followed by the counts of the cards the seat has
+seen dealt or drawn this round (by chance outcome id) — the observation
+holds the rest of the public history the scoring needs, but the tensor is
+not strictly perfect recall (the string is).
+
+**Utilities** are zero-sum for two and three players: each seat gets its
+match total (with ``rounds_only``, its round score) minus the mean of the
+others', in points, at the end (terminal rewards).  ``min_utility`` and
+``max_utility`` are safe bounds, not tight ones, and options that would make
+a round or match unbounded (``stall_limit=0``, ``max_rounds=0``) are refused.
+
+**Search.**  :meth:`ParlourState.resample_from_infostate` (used by
+OpenSpiel's ``ISMCTSBot``) samples a state consistent with what a seat has
+seen with :meth:`~parlour.game.Game.determinize` on its observation; the
+chance outcomes that seat saw keep their cards, the others take the sampled
+world's cards.  In the sampled state the other seats' information state
+strings begin with the resampling seat's view of the earlier rounds (the
+hidden past is not reconstructed).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from parlour import games
+from parlour.cards import Card, standard_deck
+from parlour.envs.spaces import GameSpace, space
+from parlour.game import Deal, Game, Move, State
+from parlour.games import minus_twenty as mt
+from parlour.games import silver_bars as sb
+
+__all__ = ["SHORT_NAMES", "ParlourGame", "ParlourState", "load"]
+
+SHORT_NAMES = {game_id: "python_parlour_" + game_id.replace("-", "_") for game_id in games.GAME_IDS}
+"""The OpenSpiel short name of each game."""
+
+_MOVE, _DEAL, _DRAW = 0, 1, 2
+"""Kinds of entry in a round's log: a player's move; a card dealt (owner: a seat,
+or −1 for Twenty's revealed cards); a card drawn from the stock (owner: the seat
+that receives it)."""
+_PUBLIC = -1
+
+# -- per-game hooks --------------------------------------------------------------------
+
+
+def _draws_minus_twenty(state: State, move: Move) -> tuple[int, int]:
+    return (1, state.current_player() or 0) if move.verb == "draw" else (0, 0)
+
+
+def _draws_silver_bars(state: State, move: Move) -> tuple[int, int]:
+    return (1, state.current_player() or 0) if move.verb in ("play", "discard") else (0, 0)
+
+
+def _draws_twenty(state: State, move: Move) -> tuple[int, int]:
+    other = 1 - (state.current_player() or 0)
+    hands: list[list[Card]] = state.hands  # type: ignore[attr-defined]
+    if not hands[other] and state.stock_pos < len(state.stock):  # type: ignore[attr-defined]
+        return 5, other
+    return 0, 0
+
+
+_DRAWS: dict[str, Callable[[State, Move], tuple[int, int]]] = {
+    "minus-twenty": _draws_minus_twenty,
+    "progression": _draws_minus_twenty,
+    "twenty": _draws_twenty,
+    "silver-bars": _draws_silver_bars,
+}
+"""How many stock cards a move (about to be applied) takes, and the seat that receives them."""
+
+
+def _silver_bars_cards() -> tuple[Card, ...]:
+    most = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
+    return tuple(sorted(set(sb.silver_bars_deck(most))))
+
+
+_CARDS: dict[str, Callable[[], tuple[Card, ...]]] = {
+    "minus-twenty": lambda: tuple(mt.minus_twenty_deck()),
+    "progression": lambda: tuple(standard_deck()),
+    "twenty": lambda: tuple(standard_deck()),
+    "silver-bars": _silver_bars_cards,
+}
+"""The chance outcome table of each game: every card any option can deal, in card-code order."""
+
+_TWENTY_BOUND = 5000
+"""More than a player can score in a round of Twenty: at most five tallies of ten cards
+(a tally below 20 holds at most ten), each worth 15 + 30 + … + 480 and a clearing 10."""
+
+
+def _bounds(game_id: str, options: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(most rounds in a match, most moves in a round, most |utility| a round gives)."""
+    if game_id == "minus-twenty":
+        limit = options["stall_limit"]
+        if limit == 0:
+            raise ValueError("the OpenSpiel adapter needs rounds that end: stall_limit must be at least 1")
+        stock = 48 - 2 * options["hand_size"]
+        rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else mt.ROUND_CAP
+        # every meld between (0 − 20) × 4 and (54 − 20) × 4 + 20
+        return rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80
+    if game_id == "progression":
+        limit = options["stall_limit"]
+        if limit == 0:
+            raise ValueError("the OpenSpiel adapter needs rounds that end: stall_limit must be at least 1")
+        rounds = options["rounds"] if options["target_score"] is None else 100
+        # a private stack scores between −50 and (54 − 12) × 5
+        return rounds, 2 * (37 + 1) * limit, 4 * 210 + 4 * 50
+    if game_id == "twenty":
+        return 2, 50, _TWENTY_BOUND
+    if options["max_rounds"] == 0:
+        raise ValueError("the OpenSpiel adapter needs matches that end: max_rounds must be at least 1")
+    stock = len(sb.silver_bars_deck(options)) - 2 * sb.HAND
+    return options["max_rounds"], stock + 2 * sb.VAULTS + options["strikes"], sb.PERFECT
+
+
+def _parse_options(game: Game, text: str) -> dict[str, Any]:
+    """``"hand_size=8,rounds=1"`` → checked options with defaults filled in.  In a
+    ``load_game`` string, where ``,`` and ``=`` are taken, write ``hand_size:8;rounds:1``."""
+    given: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        name, sep, value = item.replace(":", "=", 1).partition("=")
+        if not sep:
+            raise ValueError(f"option {item!r} must be NAME=VALUE (or NAME:VALUE)")
+        given[name.strip()] = game.option(name.strip()).parse_text(value)
+    return game.check_options(given)
+
+
+@dataclass
+class _Spec:
+    """Everything fixed for a loaded game: rules, options, tables."""
+
+    game: Game
+    options: dict[str, Any]
+    rounds_only: bool
+    first: int
+    players: int
+    space: GameSpace
+    cards: tuple[Card, ...]
+    card_index: dict[Card, int]
+    deck: Counter[Card]
+    slots: list[int]
+    """Owner of each card dealt at the start of a round, in dealing order."""
+    open_hands: bool
+    draws: Callable[[State, Move], tuple[int, int]]
+    obs_size: int
+    slot_place: list[int] = field(default_factory=list)
+    """Where each card dealt goes in its owner's hand (or among the revealed cards)."""
+
+    def __post_init__(self) -> None:
+        seen: Counter[int] = Counter()
+        for owner in self.slots:
+            self.slot_place.append(seen[owner])
+            seen[owner] += 1
+
+
+def _make_spec(game_id: str, rounds_only: bool, first: int, options_text: str) -> _Spec:
+    game = games.get(game_id)
+    options = _parse_options(game, options_text)
+    if not 0 <= first < game.players:
+        raise ValueError(f"first must be a seat from 0 to {game.players - 1}, not {first}")
+    cards = _CARDS[game_id]()
+    deck = game.deck(options)
+    if game_id == "twenty":
+        slots = [_PUBLIC, _PUBLIC] + [0] * 5 + [1] * 5
+    else:
+        size = options.get("hand_size", {"progression": 5, "silver-bars": sb.HAND}.get(game_id, 0))
+        slots = [seat for seat in range(game.players) for _ in range(size)]
+    sp = space(game_id, options)
+    return _Spec(game, options, rounds_only, first, game.players, sp, cards, {c: i for i, c in enumerate(cards)},
+                 Counter(deck), slots, bool(options.get("open_hands", False)), _DRAWS[game_id],
+                 sp.obs_shape[0])
+
+
+# -- the state's contents ----------------------------------------------------------------
+
+
+class _World:
+    """What an OpenSpiel state holds, copied quickly (OpenSpiel clones states with
+    ``copy.deepcopy`` of each attribute: this is the only one)."""
+
+    __slots__ = ("dealt", "done", "engine", "exchange", "filled", "full", "info", "log", "pending", "receiver", "spec",
+                 "to_draw")
+
+    def __init__(self, spec: _Spec) -> None:
+        self.spec = spec
+        self.engine: State | None = None
+        self.dealt: list[Card] | None = []
+        """Cards dealt so far while a round is being dealt; None during play."""
+        self.pending: Move | None = None
+        """A move waiting for its stock cards (chance nodes) before the engine applies it."""
+        self.to_draw = 0
+        self.filled = 0
+        self.receiver = 0
+        self.log: list[tuple[int, int, int, int]] = []
+        """This round: (kind, owner or player, stock position or slot, action id or card)."""
+        self.info = [""] * spec.players
+        self.full = ""
+        self.exchange: Deal | None = None
+        self.done = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _World:
+        other = _World.__new__(_World)
+        other.spec = self.spec
+        other.engine = self.engine.copy() if self.engine is not None else None
+        other.dealt = list(self.dealt) if self.dealt is not None else None
+        other.pending = self.pending
+        other.to_draw = self.to_draw
+        other.filled = self.filled
+        other.receiver = self.receiver
+        other.log = list(self.log)
+        other.info = list(self.info)
+        other.full = self.full
+        other.exchange = self.exchange
+        other.done = self.done
+        return other
+
+    # -- who sees what ---------------------------------------------------------------
+    def sees(self, seat: int, owner: int) -> bool:
+        return owner == _PUBLIC or owner == seat or self.spec.open_hands
+
+    def note_card(self, owner: int, card: Card) -> None:
+        label = "R" if owner == _PUBLIC else str(owner)
+        text = str(card)
+        for seat in range(self.spec.players):
+            self.info[seat] += f" {label}:{text if self.sees(seat, owner) else '?'}"
+        self.full += f" {label}:{text}"
+
+    def note_move(self, move: Move) -> None:
+        text = f" {move}"
+        for seat in range(self.spec.players):
+            self.info[seat] += text
+        self.full += text
+
+    def note_round(self) -> None:
+        for seat in range(self.spec.players):
+            self.info[seat] += " |"
+        self.full += " |"
+
+    # -- chance ----------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealt is not None:
+            left = self.spec.deck.copy()
+            left.subtract(self.dealt)
+        else:
+            engine = self.engine
+            assert engine is not None
+            start = engine.stock_pos + self.filled  # type: ignore[attr-defined]
+            left = Counter(engine.stock[start:])  # type: ignore[attr-defined]
+        total = sum(n for n in left.values() if n > 0)
+        index = self.spec.card_index
+        return sorted((index[c], n / total) for c, n in left.items() if n > 0)
+
+    def apply_chance(self, outcome: int) -> None:
+        card = self.spec.cards[outcome]
+        if self.dealt is not None:
+            slot = len(self.dealt)
+            owner = self.spec.slots[slot]
+            self.dealt.append(card)
+            self.log.append((_DEAL, owner, self.spec.slot_place[slot], card))
+            self.note_card(owner, card)
+            if len(self.dealt) == len(self.spec.slots):
+                self.start_round()
+            return
+        engine = self.engine
+        assert engine is not None and self.pending is not None
+        at = engine.stock_pos + self.filled  # type: ignore[attr-defined]
+        stock: list[Card] = list(engine.stock)  # type: ignore[attr-defined]
+        where = stock.index(card, at)
+        stock[at], stock[where] = stock[where], stock[at]
+        engine.stock = stock  # type: ignore[attr-defined]
+        self.log.append((_DRAW, self.receiver, at, card))
+        self.note_card(self.receiver, card)
+        self.filled += 1
+        if self.filled == self.to_draw:
+            move, self.pending = self.pending, None
+            engine.apply(move)
+            self.settle()
+
+    def start_round(self) -> None:
+        """Every card of the deal is placed: give the engine the round."""
+        spec = self.spec
+        assert self.dealt is not None
+        hands: list[list[Card]] = [[] for _ in range(spec.players)]
+        revealed: list[Card] = []
+        for owner, card in zip(spec.slots, self.dealt):
+            (revealed if owner == _PUBLIC else hands[owner]).append(card)
+        stock = Counter(spec.deck)
+        stock.subtract(self.dealt)
+        deal: Deal = {"hands": hands, "stock": sorted(stock.elements())}
+        if spec.game.id == "twenty":
+            deal["revealed"] = revealed
+        self.dealt = None
+        if self.engine is None:
+            self.engine = spec.game.new_match(deal=deal, first=spec.first, options=spec.options)
+        else:
+            self.engine.next_round(deal)
+
+    # -- moves -----------------------------------------------------------------------
+    def apply_move(self, action: int) -> None:
+        engine = self.engine
+        assert engine is not None
+        move = self.spec.space.actions[action]
+        player = engine.current_player()
+        self.log.append((_MOVE, player if player is not None else -1, 0, action))
+        self.note_move(move)
+        count, receiver = self.spec.draws(engine, move)
+        if count:
+            self.pending, self.to_draw, self.filled, self.receiver = move, count, 0, receiver
+            return
+        engine.apply(move)
+        self.settle()
+
+    def settle(self) -> None:
+        """After a move: end the episode, or start the next round's deal."""
+        engine = self.engine
+        assert engine is not None
+        if not engine.is_round_over():
+            return
+        assert engine.deal is not None
+        # The deal as it turned out: the stock in the order it was drawn.
+        engine.deal = {**engine.deal, "stock": list(engine.stock)}  # type: ignore[attr-defined]
+        if self.spec.open_hands and engine.round_index == 0:
+            deal = engine.deal
+            self.exchange = {"revealed": list(deal["revealed"]), "hands": [list(deal["hands"][1]),
+                             list(deal["hands"][0])], "stock": list(deal["stock"])}
+        if self.spec.rounds_only or engine.is_match_over():
+            self.done = True
+            return
+        self.log = []
+        self.note_round()
+        if self.exchange is not None and engine.round_index == 0:
+            engine.next_round(self.exchange)
+            return
+        self.dealt = []
+
+    # -- views -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.dealt is not None or self.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert self.engine is not None
+        player = self.engine.current_player()
+        assert player is not None
+        return player
+
+    def seen_counts(self, seat: int) -> list[int]:
+        counts = [0] * len(self.spec.cards)
+        index = self.spec.card_index
+        for kind, owner, _, value in self.log:
+            if kind != _MOVE and self.sees(seat, owner):
+                counts[index[Card(value)]] += 1
+        return counts
+
+    def returns(self) -> list[float]:
+        engine = self.engine
+        if not self.done or engine is None:
+            return [0.0] * self.spec.players
+        points = engine.scores if self.spec.rounds_only else engine.totals
+        total = sum(points)
+        others = self.spec.players - 1
+        return [float(p - (total - p) / others) for p in points]
+
+
+# -- OpenSpiel classes ----------------------------------------------------------------------
+
+_PARAMETERS = {"rounds_only": False, "first": 0, "options": ""}
+
+
+def _game_type(game_id: str) -> Any:
+    game = games.get(game_id)
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[game_id],
+        long_name=f"Python parlour {game.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.players,
+        min_num_players=game.players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_PARAMETERS),
+    )
+
+
+class ParlourGame(pyspiel.Game):  # type: ignore[misc]
+    """One of parlour's games as an OpenSpiel game (see the module docstring)."""
+
+    game_id = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        values = {**_PARAMETERS, **(params or {})}
+        spec = _make_spec(self.game_id, bool(values["rounds_only"]), int(values["first"]), str(values["options"]))
+        rounds, moves, per_round = _bounds(self.game_id, spec.options)
+        if spec.rounds_only:
+            rounds = 1
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.space.num_actions,
+            max_chance_outcomes=len(spec.cards),
+            num_players=spec.players,
+            min_utility=-float(rounds * per_round),
+            max_utility=float(rounds * per_round),
+            utility_sum=0.0,
+            max_game_length=rounds * moves,
+        )
+        super().__init__(_game_type(self.game_id), info, dict(values))
+        self.spec = spec
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The chance outcome table: outcome id → card."""
+        return self.spec.cards
+
+    @property
+    def actions(self) -> tuple[Move, ...]:
+        """The player action table: action id → move (``space(game_id).actions``)."""
+        return self.spec.space.actions
+
+    def new_initial_state(self) -> ParlourState:
+        """A match (or round) about to be dealt."""
+        return ParlourState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer of observations, or with perfect recall of information states."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.spec, perfect_recall)
+
+
+class ParlourState(pyspiel.State):  # type: ignore[misc]
+    """A parlour match (or round) as an OpenSpiel state; :attr:`engine` is the parlour state."""
+
+    def __init__(self, game: ParlourGame) -> None:
+        super().__init__(game)
+        self._w = _World(game.spec)
+
+    @property
+    def engine(self) -> State | None:
+        """The parlour state (None until round 1 is dealt)."""
+        return self._w.engine
+
+    def current_player(self) -> int:
+        """The seat to move, or CHANCE, or TERMINAL."""
+        return self._w.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self._w.engine
+        assert engine is not None and player == engine.current_player()
+        index = self._w.spec.space.index
+        return sorted(index[m] for m in engine.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card: (outcome id, probability) over the cards not yet placed."""
+        return self._w.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self._w.dealt is not None or self._w.pending is not None:
+            self._w.apply_chance(action)
+        else:
+            self._w.apply_move(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return str(self._w.spec.cards[action])
+        return str(self._w.spec.space.actions[action])
+
+    def is_terminal(self) -> bool:
+        """True once the match (or, with ``rounds_only``, the round) is over."""
+        return self._w.done
+
+    def returns(self) -> list[float]:
+        """Each seat's total (or round score) minus the mean of the others'; 0 before the end."""
+        return self._w.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ParlourState:
+        """A state consistent with everything ``player_id`` has seen (for IS-MCTS)."""
+        w = self._w
+        engine = w.engine
+        if engine is None or w.dealt is not None or w.pending is not None or w.done:
+            raise ValueError("resample_from_infostate needs a state where a player is to move")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        sampled = w.spec.game.determinize(engine.observation(player_id), rng)
+        deal = sampled.deal
+        assert deal is not None
+        state = ParlourState(self.get_game())
+        new = state._w
+        new.engine = sampled
+        new.dealt = None
+        new.exchange = w.exchange
+        cut = w.info[player_id].rfind(" |")
+        past = w.info[player_id][:cut + 2] if cut >= 0 else ""
+        new.info = [w.info[player_id] if s == player_id else past for s in range(w.spec.players)]
+        new.full = past
+        for kind, owner, where, value in w.log:
+            if kind == _MOVE:
+                new.log.append((kind, owner, where, value))
+                text = f" {w.spec.space.actions[value]}"
+                new.info = [t if s == player_id else t + text for s, t in enumerate(new.info)]
+                new.full += text
+                continue
+            card = Card(value)
+            if not w.sees(player_id, owner):
+                card = deal["hands"][owner][where] if kind == _DEAL else deal["stock"][where]
+            new.log.append((kind, owner, where, card))
+            label = "R" if owner == _PUBLIC else str(owner)
+            new.info = [t if s == player_id else t + f" {label}:{card if new.sees(s, owner) else '?'}"
+                        for s, t in enumerate(new.info)]
+            new.full += f" {label}:{card}"
+        return state
+
+    def __str__(self) -> str:
+        return self._w.full.strip() or "(nothing dealt yet)"
+
+
+class _Observer:
+    """OpenSpiel's PyObserver: ``tensor``, ``dict``, ``set_from`` and ``string_from``."""
+
+    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+        self.spec = spec
+        self.perfect_recall = perfect_recall
+        size = spec.obs_size + (len(spec.cards) if perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: ParlourState, player: int) -> None:
+        w = state._w
+        self.tensor.fill(0.0)
+        if w.engine is not None:
+            self.tensor[:self.spec.obs_size] = self.spec.space.encode_state(w.engine, player)
+        if self.perfect_recall:
+            self.tensor[self.spec.obs_size:] = w.seen_counts(player)
+
+    def string_from(self, state: ParlourState, player: int) -> str:
+        w = state._w
+        if self.perfect_recall:
+            return f"seat {player}:{w.info[player]}"
+        if w.engine is None:
+            return f"seat {player}: dealing round 1:{w.info[player]}"
+        return json.dumps(w.engine.observation(player), sort_keys=True, separators=(",", ":"))
+
+
+# -- registration ------------------------------------------------------------------------------
+
+GAME_CLASSES: dict[str, type[ParlourGame]] = {
+    game_id: type(f"{games.module_name(game_id).title().replace('_', '')}Game", (ParlourGame,),
+                  {"game_id": game_id, "__doc__": f"{games.get(game_id).name} as an OpenSpiel game."})
+    for game_id in games.GAME_IDS
+}
+"""The OpenSpiel game class of each parlour game."""
+
+for _game_id, _cls in GAME_CLASSES.items():
+    pyspiel.register_game(_game_type(_game_id), _cls)
+
+
+def load(game_id: str, *, rounds_only: bool = False, first: int = 0,
+         options: Mapping[str, Any] | Sequence[str] | None = None) -> ParlourGame:
+    """``pyspiel.load_game`` for a parlour game id, with options as a mapping."""
+    text = ""
+    if isinstance(options, Mapping):
+        text = ",".join(f"{k}={'none' if v is None else v}" for k, v in options.items())
+    elif options:
+        text = ",".join(options)
+    game: ParlourGame = pyspiel.load_game(SHORT_NAMES[game_id],
+                                          {"rounds_only": rounds_only, "first": first, "options": text})
+    return game
