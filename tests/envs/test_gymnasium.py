@@ -251,3 +251,16 @@ def test_render_shows_the_learners_table() -> None:
     assert "seat 1" in text and "Your hand" in text
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert gymnasium.make("parlour/Twenty-v0").unwrapped.render() is None
+
+
+def test_importing_parlour_envs_registers_the_ids_in_a_fresh_interpreter() -> None:
+    """As the README shows it: ``import parlour.envs`` then ``gymnasium.make`` by id."""
+    import subprocess
+    import sys
+
+    code = ("import gymnasium, parlour.envs\n"
+            "env = gymnasium.make('parlour/MinusTwenty-v0', opponent='hard')\n"
+            "observation, info = env.reset(seed=3)\n"
+            "print(observation.shape[0], int(info['action_mask'].sum()) > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["359", "True"]

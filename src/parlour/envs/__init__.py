@@ -10,3 +10,10 @@
 * :mod:`parlour.envs.openspiel` — OpenSpiel Python games with explicit
   chance nodes: ``pyspiel.load_game("python_parlour_minus_twenty")``.
 """
+
+from contextlib import suppress as _suppress
+
+with _suppress(ImportError):  # without Gymnasium the other interfaces still work
+    from parlour.envs.gymnasium import register_envs as _register_envs
+
+    _register_envs()
