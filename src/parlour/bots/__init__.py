@@ -112,8 +112,8 @@ LEVELS: dict[str, str] = {
 """Levels used everywhere a bot is named: each is a bot and a budget."""
 
 LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
-    "hard": {"twenty": 600, "minus-twenty": 600, "progression": 300, "silver-bars": 300},
-    "expert": {"twenty": 2400, "minus-twenty": 2400, "progression": 1200, "silver-bars": 1200},
+    "hard": {"twenty": 600, "minus-twenty": 1200, "progression": 1200, "silver-bars": 300},
+    "expert": {"twenty": 2400, "minus-twenty": 4800, "progression": 4800, "silver-bars": 1200},
 }
 """Search iterations of the search levels, per game: ``hard`` decides within
 one second on one core (``benchmarks/search.py`` measures it).  Iterations,

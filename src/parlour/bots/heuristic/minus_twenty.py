@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from parlour.bots.heuristic import best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
-from parlour.games.minus_twenty import VALUE, MinusTwentyState, meld_score
+from parlour.games.minus_twenty import BONUS, BONUS_CARDS, MINUS, VALUE, MinusTwentyState, meld_score
 
 START_POINTS = 18
 """A new meld needs at least this many points of its suit in hand (a number card)."""
@@ -118,11 +118,107 @@ ROLLOUT_DEPTH = 12
 a whole round played out by the advice is far noisier than its outlook."""
 
 
+FUTURE_WEIGHT = 1.0
+"""How much of what the draw pile still holds for your melds to count: the
+higher cards of a started suit will come to you about as often as your
+turns allow."""
+
+
+def plays_left(state: MinusTwentyState) -> tuple[list[int], list[int]]:
+    """Cards each seat can still put down, and how many of its draws come in time to be put down.
+
+    Count your turns: the round ends with the last card of the draw pile, so
+    with 10 cards left you play five more cards, whatever your hand holds
+    (taking from a discard pile only buys time).
+    """
+    stock = len(state.stock) - state.stock_pos
+    mover = state.to_move
+    plays = [0, 0]
+    usable = [0, 0]
+    if state.drawing:
+        plays[mover], plays[1 - mover] = (stock - 1) // 2, stock // 2
+        usable[mover], usable[1 - mover] = plays[mover], max(plays[1 - mover] - 1, 0)
+    else:
+        plays[mover], plays[1 - mover] = (stock + 1) // 2, stock // 2
+        usable[mover], usable[1 - mover] = max(plays[mover] - 1, 0), max(plays[1 - mover] - 1, 0)
+    return plays, usable
+
+
+def prospects(meld: Sequence[Card], hand: Sequence[Card], limit: int) -> list[int]:
+    """What a suit's meld scores with the best ``j`` of the hand's fitting cards put down, for each ``j``.
+
+    Put down the high cards first when time is short: with two turns left,
+    9 and 10 are worth more than 2, 3 and 4 that you will never reach.
+    """
+    numbers = investments = 0
+    for card in meld:
+        if VALUE[card]:
+            numbers += VALUE[card]
+        else:
+            investments += 1
+    count = len(meld)
+    cards = fitting(meld, hand)
+    extra_investments = sum(1 for c in cards if VALUE[c] == 0)
+    values = sorted((VALUE[c] for c in cards if VALUE[c]), reverse=True)
+    best = [meld_score(meld) if meld else 0]
+    for j in range(1, min(len(cards), limit) + 1):
+        top = -10**9
+        for i in range(min(extra_investments, j) + 1):
+            n = j - i
+            if n > len(values):
+                continue
+            score = (numbers + sum(values[:n]) - MINUS) * (1 + investments + i)
+            if count + j >= BONUS_CARDS:
+                score += BONUS
+            top = max(top, score)
+        best.append(max(top, best[-1]))  # you need not put down every card you could
+    return best
+
+
 def evaluate(state: State) -> list[float]:
-    """Each seat's expected round score: the outlook of its melds with the cards it holds."""
+    """Each seat's expected round score, counting the turns left.
+
+    * Only as many cards as you have turns left can still go down: pick the
+      best of them, suit by suit; the rest of your hand is worth nothing.
+    * A meld you have started is worth what it scores now plus its best cards
+      in hand, and each higher card of its suit still in the draw pile is
+      worth its pips times the meld's multiplier, times the chance that you
+      draw it while there is still a turn to put it down.
+    """
     assert isinstance(state, MinusTwentyState)
+    plays, usable = plays_left(state)
+    stock = state.stock[state.stock_pos:]
     values = []
     for seat in (0, 1):
+        melds = state.melds[seat]
         suits = by_suit(state.hands[seat])
-        values.append(float(sum(outlook(state.melds[seat][s], suits[s]) for s in range(4))))
+        limit = plays[seat]
+        table = [0]  # table[k]: the best score of the suits so far with k cards put down
+        for s in range(4):
+            options = prospects(melds[s], suits[s], limit)
+            merged = [-10**9] * min(limit + 1, len(table) + len(options) - 1)
+            for a, base in enumerate(table):
+                for j, gain in enumerate(options[:len(merged) - a]):
+                    if base + gain > merged[a + j]:
+                        merged[a + j] = base + gain
+            table = merged
+        best = max(table)
+        value = float(best)
+        spare = limit - table.index(best)
+        if stock and usable[seat] and spare > 0 and FUTURE_WEIGHT:
+            chance = usable[seat] / len(stock)
+            tops = state.tops[seat]
+            worth = 0.0
+            expected = 0.0
+            for card in stock:
+                suit = card & 3
+                meld = melds[suit]
+                if meld and VALUE[card] > tops[suit]:
+                    multiplier = 1 + sum(1 for c in meld if VALUE[c] == 0)
+                    worth += VALUE[card] * multiplier
+                    expected += 1
+            expected *= chance
+            if expected:
+                value += FUTURE_WEIGHT * chance * worth * min(1.0, spare / expected)
+        values.append(value)
     return values

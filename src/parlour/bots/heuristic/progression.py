@@ -12,6 +12,9 @@
   opponent's stack floor in a suit they have started is a gift).
 * Draw from a public stack when its top card improves one of your suits by
   more than an unknown card from the draw pile would, on average.
+* Count the turns left (the draw pile divided by three): a card you will
+  never get to play is worth nothing, and a stack that cannot pass 12 in
+  the turns you have left scores nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from collections.abc import Sequence
 from parlour.bots.heuristic import best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
-from parlour.games.progression import PLAYERS, VALUE, ProgressionState, stack_score
+from parlour.games.progression import (
+    FACE_PENALTY,
+    PLAYERS,
+    THRESHOLD,
+    VALUE,
+    ProgressionState,
+    stack_score,
+)
 
 DRAW_PILE_WORTH = 2.5
 """What an unknown card from the draw pile adds to a hand, on average, in points."""
@@ -37,11 +47,24 @@ def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
 
     An unstarted suit is an option, not a debt: it counts no less than 0.
     """
-    floor = max((VALUE[c] for c in stack), default=0)
-    fitting = sorted((c for c in hand if VALUE[c] >= floor), key=lambda c: VALUE[c])
-    if not stack:
-        return max(0, stack_score(fitting)) if fitting else 0
-    return stack_score([*stack, *fitting])
+    floor = total = faces = 0
+    for card in stack:
+        value = VALUE[card]
+        total += value
+        if value > floor:
+            floor = value
+        elif value == 0:
+            faces += 1
+    for card in hand:
+        value = VALUE[card]
+        if value >= floor:
+            total += value
+            faces += value == 0
+    if total == 0:
+        score = -FACE_PENALTY * (faces + 1) if faces else 0
+    else:
+        score = (total - THRESHOLD) * (faces + 1) if total > THRESHOLD else 0
+    return score if stack or score > 0 else 0
 
 
 def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
@@ -114,11 +137,126 @@ ROLLOUT_DEPTH = 18
 the position: a whole round played out by the advice is far noisier."""
 
 
+FUTURE_WEIGHT = 1.0
+"""How much of what the draw pile still holds for your started stacks to count."""
+
+
+def plays_left(state: ProgressionState) -> tuple[list[int], list[int]]:
+    """Cards each seat can still play, and how many of its draws come in time to be played.
+
+    Count the turns: each turn takes one card from the draw pile and the
+    round ends with the last one, so with 9 cards left each of you plays
+    three more cards, whatever your hand holds (taking from a public stack
+    only buys time).
+    """
+    stock = len(state.stock) - state.stock_pos
+    mover = state.to_move
+    start = 1 if state.drawing else 0
+    plays = [0] * PLAYERS
+    for turn in range(start, stock):
+        plays[(mover + turn) % PLAYERS] += 1
+    usable = [max(n - 1, 0) for n in plays]
+    if state.drawing:
+        usable[mover] = plays[mover]
+    return plays, usable
+
+
+def _capped(total: float, faces: int) -> float:
+    """A stack's score for a total that may be a fraction (an expectation)."""
+    return max(total - THRESHOLD, 0.0) * (faces + 1)
+
+
+def prospects(stack: Sequence[Card], hand: Sequence[Card], limit: int) -> list[tuple[int, int, int]]:
+    """The best a suit can become with at most ``j`` of the hand's fitting cards played, for each ``j``:
+    (score, total, faces).
+
+    Short of time, play the big cards: with two turns left, a 9 and a 10 are
+    worth more than a 2, 3 and 4 you will never reach.
+    """
+    total = sum(VALUE[c] for c in stack)
+    faces = sum(1 for c in stack if VALUE[c] == 0)
+    floor = max((VALUE[c] for c in stack), default=0)
+    cards = [c for c in hand if VALUE[c] >= floor]
+    spare_faces = sum(1 for c in cards if VALUE[c] == 0)
+    numbers = sorted((VALUE[c] for c in cards if VALUE[c]), reverse=True)
+    now = stack_score(stack) if stack else 0
+    best = [(now, total, faces)]
+    for j in range(1, min(len(cards), limit) + 1):
+        top = best[-1]
+        for i in range(min(spare_faces, j) + 1):
+            n = j - i
+            if n > len(numbers):
+                continue
+            t, f = total + sum(numbers[:n]), faces + i
+            if t == 0:
+                score = -FACE_PENALTY * (f + 1)
+            else:
+                score = max(t - THRESHOLD, 0) * (f + 1)
+            if score > top[0]:
+                top = (score, t, f)
+        best.append(top)
+    return best
+
+
+def _plan(options: Sequence[Sequence[tuple[int, int, int]]], limit: int) -> tuple[int, int, list[int]]:
+    """The best score of all suits with at most ``limit`` cards played: (score, cards, cards per suit)."""
+    firsts = []
+    for option in options:
+        best = option[-1][0]
+        firsts.append(next(j for j, o in enumerate(option) if o[0] == best))
+    if sum(firsts) <= limit:  # time enough for every good card
+        return sum(o[-1][0] for o in options), sum(firsts), firsts
+    table: list[tuple[int, list[int]]] = [(0, [])]
+    for option in options:
+        merged: list[tuple[int, list[int]]] = []
+        for a, (base, counts) in enumerate(table):
+            for j in range(min(len(option), limit + 1 - a)):
+                k = a + j
+                if k == len(merged):
+                    merged.append((base + option[j][0], [*counts, j]))
+                elif base + option[j][0] > merged[k][0]:
+                    merged[k] = (base + option[j][0], [*counts, j])
+        table = merged
+    cards = max(range(len(table)), key=lambda k: table[k][0])
+    return table[cards][0], cards, table[cards][1]
+
+
 def evaluate(state: State) -> list[float]:
-    """Each seat's expected round score: the outlook of its stacks with the cards it holds."""
+    """Each seat's expected round score, counting the turns left.
+
+    * Only as many cards as you have turns left can still be played: pick
+      the best of them, suit by suit; the rest of your hand is worth nothing.
+    * A stack you have started gains from the higher cards of its suit still
+      in the draw pile, each as likely to reach you in time as your turns
+      allow; they count only above the 12 the stack must pass.
+    """
     assert isinstance(state, ProgressionState)
+    plays, usable = plays_left(state)
+    stock = state.stock[state.stock_pos:]
     values = []
     for seat in range(PLAYERS):
+        stacks = state.private[seat]
         suits = by_suit(state.hands[seat])
-        values.append(float(sum(outlook(state.private[seat][s], suits[s]) for s in range(4))))
+        limit = plays[seat]
+        options = [prospects(stacks[s], suits[s], limit) for s in range(4)]
+        best, cards, counts = _plan(options, limit)
+        value = float(best)
+        spare = limit - cards
+        if stock and usable[seat] and spare > 0 and FUTURE_WEIGHT:
+            chance = usable[seat] / len(stock)
+            floors = state.floors[seat]
+            pips = [0.0, 0.0, 0.0, 0.0]
+            expected = 0.0
+            for card in stock:
+                suit = card & 3
+                if VALUE[card] >= floors[suit] and VALUE[card] and stacks[suit]:
+                    pips[suit] += VALUE[card]
+                    expected += 1
+            expected *= chance
+            share = FUTURE_WEIGHT * chance * min(1.0, spare / expected) if expected else 0.0
+            for s in range(4):
+                if pips[s]:
+                    _, total, faces = options[s][counts[s]]
+                    value += _capped(total + share * pips[s], faces) - _capped(total, faces)
+        values.append(value)
     return values
