@@ -629,6 +629,37 @@ def test_determinize_keeps_what_the_seat_knows_and_varies_the_rest(data_dir: Pat
     assert len({tuple(s.stock[s.stock_pos:]) for s in samples}) == 30
 
 
+def test_sampler_deals_the_unseen_cards_as_determinize_does(data_dir: Path) -> None:
+    rec = record.load(data_dir / "minus-twenty-take.json")
+    state = new(rec.rounds[0].deal, rounds=1)
+    play(state, *rec.rounds[0].moves[:22])
+    seat = 0
+    obs = json.loads(json.dumps(state.observation(seat)))
+    text = json.dumps(obs, sort_keys=True)
+    sample = MINUS_TWENTY.sampler(obs)
+    rng = random.Random(3)
+    slow = [MINUS_TWENTY.determinize(obs, random.Random(i)) for i in range(400)]
+    quick = [sample(rng) for _ in range(400)]
+    unseen = set(quick[0].hands[1]) | set(quick[0].stock[quick[0].stock_pos:])
+    for one in quick:
+        assert isinstance(one, MinusTwentyState)
+        assert json.dumps(one.observation(seat), sort_keys=True) == text
+        assert Card.parse("4D") in one.hands[1]  # seen taken: always there
+        assert set(one.hands[1]) | set(one.stock[one.stock_pos:]) == unseen
+        assert one.stock[:one.stock_pos] == quick[0].stock[:quick[0].stock_pos]  # the past stays put
+    assert quick[0].hands[1] != quick[1].hands[1]
+    # Each unseen card is in the opponent's hand about as often either way (6 of 24 places: 25%).
+    for card in unseen - {Card.parse("4D")}:
+        a = sum(card in s.hands[1] for s in slow) / 400
+        b = sum(card in s.hands[1] for s in quick) / 400
+        assert abs(a - b) < 0.12, (card, a, b)
+    # Samples are independent: playing on in one leaves the next untouched.
+    first, second = sample(rng), sample(rng)
+    while first.current_player() is not None:
+        first.apply(first.legal_moves()[0])
+    assert json.dumps(second.observation(seat), sort_keys=True) == text
+
+
 def test_determinized_state_is_a_full_round_that_can_be_undone_and_recorded(data_dir: Path) -> None:
     rec = record.load(data_dir / "minus-twenty-stall.json")
     state = new(rec.rounds[0].deal, rounds=1)

@@ -652,6 +652,38 @@ def test_determinize_keeps_what_was_seen_and_varies_the_rest() -> None:
         assert len({tuple(s.stock[s.stock_pos:]) for s in samples}) > 1
 
 
+def test_sampler_deals_the_unseen_cards_as_determinize_does() -> None:
+    state = record.replay(record.load(Path(__file__).parent / "data" / "progression-stall.json"))
+    state = new(state.deal, stall_limit=0)
+    play(state, "public KD", "draw", "public 4D", "take D", "play AS", "take D", "play 5C", "draw")
+    play(state, "public TS", "draw", "public 3C", "draw", "play 9C", "take S", "play JC", "take C")
+    rng = random.Random(4)
+    for seat in range(3):
+        obs = json.loads(json.dumps(state.observation(seat)))
+        sample = PROGRESSION.sampler(obs)
+        slow = [PROGRESSION.determinize(obs, random.Random(i)) for i in range(300)]
+        quick = [sample(rng) for _ in range(300)]
+        for one in quick:
+            assert isinstance(one, ProgressionState)
+            assert one.observation(seat) == state.observation(seat)
+            assert sorted(one.hands[seat]) == sorted(state.hands[seat])
+            for other in range(3):
+                for known in obs["known"][other]:
+                    assert Card.parse(known) in one.hands[other]
+        for other in range(3):
+            if other == seat:
+                continue
+            assert len({tuple(sorted(s.hands[other])) for s in quick}) > 1
+            for card in {c for s in slow for c in s.hands[other]}:
+                a = sum(card in s.hands[other] for s in slow) / 300
+                b = sum(card in s.hands[other] for s in quick) / 300
+                assert abs(a - b) < 0.12, (seat, other, card, a, b)
+        first, second = sample(rng), sample(rng)
+        while first.current_player() is not None:
+            first.apply(rng.choice(first.legal_moves()))
+        assert second.observation(seat) == state.observation(seat)
+
+
 def test_determinize_plays_on_to_the_end() -> None:
     rng = random.Random(12)
     state = PROGRESSION.new_match(seed=12, options={"rounds": 2})

@@ -8,7 +8,7 @@ playouts through the public contract, checking at every step that
 * move text round-trips (context-free and in the position);
 * copies are independent of the original;
 * observations serialise to JSON, never change when only cards hidden from
-  that seat change, and ``determinize`` gives a state with the same
+  that seat change, and ``determinize`` (and ``sampler``) give a state with the same
   observation from which play continues legally;
 * writing the record and replaying it gives the same match.
 
@@ -84,6 +84,10 @@ def check_views(game: Game, state: State, seed: int, hide: Hide, rng: random.Ran
         if json.dumps(sample.observation(seat), sort_keys=True) != text:
             raise _fail(seed, state, f"determinize for seat {seat} gives a different observation")
         check_cards(game, sample, seed)
+        quick = game.sampler(reloaded)(random.Random(rng.random()))
+        if json.dumps(quick.observation(seat), sort_keys=True) != text:
+            raise _fail(seed, state, f"sampler for seat {seat} gives a different observation")
+        check_cards(game, quick, seed)
         play_rng = random.Random(rng.random())
         while sample.current_player() is not None:
             sample.apply(play_rng.choice(sample.legal_moves()))

@@ -295,6 +295,16 @@ class Game(ABC):
         observation is used, so search bots never see hidden truth.
         """
 
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """Many :meth:`determinize` samples of one observation, as search wants them.
+
+        The returned function gives a fresh state each call, distributed as
+        ``determinize(observation, rng)``.  Games may override this with a
+        faster way (rebuild once, then only re-deal the hidden cards); the
+        default simply calls :meth:`determinize` each time.
+        """
+        return lambda rng: self.determinize(observation, rng)
+
     def rules(self) -> str:
         """The rules in the project's own words, with the rulings (Markdown)."""
         from importlib.resources import files

@@ -1,6 +1,7 @@
 """Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
 
-One game-agnostic search over :meth:`~parlour.game.Game.determinize`: each
+One game-agnostic search over :meth:`~parlour.game.Game.determinize` (by way of
+:meth:`~parlour.game.Game.sampler`): each
 iteration samples a full state consistent with the bot's observation, walks
 the tree by UCB over the moves available in that sample (counting
 availability, so moves that are often unavailable are not under-explored),
@@ -172,6 +173,7 @@ class ISMCTSBot(Bot):
         iterations = budget.iterations
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         c = self._exploration(game.id)
+        sample = game.sampler(observation)
         # Rewards are in points; UCB needs them on a unit scale: track their spread.
         count, mean, m2 = 0, 0.0, 0.0
         scale = 10.0
@@ -182,7 +184,7 @@ class ISMCTSBot(Bot):
             if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline and done > 0:
                 break
             done += 1
-            state = game.determinize(observation, rng)
+            state = sample(rng)
             node = root
             path = [root]
             while True:

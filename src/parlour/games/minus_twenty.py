@@ -32,7 +32,7 @@ settles them (the source leaves its scoring to Lost Cities):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
@@ -618,6 +618,33 @@ class MinusTwenty(Game):
         for move in moves:
             state.apply(move)
         return state
+
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """Rebuild the round once, then re-deal only what the seat cannot see.
+
+        Each sample shuffles the opponent's unseen cards together with the
+        rest of the draw pile and deals them out again: the same distribution
+        as :meth:`determinize`, without replaying the round every time.
+        The samples carry no deal (they are for search, not for records).
+        """
+        template = self.determinize(observation, random.Random(0))
+        opponent = 1 - observation["seat"]
+        known = set(template.known[opponent])
+        kept = [c for c in template.hands[opponent] if c in known]
+        pool = [c for c in template.hands[opponent] if c not in known] + template.stock[template.stock_pos:]
+        hidden = len(template.hands[opponent]) - len(kept)
+        drawn = template.stock[:template.stock_pos]
+        template.deal = None
+
+        def sample(rng: random.Random) -> State:
+            state = template.copy()
+            cards = pool[:]
+            rng.shuffle(cards)
+            state.hands[opponent] = kept + cards[:hidden]
+            state.stock = drawn + cards[hidden:]
+            return state
+
+        return sample
 
 
 GAME = MinusTwenty()

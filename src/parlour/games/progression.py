@@ -30,7 +30,7 @@ settles them:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
@@ -559,6 +559,45 @@ class Progression(Game):
         for move in moves:
             state.apply(move)
         return state
+
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """Rebuild the round once, then re-deal only what the seat cannot see.
+
+        Each sample shuffles the other hands' unseen cards (not those they
+        were seen taking from a public stack) together with the rest of the
+        draw pile and deals them out again: the same distribution as
+        :meth:`determinize`, without replaying the round every time.  The
+        samples carry no deal (they are for search, not for records).
+        """
+        template = self.determinize(observation, random.Random(0))
+        assert isinstance(template, ProgressionState)
+        me: int = observation["seat"]
+        template.deal = None
+        hidden: list[tuple[int, int]] = []  # (seat, index) of every unseen card in another hand
+        pool: list[Card] = []
+        for seat in range(PLAYERS):
+            if seat == me:
+                continue
+            for index, card in enumerate(template.hands[seat]):
+                if not template.was_public[card]:  # not seen taken from a public stack
+                    hidden.append((seat, index))
+                    pool.append(card)
+        drawn = template.stock[:template.stock_pos]
+        pool += template.stock[template.stock_pos:]
+        count = len(hidden)
+
+        def sample(rng: random.Random) -> State:
+            state = template.copy()
+            cards = pool[:]
+            rng.shuffle(cards)
+            hands = state.hands
+            for (seat, index), card in zip(hidden, cards):
+                hands[seat][index] = card
+            state.stock = drawn + cards[count:]
+            return state
+
+        return sample
+
 
 
 GAME = Progression()

@@ -41,24 +41,58 @@ def fitting(meld: Sequence[Card], hand: Sequence[Card]) -> list[Card]:
     return [c for c in hand if VALUE[c] == 0] + numbers
 
 
+Summary = tuple[int, int, int, int]
+"""A meld in figures: (sum of its numbers, investment cards, cards, top number)."""
+
+
+def summary(meld: Sequence[Card]) -> Summary:
+    """A meld in figures, which is all its outlook needs."""
+    numbers = investments = top = 0
+    for card in meld:
+        value = VALUE[card]
+        if value:
+            numbers += value
+            if value > top:
+                top = value
+        else:
+            investments += 1
+    return numbers, investments, len(meld), top
+
+
+def outlook_of(meld: Summary, hand: Sequence[Card]) -> int:
+    """:func:`outlook` of a meld given in figures: the same advice, quicker."""
+    numbers, investments, count, top = meld
+    for card in hand:
+        value = VALUE[card]
+        if value > top:
+            numbers += value
+            count += 1
+        elif not value and not top:
+            investments += 1
+            count += 1
+    if not meld[2]:
+        if numbers < (INVEST_POINTS if investments else START_POINTS):
+            return 0
+        score = (numbers - MINUS) * (1 + investments) + (BONUS if count >= BONUS_CARDS else 0)
+        return score if score > 0 else 0
+    return (numbers - MINUS) * (1 + investments) + (BONUS if count >= BONUS_CARDS else 0)
+
+
 def outlook(meld: Sequence[Card], hand: Sequence[Card]) -> int:
     """The best a suit's meld can become with the cards in hand; an unstarted suit counts at least 0."""
-    cards = [*meld, *fitting(meld, hand)]
-    if not meld:
-        points = sum(VALUE[c] for c in cards)
-        investing = any(VALUE[c] == 0 for c in cards)
-        if points < (INVEST_POINTS if investing else START_POINTS):
-            return 0
-        return max(0, meld_score(cards))
-    return meld_score(cards)
+    return outlook_of(summary(meld), hand)
 
 
 def gift(card: Card, theirs: Sequence[Sequence[Card]]) -> float:
     """How much a discarded card would help the opponent's melds."""
-    meld = theirs[card & 3]
-    if not meld:
+    return gift_to(card, summary(theirs[card & 3]))
+
+
+def gift_to(card: Card, meld: Summary) -> float:
+    """:func:`gift` to an opponent's meld given in figures."""
+    if not meld[2]:
         return 0.5
-    top = max(VALUE[c] for c in meld)
+    top = meld[3]
     value = VALUE[card]
     if value == 0:
         return 4.0 if top == 0 else 0.0
@@ -69,20 +103,27 @@ def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], 
               legal: Sequence[Move]) -> Move:
     """The advised ``play`` or ``discard`` move (only the card's own suit changes)."""
     suits = by_suit(hand)
-    before = [outlook(mine[s], suits[s]) for s in range(4)]
+    melds = [summary(m) for m in mine]
+    before = [outlook_of(melds[s], suits[s]) for s in range(4)]
     best, best_score = legal[0], -1e9
+    last: Card | None = None
+    rest: list[Card] = []
     for move in legal:
         card: Card = move.args[0]  # type: ignore[assignment]
         suit = card & 3
-        rest = [c for c in suits[suit] if c != card]
+        if card is not last:  # a card's play and discard come together
+            rest = [c for c in suits[suit] if c != card]
+            last = card
         score: float
         if move.verb == "play":
-            after = outlook([*mine[suit], card], rest)
+            numbers, investments, count, top = melds[suit]
+            value = VALUE[card]
+            after = outlook_of((numbers + value, investments + (not value), count + 1, max(top, value)), rest)
             score = after - before[suit]
             if after > -20:
-                score += TEMPO - VALUE[card] / 40
+                score += TEMPO - value / 40
         else:
-            score = outlook(mine[suit], rest) - before[suit] - gift(card, theirs)
+            score = outlook_of(melds[suit], rest) - before[suit] - gift_to(card, summary(theirs[suit]))
         if score > best_score:
             best, best_score = move, score
     return best
@@ -150,28 +191,30 @@ def prospects(meld: Sequence[Card], hand: Sequence[Card], limit: int) -> list[in
     Put down the high cards first when time is short: with two turns left,
     9 and 10 are worth more than 2, 3 and 4 that you will never reach.
     """
-    numbers = investments = 0
-    for card in meld:
-        if VALUE[card]:
-            numbers += VALUE[card]
-        else:
-            investments += 1
-    count = len(meld)
-    cards = fitting(meld, hand)
-    extra_investments = sum(1 for c in cards if VALUE[c] == 0)
-    values = sorted((VALUE[c] for c in cards if VALUE[c]), reverse=True)
-    best = [meld_score(meld) if meld else 0]
-    for j in range(1, min(len(cards), limit) + 1):
-        top = -10**9
+    return prospects_of(summary(meld), hand, limit)
+
+
+def prospects_of(meld: Summary, hand: Sequence[Card], limit: int) -> list[int]:
+    """:func:`prospects` of a meld given in figures."""
+    numbers, investments, count, top = meld
+    values = sorted((VALUE[c] for c in hand if VALUE[c] > top), reverse=True)
+    extra_investments = 0 if top else sum(1 for c in hand if not VALUE[c])
+    best = [((numbers - MINUS) * (1 + investments) + (BONUS if count >= BONUS_CARDS else 0)) if count else 0]
+    sums = [numbers]
+    for value in values:
+        sums.append(sums[-1] + value)
+    for j in range(1, min(len(values) + extra_investments, limit) + 1):
+        top_score = -10**9
         for i in range(min(extra_investments, j) + 1):
             n = j - i
-            if n > len(values):
+            if n >= len(sums):
                 continue
-            score = (numbers + sum(values[:n]) - MINUS) * (1 + investments + i)
+            score = (sums[n] - MINUS) * (1 + investments + i)
             if count + j >= BONUS_CARDS:
                 score += BONUS
-            top = max(top, score)
-        best.append(max(top, best[-1]))  # you need not put down every card you could
+            if score > top_score:
+                top_score = score
+        best.append(max(top_score, best[-1]))  # you need not put down every card you could
     return best
 
 
@@ -190,12 +233,15 @@ def evaluate(state: State) -> list[float]:
     stock = state.stock[state.stock_pos:]
     values = []
     for seat in (0, 1):
-        melds = state.melds[seat]
+        melds = [summary(m) for m in state.melds[seat]]
         suits = by_suit(state.hands[seat])
         limit = plays[seat]
         table = [0]  # table[k]: the best score of the suits so far with k cards put down
         for s in range(4):
-            options = prospects(melds[s], suits[s], limit)
+            options = prospects_of(melds[s], suits[s], limit)
+            if len(options) == 1:
+                table = [base + options[0] for base in table]
+                continue
             merged = [-10**9] * min(limit + 1, len(table) + len(options) - 1)
             for a, base in enumerate(table):
                 for j, gain in enumerate(options[:len(merged) - a]):
@@ -207,18 +253,15 @@ def evaluate(state: State) -> list[float]:
         spare = limit - table.index(best)
         if stock and usable[seat] and spare > 0 and FUTURE_WEIGHT:
             chance = usable[seat] / len(stock)
-            tops = state.tops[seat]
             worth = 0.0
-            expected = 0.0
+            expected = 0
             for card in stock:
-                suit = card & 3
-                meld = melds[suit]
-                if meld and VALUE[card] > tops[suit]:
-                    multiplier = 1 + sum(1 for c in meld if VALUE[c] == 0)
-                    worth += VALUE[card] * multiplier
+                pips = VALUE[card]
+                meld = melds[card & 3]
+                if meld[2] and pips > meld[3]:
+                    worth += pips * (1 + meld[1])  # times the meld's multiplier
                     expected += 1
-            expected *= chance
             if expected:
-                value += FUTURE_WEIGHT * chance * worth * min(1.0, spare / expected)
+                value += FUTURE_WEIGHT * chance * worth * min(1.0, spare / (expected * chance))
         values.append(value)
     return values

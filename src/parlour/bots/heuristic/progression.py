@@ -42,11 +42,12 @@ GIFT_WEIGHTS = (1.0, 0.5)
 """How much a card's use to the next player and the one after counts against feeding it."""
 
 
-def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
-    """The best a suit can become: its stack plus the hand's cards that still fit, in rising order.
+Summary = tuple[int, int, int, int]
+"""A stack in figures: (its floor, the total of its numbers, its face cards, its cards)."""
 
-    An unstarted suit is an option, not a debt: it counts no less than 0.
-    """
+
+def summary(stack: Sequence[Card]) -> Summary:
+    """A stack in figures, which is all its outlook needs."""
     floor = total = faces = 0
     for card in stack:
         value = VALUE[card]
@@ -55,6 +56,20 @@ def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
             floor = value
         elif value == 0:
             faces += 1
+    return floor, total, faces, len(stack)
+
+
+def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
+    """The best a suit can become: its stack plus the hand's cards that still fit, in rising order.
+
+    An unstarted suit is an option, not a debt: it counts no less than 0.
+    """
+    return outlook_of(summary(stack), hand)
+
+
+def outlook_of(stack: Summary, hand: Sequence[Card]) -> int:
+    """:func:`outlook` of a stack given in figures."""
+    floor, total, faces, count = stack
     for card in hand:
         value = VALUE[card]
         if value >= floor:
@@ -64,19 +79,22 @@ def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
         score = -FACE_PENALTY * (faces + 1) if faces else 0
     else:
         score = (total - THRESHOLD) * (faces + 1) if total > THRESHOLD else 0
-    return score if stack or score > 0 else 0
+    return score if count or score > 0 else 0
 
 
 def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
     """How much a card on a public stack would help the next players (nearest first)."""
-    suit = card & 3
+    return gift_to(card, [summary(stacks[card & 3]) for stacks in others])
+
+
+def gift_to(card: Card, stacks: Sequence[Summary]) -> float:
+    """:func:`gift`, given the next players' stacks of the card's suit in figures."""
     value = VALUE[card]
     total = 0.0
-    for weight, stacks in zip(GIFT_WEIGHTS, others):
-        stack = stacks[suit]
-        if not stack:
+    for weight, stack in zip(GIFT_WEIGHTS, stacks):
+        if not stack[3]:
             continue
-        floor = max(VALUE[c] for c in stack)
+        floor = stack[0]
         if value == 0 and floor == 0:
             total += weight * 4.0  # another multiplier for a stack of faces
         elif value >= floor and value > 0:
@@ -88,20 +106,31 @@ def best_play(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
               others: Sequence[Sequence[Sequence[Card]]], legal: Sequence[Move]) -> Move:
     """The advised ``play`` or ``public`` move (only the card's own suit changes)."""
     suits = by_suit(hand)
-    before = [outlook(stacks[s], suits[s]) for s in range(4)]
+    mine = [summary(stack) for stack in stacks]
+    before = [outlook_of(mine[s], suits[s]) for s in range(4)]
+    theirs: dict[int, list[Summary]] = {}
     best, best_score = legal[0], -1e9
+    last: Card | None = None
+    rest: list[Card] = []
     for move in legal:
         card: Card = move.args[0]  # type: ignore[assignment]
         suit = card & 3
-        rest = [c for c in suits[suit] if c != card]
+        if card is not last:  # a card's two moves come together
+            rest = [c for c in suits[suit] if c != card]
+            last = card
         score: float
         if move.verb == "play":
-            after = outlook([*stacks[suit], card], rest)
+            floor, total, faces, count = mine[suit]
+            value = VALUE[card]
+            after = outlook_of((max(floor, value), total + value, faces + (value == 0), count + 1), rest)
             score = after - before[suit]
             if after > 0:
-                score += TEMPO - VALUE[card] / 20
+                score += TEMPO - value / 20
         else:
-            score = outlook(stacks[suit], rest) - before[suit] - gift(card, others)
+            next_stacks = theirs.get(suit)
+            if next_stacks is None:
+                next_stacks = theirs[suit] = [summary(p[suit]) for p in others]
+            score = outlook_of(mine[suit], rest) - before[suit] - gift_to(card, next_stacks)
         if score > best_score:
             best, best_score = move, score
     return best
