@@ -628,6 +628,7 @@ class MinusTwenty(Game):
         The samples carry no deal (they are for search, not for records).
         """
         template = self.determinize(observation, random.Random(0))
+        assert isinstance(template, MinusTwentyState)
         opponent = 1 - observation["seat"]
         known = set(template.known[opponent])
         kept = [c for c in template.hands[opponent] if c in known]

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from parlour.bots.heuristic import best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
-from parlour.games.minus_twenty import BONUS, BONUS_CARDS, MINUS, VALUE, MinusTwentyState, meld_score
+from parlour.games.minus_twenty import BONUS, BONUS_CARDS, MINUS, VALUE, MinusTwentyState
 
 START_POINTS = 18
 """A new meld needs at least this many points of its suit in hand (a number card)."""
