@@ -10,7 +10,7 @@ import pytest
 
 from parlour import bots, games
 from parlour.bots import Budget
-from parlour.bots.ismcts import ISMCTSBot, round_rewards
+from parlour.bots.ismcts import ISMCTSBot, Node, halving_rounds, round_rewards
 from parlour.game import State
 
 Hide = Callable[[State, int, random.Random], State]
@@ -142,3 +142,80 @@ def test_hint_lists_three_moves_with_estimates() -> None:
     assert all(e.move in state.legal_moves() for e in estimates)
     assert [e.visits for e in estimates] == sorted((e.visits for e in estimates), reverse=True)
     assert "points" in bots.format_estimate(estimates[0])
+
+
+def test_halving_rounds() -> None:
+    assert [halving_rounds(n) for n in (1, 2, 3, 4, 5, 8, 9, 14)] == [1, 1, 2, 2, 3, 3, 4, 4]
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_sequential_halving_plays_every_running_move_on_the_same_samples(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sample is played by every move still in the running, the budget is spent
+    in equal shares per halving round, and the better half goes on."""
+    game = games.get(game_id)
+    state = next(s for s in positions(game_id, 40, seed=9) if len(s.legal_moves()) >= 5)
+    seat = state.current_player()
+    assert seat is not None
+    legal = state.legal_moves()
+    samples = 0
+    real_sampler = game.sampler
+
+    def counting_sampler(observation: dict[str, object]) -> Callable[[random.Random], State]:
+        sample = real_sampler(observation)
+
+        def counted(rng: random.Random) -> State:
+            nonlocal samples
+            samples += 1
+            return sample(rng)
+
+        return counted
+
+    monkeypatch.setattr(game, "sampler", counting_sampler)
+    budget = 400
+    estimates = ISMCTSBot(iterations=budget).analyse(state.observation(seat), legal, random.Random(4))
+    assert {e.move for e in estimates} == set(legal)
+    running, expected_samples, expected_visits = len(legal), 0, {}
+    rounds = halving_rounds(len(legal))
+    for round_number in range(rounds):
+        quota = max(1, budget // (rounds * running))
+        expected_samples += quota
+        expected_visits[running] = quota
+        running = -(-running // 2) if round_number + 1 < rounds else running
+    assert samples == expected_samples
+    visits = [e.visits for e in estimates]
+    assert visits == sorted(visits, reverse=True)
+    assert sum(visits) <= budget
+    # The first half-round's losers were played on the first round's samples only.
+    assert visits[-1] == expected_visits[len(legal)]
+    # The chosen move was played on every sample.
+    assert visits[0] == samples
+    assert estimates[0].move == ISMCTSBot(iterations=budget).choose(
+        state.observation(seat), legal, random.Random(4))
+
+
+def test_tree_follows_the_advice_until_the_statistics_say_otherwise() -> None:
+    """PUCT below the root: an unvisited node plays the policy's move; a move that
+    has done far better for its player is preferred to the advice."""
+    from parlour.game import Move
+
+    bot = ISMCTSBot(iterations=10, rollout="heuristic")
+    moves = [Move("play", ("a",)), Move("play", ("b",)), Move("play", ("c",))]
+    assert bot._select({}, moves, moves[1], 1.0, 10.0) == moves[1]
+    children = {m: Node(m, 0) for m in moves}
+    for move, mean in zip(moves, (40.0, -10.0, 0.0)):
+        children[move].visits = 50
+        children[move].total = mean * 50
+    assert bot._select(children, moves, moves[1], 1.0, 10.0) == moves[0]
+    # Random rollouts give no advice: every move has the same prior, unvisited ones are tried.
+    children[moves[2]].visits = children[moves[2]].total = 0
+    assert bot._select(children, moves, None, 1.0, 10.0) == moves[2]
+
+
+def test_ismcts_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="prior must be"):
+        bots.make("ismcts:prior=2")
+    with pytest.raises(ValueError, match="iterations must be"):
+        bots.make("ismcts:iterations=0")
+    with pytest.raises(ValueError, match="seconds must be"):
+        bots.make("ismcts:seconds=-1")

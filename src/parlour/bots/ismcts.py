@@ -1,14 +1,31 @@
-"""Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+"""Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012),
+with sequential halving at the root.
 
 One game-agnostic search over :meth:`~parlour.game.Game.determinize` (by way of
-:meth:`~parlour.game.Game.sampler`): each
-iteration samples a full state consistent with the bot's observation, walks
-the tree by UCB over the moves available in that sample (counting
-availability, so moves that are often unavailable are not under-explored),
-adds one node, plays the round out with a rollout policy and backs up every
-seat's result.  Each node is judged from the point of view of the seat that
-made its move, so it works for two or three players, each maximising its
-own result: the round score minus the mean of the others' round scores.
+:meth:`~parlour.game.Game.sampler`).  Every simulation samples a full state
+consistent with the bot's observation, makes one of the bot's legal moves,
+walks that move's tree (one tree over information sets: nodes are move
+sequences, shared by every sample in which they are legal), adds one node,
+plays on with a rollout policy and backs up every seat's result.  Each node is
+judged from the point of view of the seat that made its move, so the search
+works for two or three players, each maximising its own result: its round
+score minus the mean of the others' round scores.
+
+Two refinements make the most of a small budget:
+
+* **The root's moves are compared on the same samples.**  The budget is
+  spent in rounds of *sequential halving* (Karnin, Koren & Somekh 2013, as
+  in SHOT and Gumbel MuZero): each round deals fresh samples and plays every
+  move still in the running on each of them, with the same rollout seed, then
+  keeps the better half.  Comparing moves on common cards cancels most of the
+  luck of the sample, so close moves are told apart with far fewer
+  simulations.
+* **Below the root the tree follows the rollout policy until it learns
+  better.**  Selection is PUCT (Rosin 2011; Silver et al. 2017) with the
+  policy's move as the prior: a seat plays what the policy advises until the
+  statistics show that another move does better for it.  Without the prior,
+  the first visits of every node would try moves at random, and a
+  one-second search would judge each of its moves against random replies.
 """
 
 from __future__ import annotations
@@ -26,23 +43,29 @@ RolloutPolicy = Callable[[State, random.Random], Move]
 Evaluation = Callable[[State], Sequence[float]]
 
 DEFAULT_ITERATIONS = 1000
-DEFAULT_EXPLORATION = 0.7
-"""UCB's exploration constant, on rewards scaled by their spread."""
+DEFAULT_EXPLORATION = 1.0
+"""PUCT's exploration constant below the root, on rewards scaled by their spread."""
+DEFAULT_PRIOR = 0.7
+"""The prior weight of the rollout policy's move below the root (the other moves share the rest)."""
 
 
 class Node:
     """A move in the tree, with its statistics from the mover's point of view."""
 
-    __slots__ = ("avail", "children", "move", "player", "total", "total_sq", "visits")
+    __slots__ = ("children", "move", "player", "total", "total_sq", "visits")
 
     def __init__(self, move: Move | None, player: int | None) -> None:
         self.move = move
         self.player = player
         self.children: dict[Move, Node] = {}
         self.visits = 0
-        self.avail = 1
         self.total = 0.0
         self.total_sq = 0.0
+
+    @property
+    def mean(self) -> float:
+        """The mover's average result through this node."""
+        return self.total / self.visits if self.visits else 0.0
 
 
 def random_rollout(state: State, rng: random.Random) -> Move:
@@ -58,8 +81,30 @@ def round_rewards(scores: Sequence[float]) -> list[float]:
     return [s - (total - s) / others for s in scores]
 
 
+def halving_rounds(moves: int) -> int:
+    """Rounds of sequential halving that bring ``moves`` candidates down to one."""
+    return max(1, math.ceil(math.log2(moves))) if moves > 1 else 1
+
+
+class _Spread:
+    """The running spread of the root seat's rewards (Welford), to put them on a unit scale."""
+
+    __slots__ = ("count", "m2", "mean", "scale")
+
+    def __init__(self) -> None:
+        self.count, self.mean, self.m2, self.scale = 0, 0.0, 0.0, 10.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.m2 += delta * (value - self.mean)
+        if self.count >= 10:
+            self.scale = max(math.sqrt(self.m2 / (self.count - 1)), 1.0)
+
+
 class ISMCTSBot(Bot):
-    """Single-observer IS-MCTS with UCB selection and policy rollouts."""
+    """IS-MCTS: sequential halving over the root's moves on common samples, PUCT below."""
 
     name = "ismcts"
 
@@ -71,9 +116,15 @@ class ISMCTSBot(Bot):
         exploration: float | None = None,
         depth: int | None = None,
         level: str | None = None,
+        prior: float = DEFAULT_PRIOR,
     ) -> None:
-        """``depth``: moves per rollout (default: the game's own choice, else to the round's end);
-        ``level``: take the iterations of that level for each game (see ``LEVEL_ITERATIONS``)."""
+        """``iterations``: simulations per decision; ``seconds``: a time limit (with
+        iterations too, a cap); ``rollout``: ``random`` or ``heuristic``;
+        ``exploration``: PUCT's constant below the root; ``depth``: moves per
+        rollout (default: the game's own choice, else to the round's end);
+        ``level``: take the iterations of that level for each game (see
+        ``LEVEL_ITERATIONS``); ``prior``: the weight of the rollout policy's
+        move in the tree (with heuristic rollouts)."""
         from parlour.bots import LEVEL_ITERATIONS
 
         if level is not None and level not in LEVEL_ITERATIONS:
@@ -81,17 +132,24 @@ class ISMCTSBot(Bot):
         self.level = level
         if iterations is None and seconds is None and level is None:
             iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
         if rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be between 0 and 1, not {prior}")
         self.budget = Budget(iterations, seconds)
         self.rollout = rollout
-        self.exploration = exploration
+        self.exploration = DEFAULT_EXPLORATION if exploration is None else exploration
         self.depth = depth
+        self.prior = prior
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
     ) -> Move:
-        """The most visited move after the search."""
+        """The move that wins the sequential halving."""
         if len(legal) == 1:
             return legal[0]
         return self.analyse(observation, legal, rng, budget)[0].move
@@ -99,19 +157,20 @@ class ISMCTSBot(Bot):
     def analyse(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
     ) -> list[MoveEstimate]:
-        """Search, then every legal move with its estimate, most visited first."""
-        root = self._search(observation, legal, rng, budget or self.budget_for(observation["game"]))
+        """Search, then every legal move with its estimate: the chosen move first, then
+        the others by how long they stayed in the running and by their value."""
+        children, order = self._search(observation, legal, rng, budget or self.budget_for(observation["game"]))
+        simulations = sum(child.visits for child in children.values())
         estimates = []
-        for move in legal:
-            child = root.children.get(move)
-            if child is None or child.visits == 0:
+        for move in order:
+            child = children[move]
+            if child.visits == 0:
                 estimates.append(MoveEstimate(move, 0.0, math.inf, 0, 0.0))
                 continue
-            mean = child.total / child.visits
+            mean = child.mean
             var = max(child.total_sq / child.visits - mean * mean, 0.0)
             margin = 1.96 * math.sqrt(var / child.visits) if child.visits > 1 else math.inf
-            estimates.append(MoveEstimate(move, mean, margin, child.visits, child.visits / max(root.visits, 1)))
-        estimates.sort(key=lambda e: (-e.visits, -e.value, str(e.move)))
+            estimates.append(MoveEstimate(move, mean, margin, child.visits, child.visits / max(simulations, 1)))
         return estimates
 
     def budget_for(self, game_id: str) -> Budget:
@@ -127,17 +186,6 @@ class ISMCTSBot(Bot):
         if self.level is not None:
             return f"{self.name} (IS-MCTS, {self.level} budget, {self.rollout} rollouts)"
         return f"{self.name} (IS-MCTS {self.budget}, {self.rollout} rollouts)"
-
-    def _exploration(self, game_id: str) -> float:
-        """The UCB exploration constant: as given, else the game's ``EXPLORATION``, else 0.7."""
-        if self.exploration is not None:
-            return self.exploration
-        from parlour.bots.heuristic import advice
-
-        try:
-            return float(getattr(advice(game_id), "EXPLORATION", DEFAULT_EXPLORATION))
-        except ValueError:
-            return DEFAULT_EXPLORATION
 
     def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None, Evaluation | None]:
         """The rollout policy, how many moves a rollout plays (None: to the round's end),
@@ -164,77 +212,109 @@ class ISMCTSBot(Bot):
         policy: RolloutPolicy = knowledge.rollout
         return policy, depth, evaluate
 
-    def _search(self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget) -> Node:
+    def _search(
+        self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget
+    ) -> tuple[dict[Move, Node], list[Move]]:
+        """Sequential halving over ``legal``: the root's children, and the moves from best to worst."""
         game = games.get(observation["game"])
         policy, depth, evaluate = self._policy(game.id)
+        guided = self.rollout != "random"
         seat = observation["seat"]
-        root = Node(None, None)
-        allowed = set(legal)
-        iterations = budget.iterations
-        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
-        c = self._exploration(game.id)
         sample = game.sampler(observation)
-        # Rewards are in points; UCB needs them on a unit scale: track their spread.
-        count, mean, m2 = 0, 0.0, 0.0
-        scale = 10.0
-        done = 0
+        spread = _Spread()
+        children = {move: Node(move, seat) for move in legal}
+        running = list(legal)
+        out: list[Move] = []  # dropped moves, the latest first
+        rounds = halving_rounds(len(running))
+        start = time.perf_counter()
+        for round_number in range(rounds):
+            quota = None
+            if budget.iterations is not None:
+                quota = max(1, budget.iterations // (rounds * len(running)))
+            deadline = None
+            if budget.seconds is not None:
+                deadline = start + budget.seconds * (round_number + 1) / rounds
+            samples = 0
+            while (quota is None or samples < quota) and (
+                    deadline is None or samples == 0 or time.perf_counter() < deadline):
+                world = sample(rng)
+                seed = rng.getrandbits(64)
+                for move in running:
+                    self._simulate(world.copy(), children[move], random.Random(seed),
+                                   policy, depth, evaluate, guided, spread, seat)
+                samples += 1
+            running.sort(key=lambda m: -children[m].mean)
+            if round_number + 1 < rounds:
+                keep = max(1, math.ceil(len(running) / 2))
+                out = running[keep:] + out
+                running = running[:keep]
+        return children, running + out
+
+    def _simulate(self, state: State, node: Node, rng: random.Random, policy: RolloutPolicy,
+                  depth: int | None, evaluate: Evaluation | None, guided: bool, spread: _Spread,
+                  seat: int) -> None:
+        """One simulation: the root move ``node`` in the sampled ``state``, its tree, a rollout, the backup."""
+        assert node.move is not None
+        state.apply(node.move)
+        path = [node]
+        c = self.exploration
         while True:
-            if iterations is not None and done >= iterations:
+            player = state.current_player()
+            if player is None:
                 break
-            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline and done > 0:
-                break
-            done += 1
-            state = sample(rng)
-            node = root
-            path = [root]
-            while True:
-                player = state.current_player()
-                if player is None:
-                    break
-                moves = state.legal_moves() if node is not root else [m for m in state.legal_moves() if m in allowed]
-                children = node.children
-                untried = [m for m in moves if m not in children]
-                for m in moves:
-                    child = children.get(m)
-                    if child is not None:
-                        child.avail += 1
-                if untried:
-                    move = untried[rng.randrange(len(untried))]
-                    child = Node(move, player)
-                    children[move] = child
-                    state.apply(move)
-                    path.append(child)
-                    break
-                best: Node | None = None
-                best_value = -math.inf
-                for m in moves:
-                    child = children[m]
-                    value = child.total / child.visits / scale + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best, best_value = child, value
-                assert best is not None and best.move is not None
-                state.apply(best.move)
-                path.append(best)
-                node = best
-            left = depth if depth is not None else -1
-            while left != 0 and state.current_player() is not None:
-                state.apply(policy(state, rng))
-                left -= 1
-            if evaluate is not None and state.current_player() is not None:
-                rewards = round_rewards(evaluate(state))
+            moves = state.legal_moves()
+            children = node.children
+            if len(moves) == 1:
+                chosen = moves[0]
             else:
-                rewards = round_rewards(state.scores)
-            for visited in path[1:]:
-                reward = rewards[visited.player]  # type: ignore[index]
-                visited.visits += 1
-                visited.total += reward
-                visited.total_sq += reward * reward
-            root.visits += 1
-            mine = rewards[seat]
-            count += 1
-            delta = mine - mean
-            mean += delta / count
-            m2 += delta * (mine - mean)
-            if count >= 10:
-                scale = max(math.sqrt(m2 / (count - 1)), 1.0)
-        return root
+                chosen = self._select(children, moves, policy(state, rng) if guided else None, c, spread.scale)
+            child = children.get(chosen)
+            state.apply(chosen)
+            if child is None:
+                child = children[chosen] = Node(chosen, player)
+                path.append(child)
+                break
+            path.append(child)
+            node = child
+        left = depth if depth is not None else -1
+        while left != 0 and state.current_player() is not None:
+            state.apply(policy(state, rng))
+            left -= 1
+        if evaluate is not None and state.current_player() is not None:
+            rewards = round_rewards(evaluate(state))
+        else:
+            rewards = round_rewards(state.scores)
+        for visited in path:
+            reward = rewards[visited.player]  # type: ignore[index]
+            visited.visits += 1
+            visited.total += reward
+            visited.total_sq += reward * reward
+        spread.add(rewards[seat])
+
+    def _select(self, children: dict[Move, Node], moves: Sequence[Move], advised: Move | None,
+                c: float, scale: float) -> Move:
+        """PUCT over the moves legal in this sample; an unvisited move counts as the average of the visited ones."""
+        visits = 0
+        total = 0.0
+        for move in moves:
+            child = children.get(move)
+            if child is not None:
+                visits += child.visits
+                total += child.total
+        first_play = total / visits / scale if visits else 0.0
+        root = c * math.sqrt(visits + 1)
+        if advised is None:
+            prior = other = 1.0 / len(moves)
+        else:
+            prior, other = self.prior, (1.0 - self.prior) / (len(moves) - 1)
+        best, best_value = moves[0], -math.inf
+        for move in moves:
+            child = children.get(move)
+            weight = prior if move == advised else other
+            if child is None or not child.visits:
+                value = first_play + root * weight
+            else:
+                value = child.total / child.visits / scale + root * weight / (1 + child.visits)
+            if value > best_value:
+                best, best_value = move, value
+        return best
