@@ -101,7 +101,6 @@ def main() -> None:
     parser.add_argument("--db", default=str(DATABASE), help="where the matches are stored (resumable)")
     args = parser.parse_args()
     stored = DOCS / "strength.json"
-    results_doc: dict[str, Any] = json.loads(stored.read_text()) if stored.exists() else {}
     for game_id in args.games:
         game = games.get(game_id)
         for name, players, goal in pairings(game_id):
@@ -126,6 +125,8 @@ def main() -> None:
                        for m in store.matches(experiment.id)]
             stats = arena.summarise(players, results)
             ok = met(name, stats, game.players)
+            # Re-read what is stored: another run may have measured other games meanwhile.
+            results_doc = json.loads(stored.read_text()) if stored.exists() else {}
             results_doc.setdefault(game_id, {})[name] = {
                 "goal": goal, "met": ok, "command": shlex.join(command), "seconds": seconds,
                 "date": time.strftime("%Y-%m-%d"), "unit": "rounds" if rounds_only else "matches",
