@@ -36,15 +36,16 @@ def mid_round_positions(game_id: str, count: int, seed: int = 0) -> list[State]:
 
 
 def iterations_per_second(game_id: str, rollout: str, iterations: int, positions: int) -> float:
-    """Median iterations/s over ``positions`` mid-round positions."""
+    """Median iterations (simulations) per second over ``positions`` mid-round positions."""
     rates = []
     for state in mid_round_positions(game_id, positions):
         seat = state.current_player()
         assert seat is not None
         bot = ISMCTSBot(iterations=iterations, rollout=rollout)
         start = time.perf_counter()
-        bot.analyse(state.observation(seat), state.legal_moves(), random.Random(0))
-        rates.append(iterations / (time.perf_counter() - start))
+        estimates = bot.analyse(state.observation(seat), state.legal_moves(), random.Random(0))
+        simulations = sum(e.visits for e in estimates)  # sequential halving rounds the budget per move
+        rates.append(simulations / (time.perf_counter() - start))
     return statistics.median(rates)
 
 
