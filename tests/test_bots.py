@@ -53,6 +53,19 @@ def test_bots_return_legal_moves(game_id: str, spec: str, count: int) -> None:
         assert bot.choose(state.observation(seat), legal, rng) in legal
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", games.ids())
+def test_search_returns_legal_moves_over_thousands_of_positions(game_id: str) -> None:
+    """The search as ``hard`` runs it (heuristic rollouts and prior), on a tiny budget, everywhere."""
+    bot = bots.make("ismcts:iterations=8,rollout=heuristic")
+    rng = random.Random(4)
+    for state in positions(game_id, 1500, seed=11):
+        seat = state.current_player()
+        assert seat is not None
+        legal = state.legal_moves()
+        assert bot.choose(state.observation(seat), legal, rng) in legal
+
+
 @pytest.mark.parametrize("game_id", games.ids())
 @pytest.mark.parametrize("spec", ["heuristic", "easy", SMALL["ismcts"], SMALL["ismcts-heuristic"]])
 def test_bots_do_not_see_hidden_cards(game_id: str, spec: str) -> None:
