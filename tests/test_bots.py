@@ -42,24 +42,14 @@ SMALL = {"ismcts": "ismcts:iterations=40", "ismcts-heuristic": "ismcts:iteration
 
 @pytest.mark.parametrize("game_id", games.ids())
 @pytest.mark.parametrize(("spec", "count"), [("random", 2000), ("heuristic", 2000), ("easy", 1000),
-                                             (SMALL["ismcts"], 150), (SMALL["ismcts-heuristic"], 100)])
+                                             (SMALL["ismcts"], 150), (SMALL["ismcts-heuristic"], 100),
+                                             # the search as hard runs it (heuristic rollouts and prior), everywhere
+                                             pytest.param("ismcts:iterations=8,rollout=heuristic", 1500,
+                                                          marks=pytest.mark.slow)])
 def test_bots_return_legal_moves(game_id: str, spec: str, count: int) -> None:
     bot = bots.make(spec)
     rng = random.Random(1)
     for state in positions(game_id, count):
-        seat = state.current_player()
-        assert seat is not None
-        legal = state.legal_moves()
-        assert bot.choose(state.observation(seat), legal, rng) in legal
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game_id", games.ids())
-def test_search_returns_legal_moves_over_thousands_of_positions(game_id: str) -> None:
-    """The search as ``hard`` runs it (heuristic rollouts and prior), on a tiny budget, everywhere."""
-    bot = bots.make("ismcts:iterations=8,rollout=heuristic")
-    rng = random.Random(4)
-    for state in positions(game_id, 1500, seed=11):
         seat = state.current_player()
         assert seat is not None
         legal = state.legal_moves()
