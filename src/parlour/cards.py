@@ -75,8 +75,8 @@ class Card(int):
         found = _BY_TEXT.get(text.strip().upper())
         if found is None:
             raise ValueError(
-                f"not a card: {text!r} (expected rank A 2-9 T J Q K then suit C D H S, "
-                "like 7H or 10h, or JK for the joker)"
+                f"not a card: {text!r} (expected a rank, A 2-9 T J Q K or 10, then a suit, "
+                "C D H S; the joker is J then K)"
             )
         return found
 

@@ -10,7 +10,10 @@ playouts through the public contract, checking at every step that
 * observations serialise to JSON, never change when only cards hidden from
   that seat change, and ``determinize`` (and ``sampler``) give a state with the same
   observation from which play continues legally;
-* writing the record and replaying it gives the same match.
+* writing the record and replaying it gives the same match;
+* an error message for a move the seat to move types names no card but
+  the ones it typed and the ones its observation shows, and does not change
+  when only cards hidden from that seat change.
 
 Games supply ``hide(state, seat, rng)``: a copy of ``state`` in which the
 cards that ``seat`` may not see (RULINGS.md) are dealt differently.  The
@@ -21,12 +24,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from parlour import record
-from parlour.game import Game, Move, State
+from parlour.cards import SUITS
+from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 
 Hide = Callable[[State, int, random.Random], State]
 
@@ -93,6 +98,56 @@ def check_views(game: Game, state: State, seed: int, hide: Hide, rng: random.Ran
             sample.apply(play_rng.choice(sample.legal_moves()))
 
 
+_CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(?:[A2-9TJQK][CDHS]|10[CDHS]|JK)(?![0-9A-Za-z])")
+_GARBAGE = ("", "xyzzy", "play", "play 99", "play ZZ", "play 7", "take", "take Q", "discard 1 2 3", "?!", "10")
+
+
+def cards_named(text: str) -> set[str]:
+    """Every card written in ``text`` as a whole word (``7H``, ``10H``, ``TH``, ``JK``), ten as ``TH``."""
+    return {word.replace("10", "T") for word in _CARD_WORD.findall(text)}
+
+
+def _move_texts(game: Game, state: State, rng: random.Random) -> list[str]:
+    """Every verb of the game with every card of its deck, and some garbage."""
+    deck = sorted({str(card) for card in game.deck(state.options)})
+    texts = list(_GARBAGE)
+    for verb, forms in state.move_forms.items():
+        for form in forms:
+            for card in deck:
+                args = [card if kind == "card" else rng.choice(SUITS) if kind == "suit" else str(rng.randint(1, 5))
+                        for kind in form]
+                texts.append(" ".join((verb, *args)))
+    return texts
+
+
+def _error(state: State, text: str) -> str | None:
+    try:
+        state.parse_move(text)
+    except (MoveSyntaxError, IllegalMoveError) as exc:
+        return str(exc)
+    return None
+
+
+def check_errors(game: Game, state: State, seed: int, hide: Hide, rng: random.Random) -> None:
+    """What the seat to move is told about a move it types reveals nothing hidden from it."""
+    seat = state.current_player()
+    if seat is None:
+        return
+    seen = cards_named(json.dumps(state.observation(seat)))
+    other = hide(state, seat, rng)
+    for text in _move_texts(game, state, rng):
+        message = _error(state, text)
+        if message is None:
+            continue
+        foreign = cards_named(message) - cards_named(text) - seen
+        if foreign:
+            raise _fail(seed, state, f"the error for {text!r} names {sorted(foreign)}, which seat {seat} "
+                        f"did not type and cannot see: {message!r}")
+        if _error(other, text) != message:
+            raise _fail(seed, state, f"the error for {text!r} changes when only cards hidden from seat {seat} "
+                        f"change: {message!r}")
+
+
 def check_copy(state: State, seed: int, rng: random.Random) -> None:
     """Playing on in a copy leaves the original untouched."""
     before = state.snapshot()
@@ -155,6 +210,7 @@ def run(
                 report.deep_checks += 1
                 check_moves_round_trip(state, match_seed)
                 check_views(game, state, match_seed, hide, rng)
+                check_errors(game, state, match_seed, hide, rng)
                 check_copy(state, match_seed, random.Random(rng.random()))
                 before = state.snapshot()
                 for move in legal:

@@ -79,7 +79,7 @@ def _parse_move(text: str) -> Move:
     from observations thousands of times."""
     words = text.split()
     if not words:
-        raise MoveSyntaxError("empty move (expected a verb such as 'play 7H')")
+        raise MoveSyntaxError("empty move (expected a verb and its cards, such as 'play <card>')")
     verb = words[0].lower()
     if not verb.isalpha():
         raise MoveSyntaxError(f"a move starts with a verb such as 'play', not {words[0]!r}")
@@ -94,7 +94,7 @@ def _parse_move(text: str) -> Move:
                 args.append(Card.parse(word))
             except ValueError:
                 raise MoveSyntaxError(
-                    f"{word!r} is neither a card (like 7H), a suit (C D H S) nor a number"
+                    f"{word!r} is neither a card (rank then suit), a suit (C D H S) nor a number"
                 ) from None
     return Move(verb, tuple(args))
 

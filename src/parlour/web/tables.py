@@ -387,7 +387,7 @@ class TableManager:
         if kind == "move":
             text = message.get("move")
             if not isinstance(text, str) or len(text) > 60:
-                raise ProtocolError("malformed", "move must be a move in notation, like 'play 7H'")
+                raise ProtocolError("malformed", "move must be a move in notation, like 'play <card>'")
             await self._move(table, conn.seat, text, version)
         elif kind == "next_round":
             await self._next_round(table, conn.seat, version)
