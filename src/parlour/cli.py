@@ -166,14 +166,35 @@ def serve_command(
     db: Annotated[str, typer.Option(help="database URL: sqlite:///FILE (default) or postgresql+psycopg://…")]
     = "sqlite:///parlour.db",
     bot_delay: Annotated[float, typer.Option(min=0.0, max=10.0, help="seconds a bot waits before it moves")] = 0.6,
+    max_open: Annotated[int, typer.Option(min=1, help="tables being played that one player may have started")]
+    = 10,
+    max_per_hour: Annotated[int, typer.Option(min=1, help="tables one player may start in an hour")] = 30,
+    max_tables: Annotated[int, typer.Option(min=1, help="tables being played on the whole server")] = 1000,
+    max_bot_tables: Annotated[int, typer.Option(min=0, help="tables of bots only that one player may have")] = 2,
+    idle_minutes: Annotated[float, typer.Option(
+        min=0.01, help="a table nobody is at or moves at for this long ends as abandoned")] = 24 * 60,
+    message_rate: Annotated[float, typer.Option(
+        min=0.1, help="messages a second one connection may send (bursts of twice as many)")] = 20.0,
+    https_only: Annotated[bool, typer.Option(help="send the session cookie over HTTPS only (behind TLS)")]
+    = False,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="another origin whose pages may use this server (e.g. https://cards.example.org); repeatable")]
+    = None,
 ) -> None:
-    """Play in the browser: tables, friends, bots, spectators and replays. Open the printed address."""
+    """Play in the browser: tables, friends, bots, spectators and replays. Open the printed address.
+
+    The session cookies are signed with $PARLOUR_SECRET_KEY, or a key kept in the database."""
     try:
         from parlour.web.app import serve
+        from parlour.web.tables import Limits
     except ImportError as exc:
         raise _fail(f"the web server needs its packages ({exc.name}): run make serve, or pip install parlour") \
             from None
-    serve(host=host, port=port, db=db, bot_delay=bot_delay)
+    limits = Limits(open_tables=max_open, tables_per_hour=max_per_hour, live_tables=max_tables,
+                    bot_tables=max_bot_tables, idle_seconds=idle_minutes * 60, messages_per_second=message_rate,
+                    message_burst=max(1, round(2 * message_rate)))
+    serve(host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, https_only=https_only,
+          allowed_origins=frozenset(allow_origin or ()))
 
 
 @app.command("arena")

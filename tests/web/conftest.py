@@ -50,7 +50,7 @@ DATA = ROOT / "tests" / "data"
 START_TIMEOUT = 30.0
 KNOWN_CODES = {
     "malformed", "too_large", "unauthorized", "hello_required", "stale", "not_your_turn",
-    "syntax", "illegal", "not_allowed", "not_found",
+    "syntax", "illegal", "not_allowed", "not_found", "rate_limited",
 }
 
 
@@ -73,11 +73,15 @@ class ServerProcess:
     instances: list[ServerProcess] = []  # noqa: RUF012 (every server of the running test)
 
     def __init__(
-        self, db_url: str, port: int | None = None, bot_delay: float = 0.05, log_path: Path | None = None
+        self, db_url: str, port: int | None = None, bot_delay: float = 0.05, log_path: Path | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.extra = extra
+        """More ``parlour serve`` options (limits)."""
+        self.people: list[Person] = []
         if log_path is None:
             fd, name = tempfile.mkstemp(prefix="parlour-serve-", suffix=".log")
             os.close(fd)
@@ -105,7 +109,7 @@ class ServerProcess:
         """The command line that starts the server."""
         return [
             sys.executable, "-m", "parlour", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+            "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.extra,
         ]
 
     def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
@@ -148,6 +152,12 @@ class ServerProcess:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
 
+    def close_people(self) -> None:
+        """Close the HTTP clients of every person made for this server."""
+        for person in self.people:
+            person.close()
+        self.people.clear()
+
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM, then SIGKILL if it has not gone within ``timeout``."""
         if self.proc is not None and self.proc.poll() is None:
@@ -181,16 +191,35 @@ class ServerProcess:
         with httpx.Client(trust_env=False, timeout=30.0) as client:
             return client.post(self.url + path, **kwargs)
 
+    def person(self, name: str | None = None) -> Person:
+        """A new browser: its own identity (session cookie), with ``name`` chosen if given."""
+        person = Person(self, name)
+        self.people.append(person)
+        return person
+
     def create_table(
         self, game: str = "twenty", seats: list[dict[str, Any]] | None = None, options: dict[str, Any] | None = None,
-        **extra: Any,
+        host: Person | None = None, **extra: Any,
     ) -> dict[str, Any]:
-        """``POST /api/tables`` (two ``friend`` seats by default); fails the test unless it is created."""
-        body = {"game": game, "options": options or {}, "seats": seats or [{"kind": "friend"}, {"kind": "friend"}]}
+        """``POST /api/tables`` by ``host`` (a new person by default), with a ``me`` and a ``friend`` seat by
+        default; every ``friend`` invitation is accepted by a new person.  Each person's seat in the answer
+        gets ``"person"``: the :class:`Person` who holds it; the answer gets ``"host"``."""
+        host = host or self.person("Host")
+        body = {"game": game, "options": options or {}, "seats": seats or [{"kind": "me"}, {"kind": "friend"}]}
         body.update(extra)
-        answer = self.post("/api/tables", json=body)
+        answer = host.post("/api/tables", json=body)
         assert answer.status_code in (200, 201), (answer.status_code, answer.text)
         table: dict[str, Any] = answer.json()
+        invites = {i["seat"]: i["url"] for i in table["invites"]}
+        for seat in table["seats"]:
+            if seat["kind"] == "me":
+                seat["person"] = host
+            elif seat["kind"] == "friend":
+                friend = self.person(f"Friend {seat['seat'] + 1}")
+                got = friend.accept(invites[seat["seat"]])
+                assert got.status_code == 200, got.text
+                seat["person"] = friend
+        table["host"] = host
         return table
 
     def table(self, table_id: str) -> dict[str, Any]:
@@ -199,6 +228,46 @@ class ServerProcess:
         assert answer.status_code == 200, (answer.status_code, answer.text)
         summary: dict[str, Any] = answer.json()
         return summary
+
+
+class Person:
+    """One browser as the server sees it: an HTTP client that keeps the session cookie (the player's
+    identity) and hands it to its WebSocket connections."""
+
+    def __init__(self, server: ServerProcess, name: str | None = None) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.url, trust_env=False, timeout=30.0)
+        first = self.http.get("/")
+        assert first.status_code == 200 and "parlour_session" in self.http.cookies, first.headers
+        if name:
+            named = self.put("/api/me", json={"name": name})
+            assert named.status_code == 200, named.text
+
+    @property
+    def cookie(self) -> str:
+        """The ``Cookie`` header a browser would send."""
+        return "; ".join(f"{key}={value}" for key, value in self.http.cookies.items())
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.http.get(path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.http.post(path, **kwargs)
+
+    def put(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.http.put(path, **kwargs)
+
+    def accept(self, url: str, name: str | None = None) -> httpx.Response:
+        """Open an invitation link (``/table/ID#invite=CODE``) and take its seat."""
+        path, _, fragment = url.partition("#invite=")
+        table_id = path.rstrip("/").rsplit("/", 1)[-1]
+        body: dict[str, Any] = {"invite": fragment}
+        if name:
+            body["name"] = name
+        return self.post(f"/api/tables/{table_id}/accept", json=body)
+
+    def close(self) -> None:
+        self.http.close()
 
 
 # -- fixtures -------------------------------------------------------------------
@@ -293,10 +362,15 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     return postgres_server.create_database()
 
 
+FAST_CLIENTS = ("--message-rate", "1000")
+"""Test clients play far faster than people: the ``server`` fixtures let a connection send 1,000
+messages a second (the rate limit itself is tested on servers with the default)."""
+
+
 @pytest.fixture
 def server(sqlite_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     """A running server on a fresh SQLite database (stopped after the test)."""
-    proc = ServerProcess(sqlite_url, log_path=tmp_path / "server.log").start()
+    proc = ServerProcess(sqlite_url, log_path=tmp_path / "server.log", extra=FAST_CLIENTS).start()
     yield proc
     proc.stop()
 
@@ -304,7 +378,7 @@ def server(sqlite_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 @pytest.fixture
 def pg_server(postgres_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     """A running server on a fresh PostgreSQL database (stopped after the test)."""
-    proc = ServerProcess(postgres_url, log_path=tmp_path / "server-pg.log").start()
+    proc = ServerProcess(postgres_url, log_path=tmp_path / "server-pg.log", extra=FAST_CLIENTS).start()
     yield proc
     proc.stop()
 
@@ -324,6 +398,7 @@ def _servers_of_the_test() -> Iterator[None]:
     yield
     for proc in ServerProcess.instances:
         proc.stop()
+        proc.close_people()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -348,34 +423,37 @@ _DIRECT = {"legacy": True} if "legacy" in inspect.signature(connect).parameters 
 class Client:
     """A synchronous WebSocket connection to one table, as a browser tab.
 
-    ``Client(server, table_id, token)`` says ``hello`` and waits for
+    ``Client(server, table_id, person)`` opens it with the person's cookie
+    (``None``: a browser that never visited), says ``hello`` and waits for
     ``welcome`` and the first ``state`` (``hello=False`` skips that).  Every
     frame received is kept in :attr:`frames`; the newest ``state`` is
     :attr:`state`.
     """
 
     def __init__(
-        self, server: ServerProcess, table_id: str, token: str | None = None, *, hello: bool = True,
-        timeout: float = 10.0,
+        self, server: ServerProcess, table_id: str, person: Person | None = None, *, hello: bool = True,
+        timeout: float = 10.0, origin: str | None = None,
     ) -> None:
         self.server = server
         self.table_id = table_id
-        self.token = token
+        self.person = person
         self.timeout = timeout
+        headers = {"Cookie": person.cookie} if person is not None else {}
         self.ws: ClientConnection = connect(
             server.table_ws_url(table_id), open_timeout=timeout, proxy=None, max_size=None, compression=None,
-            **_DIRECT,
+            additional_headers=headers, origin=origin, **_DIRECT,  # type: ignore[arg-type]
         )
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str | bytes] = []
         self.state: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
         if hello:
-            self.hello(token)
+            self.hello()
 
-    def hello(self, token: str | None) -> dict[str, Any]:
-        """Claim the seat (or watch, with ``None``); waits for ``welcome`` and the first ``state``."""
-        self.send({"type": "hello", "token": token})
+    def hello(self, token: str | None = None) -> dict[str, Any]:
+        """Take the person's seat (or watch); waits for ``welcome`` and the first ``state``.
+        ``token``: a seat's secret link of the first release."""
+        self.send({"type": "hello", "token": token} if token else {"type": "hello"})
         self.welcome = self.recv_until("welcome")
         self.recv_until("state")
         return self.welcome
@@ -401,6 +479,8 @@ class Client:
         self.frames.append(message)
         if message.get("type") == "state":
             self.state = message
+        elif message.get("type") == "seats" and self.state is not None:
+            self.state["seats"] = message["seats"]
         return message
 
     def recv_until(
@@ -508,7 +588,7 @@ def hidden_cards(state: State, seat: int | None) -> set[str]:
     return hidden
 
 
-_NOT_TEXT = {"table_id", "url", "spectate_url", "token"}
+_NOT_TEXT = {"table_id", "url", "spectate_url", "token", "person", "host"}
 """Random identifiers, which may hold a card-like word by chance."""
 _CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|10[CDHS]|JK)$")
 

@@ -10,6 +10,7 @@ import random
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
@@ -30,16 +31,17 @@ class Hostile:
 
 
 class Table:
-    """A Twenty table between two friends, watched by a spectator, and a stranger's connection."""
+    """A Twenty table between two people, watched by a spectator, and a stranger's connection."""
 
-    def __init__(self, server: ServerProcess, foreign_tokens: list[str]) -> None:
+    def __init__(self, server: ServerProcess, foreign_links: list[str]) -> None:
         self.server = server
         created = server.create_table("twenty")
         self.id = created["table_id"]
-        self.tokens = [s["token"] for s in created["seats"]]
-        self.foreign_tokens = foreign_tokens
-        self.seated = [Client(server, self.id, t) for t in self.tokens]
-        self.watcher = Client(server, self.id, None)
+        self.people = [s["person"] for s in created["seats"]]
+        self.foreign_links = foreign_links
+        """Invitation codes of another table (already accepted there)."""
+        self.seated = [Client(server, self.id, p) for p in self.people]
+        self.watcher = Client(server, self.id, server.person("Watcher"))
         self.stranger = Client(server, self.id, hello=False)
 
     @property
@@ -57,7 +59,7 @@ class Table:
         """A new connection in place of one the server closed."""
         old = self.conn(who)
         old.close()
-        fresh = Client(self.server, self.id, old.token, hello=who != "stranger")
+        fresh = Client(self.server, self.id, old.person, hello=who != "stranger")
         if who == "stranger":
             self.stranger = fresh
         elif who == "spectator":
@@ -168,13 +170,13 @@ def hostile_messages(rng: random.Random, table: Table) -> list[Callable[[], Host
         return to_anyone(data, {"malformed"})
 
     def foreign_token() -> Callable[[], Hostile]:
-        token = rng.choice([*table.foreign_tokens, "x" * 32, table.tokens[0][:-1] + "A", table.tokens[1].upper()])
-        if token in table.tokens:
-            token = "not-a-token"
-        return to_anyone(json.dumps({"type": "hello", "token": token}), {"unauthorized"})
+        # a made-up or foreign link claims nothing for someone without a seat (people keep their own seat)
+        token = rng.choice([*table.foreign_links, "x" * 32, random_text(rng, 20), "-" * 24])
+        who = rng.choice(["spectator", "stranger"])
+        return lambda: Hostile(who, json.dumps({"type": "hello", "token": token}), {"unauthorized"})
 
     def token_of_wrong_type() -> Callable[[], Hostile]:
-        token = rng.choice([1, [table.tokens[0]], {"token": table.tokens[0]}, True])
+        token = rng.choice([1, ["x"], {"token": "x"}, True])
         return to_anyone(json.dumps({"type": "hello", "token": token}), {"malformed", "unauthorized"})
 
     def wrong_version() -> Callable[[], Hostile]:
@@ -225,7 +227,7 @@ def hostile_messages(rng: random.Random, table: Table) -> list[Callable[[], Host
             conn = table.conn("mover")
             assert conn.state is not None
             return Hostile("spectator", json.dumps({"type": "move", "move": conn.state["legal"][0],
-                                                    "version": v(), "token": table.tokens[0]}), {"unauthorized"})
+                                                    "version": v(), "token": "x" * 32}), {"unauthorized"})
         return make
 
     def before_hello() -> Callable[[], Hostile]:
@@ -267,7 +269,7 @@ def send_and_check(table: Table, hostile: Hostile, version: int) -> str:
     errors = [f for f in got if f["type"] == "error"]
     assert errors, f"no error came back; {what}"
     for frame in got:
-        assert frame["type"] in ("error", "state"), what
+        assert frame["type"] in ("error", "state", "seats"), what
         if frame["type"] == "state":  # a (dis)connection elsewhere is broadcast: the same version
             assert frame["version"] == version, what
         leaked = cards_in(frame) & forbidden - sent_cards
@@ -304,10 +306,14 @@ def fuzz_phase(table: Table, rng: random.Random) -> dict[str, int]:
     return outcomes
 
 
+def invite_codes(table: dict[str, Any]) -> list[str]:
+    return [i["url"].split("#invite=")[1] for i in table["invites"]]
+
+
 def test_hostile_messages_change_nothing(server: ServerProcess) -> None:
     rng = random.Random(SEED)
-    other = server.create_table("twenty")
-    table = Table(server, [s["token"] for s in other["seats"]])
+    other = server.create_table("twenty", seats=[{"kind": "friend"}, {"kind": "friend"}])
+    table = Table(server, invite_codes(other))
     totals: dict[str, int] = {}
     for phase in range(2):
         for key, count in fuzz_phase(table, rng).items():
@@ -326,8 +332,8 @@ def test_hostile_messages_change_nothing(server: ServerProcess) -> None:
 
 
 def test_oversized_frames_are_refused_and_new_connections_work(server: ServerProcess) -> None:
-    other = server.create_table("twenty")
-    table = Table(server, [s["token"] for s in other["seats"]])
+    other = server.create_table("twenty", seats=[{"kind": "friend"}, {"kind": "friend"}])
+    table = Table(server, invite_codes(other))
     version = table.version
     for who, size in (("mover", 16 * 1024 + 1), ("spectator", 1_000_000), ("waiter", 1_500_000),
                       ("stranger", 4_000_000)):

@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import Client, ServerProcess
 
-AGAINST_BOT = [{"kind": "me", "name": "Ada"}, {"kind": "bot", "level": "easy"}]
+AGAINST_BOT = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 
 
 def my_turn(client: Client, after: int = -1) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def my_turn(client: Client, after: int = -1) -> dict[str, Any]:
 
 def test_hint_gives_three_legal_moves_with_estimates(server: ServerProcess) -> None:
     table = server.create_table("minus-twenty", seats=AGAINST_BOT)
-    client = Client(server, table["table_id"], table["seats"][0]["token"])
+    client = Client(server, table["table_id"], table["seats"][0]["person"])
     state = my_turn(client)
     assert state["can_hint"]
     client.send({"type": "hint", "version": state["version"]})
@@ -36,8 +36,8 @@ def test_hint_gives_three_legal_moves_with_estimates(server: ServerProcess) -> N
 
 def test_no_hint_or_undo_between_people(server: ServerProcess) -> None:
     table = server.create_table("twenty")
-    tokens = [s["token"] for s in table["seats"]]
-    clients = [Client(server, table["table_id"], t) for t in tokens]
+    people = [s["person"] for s in table["seats"]]
+    clients = [Client(server, table["table_id"], p) for p in people]
     state = next(c.state for c in clients if c.state and c.state["legal"])
     assert state is not None and not state["can_hint"] and not state["can_undo"]
     mover = next(c for c in clients if c.state and c.state["legal"])
@@ -49,7 +49,7 @@ def test_no_hint_or_undo_between_people(server: ServerProcess) -> None:
 
 def test_undo_takes_back_my_turn_and_the_bots_reply_and_is_kept(server: ServerProcess) -> None:
     table = server.create_table("twenty", seats=AGAINST_BOT)
-    token = table["seats"][0]["token"]
+    token = table["seats"][0]["person"]
     client = Client(server, table["table_id"], token)
     before = my_turn(client)
     assert not before["can_undo"] or before["view"]["moves"]
@@ -74,7 +74,7 @@ def test_undo_takes_back_my_turn_and_the_bots_reply_and_is_kept(server: ServerPr
 
 def test_undo_never_goes_past_a_draw_from_the_stock(server: ServerProcess) -> None:
     table = server.create_table("minus-twenty", seats=AGAINST_BOT)
-    client = Client(server, table["table_id"], table["seats"][0]["token"])
+    client = Client(server, table["table_id"], table["seats"][0]["person"])
     state = my_turn(client)
     play = next(m for m in state["legal"] if m.startswith(("play", "discard")))
     client.send({"type": "move", "move": play, "version": state["version"]})
@@ -91,7 +91,7 @@ def test_undo_never_goes_past_a_draw_from_the_stock(server: ServerProcess) -> No
 @pytest.mark.slow
 def test_turn_timer_lets_a_bot_move_for_a_slow_seat(server: ServerProcess) -> None:
     table = server.create_table("twenty", seats=AGAINST_BOT, turn_seconds=5)
-    client = Client(server, table["table_id"], table["seats"][0]["token"])
+    client = Client(server, table["table_id"], table["seats"][0]["person"])
     state = my_turn(client)
     assert state["deadline"] is not None and state["deadline"] > time.time()
     moved = client.recv_until("state", lambda m: m["version"] > state["version"], timeout=15)

@@ -15,6 +15,7 @@ from parlour.game import State
 from .conftest import (
     KNOWN_CODES,
     Client,
+    Person,
     ServerProcess,
     assert_public,
     cards_in,
@@ -24,7 +25,7 @@ from .conftest import (
     states_by_version,
 )
 
-AGAINST_BOT = [{"kind": "me", "name": "Ada"}, {"kind": "bot", "level": "easy"}]
+AGAINST_BOT = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
 
 
 def record_of(server: ServerProcess, table_id: str) -> dict[str, Any]:
@@ -80,9 +81,9 @@ def check_frames(client: Client, states: list[State], seat: int | None) -> int:
     return checked
 
 
-def friends_table(server: ServerProcess, game: str = "twenty") -> tuple[str, list[str]]:
+def friends_table(server: ServerProcess, game: str = "twenty") -> tuple[str, list[Person]]:
     table = server.create_table(game)
-    return table["table_id"], [s["token"] for s in table["seats"]]
+    return table["table_id"], [s["person"] for s in table["seats"]]
 
 
 @pytest.mark.slow
@@ -116,9 +117,9 @@ def test_two_people_play_a_whole_match_of_twenty_and_see_only_their_own_cards(an
 @pytest.mark.slow
 def test_a_person_plays_a_bot_to_the_end(any_server: ServerProcess) -> None:
     server = any_server
-    table = server.create_table("twenty", seats=AGAINST_BOT)
+    table = server.create_table("twenty", seats=AGAINST_BOT, host=server.person("Ada"))
     table_id = table["table_id"]
-    with Client(server, table_id, table["seats"][0]["token"]) as ada:
+    with Client(server, table_id, table["seats"][0]["person"]) as ada:
         last = play_to_end([ada], random.Random(5))
         assert last["status"] == "finished"
         data = record_of(server, table_id)
@@ -136,7 +137,7 @@ def test_minus_twenty_progression_and_silver_bars_views_are_observations(server:
     for game, seats in (("minus-twenty", 2), ("silver-bars", 2), ("progression", 3)):
         table = server.create_table(game, seats=[{"kind": "friend"}] * seats)
         table_id = table["table_id"]
-        seated = [Client(server, table_id, s["token"]) for s in table["seats"]]
+        seated = [Client(server, table_id, s["person"]) for s in table["seats"]]
         watcher = Client(server, table_id, None)
         play_to_end(seated, random.Random(2), stop_at=12, watchers=(watcher,))
         for client in seated:
@@ -213,57 +214,65 @@ def test_errors_stale_not_your_turn_illegal_syntax(server: ServerProcess) -> Non
         client.close()
 
 
-def test_a_token_claims_only_its_own_seat(server: ServerProcess) -> None:
-    table_id, tokens = friends_table(server)
-    other_id, other_tokens = friends_table(server)
-    clients = [Client(server, table_id, t) for t in tokens]
+def test_a_connection_acts_only_for_its_own_seat(server: ServerProcess) -> None:
+    table_id, people = friends_table(server)
+    other_id, _other = friends_table(server)
+    clients = [Client(server, table_id, p) for p in people]
+    assert [c.seat for c in clients] == [0, 1]
     mover = next(c for c in clients if c.state and c.state["legal"])
     waiter = next(c for c in clients if c is not mover)
     assert mover.state is not None
     version = mover.state["version"]
     move = mover.state["legal"][0]
-    # the waiter cannot make the mover's move, not even naming the mover's token in the message
+    # the waiter cannot make the mover's move, whatever the message claims
     for message in (
         {"type": "move", "move": move, "version": version},
-        {"type": "move", "move": move, "version": version, "token": mover.token},
+        {"type": "move", "move": move, "version": version, "token": "x" * 32},
         {"type": "move", "move": move, "version": version, "seat": mover.seat},
     ):
         waiter.send(message)
         error = waiter.recv_until("error")
         assert error["code"] in {"not_your_turn", "malformed"}, error
-    # tokens of another table, of nobody, or not strings claim nothing here
-    for token in (other_tokens[0], other_tokens[1], "x" * 32, "", tokens[0] + "x"):
-        with Client(server, table_id, hello=False) as stranger:
-            stranger.send({"type": "hello", "token": token})
+    # another person, or a browser without a cookie, only watches; made-up links claim nothing
+    stranger_person = server.person("Mallory")
+    for person, token in ((stranger_person, None), (None, None), (stranger_person, "x" * 32),
+                          (None, "not-a-link")):
+        with Client(server, table_id, person, hello=False) as stranger:
+            stranger.send({"type": "hello", "token": token} if token else {"type": "hello"})
             reply = stranger.recv_until("error") if token else stranger.recv_until("welcome")
             if token:
                 assert reply["code"] == "unauthorized", reply
                 stranger.send({"type": "move", "move": move, "version": version})
                 assert stranger.recv_until("error")["code"] in {"hello_required", "unauthorized"}
             else:
-                assert reply["seat"] is None
+                assert reply["seat"] is None and reply["role"] == "spectator"
+                stranger.send({"type": "move", "move": move, "version": version})
+                assert stranger.recv_until("error")["code"] == "unauthorized"
             assert [f for f in stranger.frames if f["type"] == "welcome" and f["seat"] is not None] == []
     with Client(server, table_id, hello=False) as stranger:
         stranger.send({"type": "hello", "token": 12345})
         assert stranger.recv_until("error")["code"] in {"malformed", "unauthorized"}
-    # a seated connection that says hello again with a bad token keeps its seat only
-    waiter.send({"type": "hello", "token": other_tokens[0]})
-    assert waiter.recv_until("error")["code"] == "unauthorized"
+    # a seated connection that says hello again keeps its own seat only
+    waiter.hello()
+    assert waiter.seat == 1 - (mover.seat or 0)
     waiter.send({"type": "move", "move": move, "version": version})
     assert waiter.recv_until("error")["code"] == "not_your_turn"
+    # the same person on a second connection (another tab) is the same seat
+    with Client(server, table_id, people[0]) as again:
+        assert again.seat == 0
     assert server.table(table_id)["version"] == version
     assert server.table(other_id)["version"] == 0
     for client in clients:
         client.close()
 
 
-def reconnect(server: ServerProcess, table_id: str, tokens: list[str]) -> list[Client]:
-    return [Client(server, table_id, t) for t in tokens]
+def reconnect(server: ServerProcess, table_id: str, people: list[Person]) -> list[Client]:
+    return [Client(server, table_id, p) for p in people]
 
 
 @pytest.mark.slow
 def test_a_killed_server_comes_back_where_it_was(any_server: ServerProcess) -> None:
-    """SIGKILL mid-round and at a round's end: after the restart the same tokens see
+    """SIGKILL mid-round and at a round's end: after the restart the same people see
     the same version and view, and the match goes on to the end."""
     server = any_server
     table_id, tokens = friends_table(server)
@@ -311,7 +320,7 @@ def test_a_killed_server_lets_the_bot_go_on(any_server: ServerProcess) -> None:
     the bot moves by itself, and nothing the person saw is lost."""
     server = any_server
     table = server.create_table("twenty", seats=AGAINST_BOT)
-    table_id, token = table["table_id"], table["seats"][0]["token"]
+    table_id, token = table["table_id"], table["seats"][0]["person"]
     rng = random.Random(8)
     ada = Client(server, table_id, token)
     for _ in range(3):
@@ -342,6 +351,6 @@ def test_errors_use_known_codes_and_keep_the_connection(server: ServerProcess) -
             assert error["code"] in KNOWN_CODES, error
             client.ping()
     with Client(server, "no-such-table", hello=False) as lost:
-        lost.send({"type": "hello", "token": None})
+        lost.send({"type": "hello"})
         error = lost.recv_until("error")
         assert error["code"] in KNOWN_CODES, f"{error['code']!r} is not an error code of docs/web-protocol.md"

@@ -1,26 +1,48 @@
 """The ASGI app: pages, the JSON API and the WebSocket endpoint (thin: the
 table manager decides).  ``create_app(db, bot_delay)`` builds it; ``serve``
-runs it on uvicorn."""
+runs it on uvicorn.
+
+Who a request comes from is the player id in a signed session cookie
+(Starlette's ``SessionMiddleware``, itsdangerous): HttpOnly, SameSite=Lax,
+made on the first visit.  Every answer carries a strict
+Content-Security-Policy, and state-changing requests and WebSocket handshakes
+from another site's ``Origin`` are refused.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import os
+import secrets
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import bots, games, record
 from parlour.web.store import TableStore
-from parlour.web.tables import Connection, ProtocolError, TableError, TableManager, error, parse_message
+from parlour.web.tables import (
+    Connection,
+    Limits,
+    ProtocolError,
+    TableError,
+    TableManager,
+    TokenBucket,
+    error,
+    parse_message,
+)
 
 log = logging.getLogger("parlour.web")
 STATIC = Path(str(files("parlour.web").joinpath("static")))
@@ -29,7 +51,18 @@ MAX_MESSAGE = 16 * 1024
 MAX_FRAME = 1024 * 1024
 """uvicorn closes a connection whose frame is bigger than this."""
 MAX_RECORD = 5 * 1024 * 1024
-HELLO_SECONDS = 30
+HELLO_SECONDS = 10
+"""A connection must say a valid ``hello`` this soon after it opens."""
+SESSION_COOKIE = "parlour_session"
+SESSION_DAYS = 400
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-content-type-options", b"nosniff"),
+]
 
 LEVEL_TEXT = {
     "easy": "the club player's advice, with a 35% chance of a random move",
@@ -45,13 +78,78 @@ def _option(option: Any) -> dict[str, Any]:
             "minimum": option.minimum, "maximum": option.maximum, "nullable": option.nullable}
 
 
-def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announce: str | None = None) -> FastAPI:
-    """The web app over the database ``db``; bots wait ``bot_delay`` seconds before moving."""
+def same_origin(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset()) -> bool:
+    """Whether a request's ``Origin`` header is this server's own (or one it was told to allow).
+    Requests without an ``Origin`` (not from a browser page) are allowed."""
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    return origin != "null" and host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+class Guard:
+    """ASGI middleware: security headers on every answer; state-changing requests and WebSocket
+    handshakes from a foreign ``Origin`` refused with 403."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str] = frozenset()) -> None:
+        self.app = app
+        self.allowed = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        changing = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD", "OPTIONS")
+        if changing and not same_origin(headers.get("origin"), headers.get("host"), self.allowed):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
+                return
+            body = json.dumps({"error": "requests from another site's pages are refused"}).encode()
+            await send({"type": "http.response.start", "status": 403, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                *SECURITY_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS:
+                    out[key.decode()] = value.decode()
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def player_of(request: Request | WebSocket, make: bool = True) -> str | None:
+    """The player id in the session cookie (made on the first visit when ``make``)."""
+    player = request.session.get("player")
+    if isinstance(player, str) and 8 <= len(player) <= 32:
+        return player
+    if not make:
+        return None
+    player = secrets.token_urlsafe(16)
+    request.session["player"] = player
+    return player
+
+
+def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announce: str | None = None,
+               limits: Limits | None = None, secret_key: str | None = None, https_only: bool = False,
+               allowed_origins: frozenset[str] = frozenset()) -> FastAPI:
+    """The web app over the database ``db``; bots wait ``bot_delay`` seconds before moving.
+
+    ``secret_key`` signs the session cookies (default: ``$PARLOUR_SECRET_KEY``, else a key kept in
+    the database, so that identities survive a restart)."""
     holder: dict[str, TableManager] = {}
+    limits = limits or Limits()
+    store = TableStore(db)
+    key = secret_key or os.environ.get("PARLOUR_SECRET_KEY") or store.secret("session_key")
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        manager = TableManager(TableStore(db), bot_delay=bot_delay)
+        manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
         if announce:
@@ -60,6 +158,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         await manager.stop()
 
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.add_middleware(SessionMiddleware, secret_key=key, session_cookie=SESSION_COOKIE,
+                       max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=https_only)
+    app.add_middleware(Guard, allowed_origins=allowed_origins)
 
     def manager() -> TableManager:
         return holder["manager"]
@@ -83,7 +184,8 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/", include_in_schema=False)
     @app.get("/replay", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def page(table_id: str | None = None) -> FileResponse:
+    async def page(request: Request, table_id: str | None = None) -> FileResponse:
+        player_of(request)  # the identity is made on the first visit
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -105,21 +207,52 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def levels() -> list[dict[str, str]]:
         return [{"name": name, "description": LEVEL_TEXT.get(name, spec)} for name, spec in bots.LEVELS.items()]
 
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        """Who you are here: the name you chose (null until you choose one)."""
+        return {"name": await manager().player_name(player_of(request))}
+
+    @app.put("/api/me")
+    async def rename(request: Request) -> dict[str, Any]:
+        """Choose your name (your seats at tables being played take it too)."""
+        player = player_of(request)
+        assert player is not None
+        return await manager().rename(player, await body(request))
+
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
-        return await manager().create(await body(request))
+        player = player_of(request)
+        assert player is not None
+        return await manager().create(await body(request), player)
 
     @app.get("/api/tables")
-    async def lobby() -> list[dict[str, Any]]:
-        return manager().lobby()
+    async def lobby(page: int = 1, per_page: int = 20) -> dict[str, Any]:
+        """Tables being played with a free seat, newest first, a page at a time."""
+        return manager().lobby(page, per_page)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().join(table_id, await body(request))
+        player = player_of(request)
+        assert player is not None
+        return await manager().join(table_id, await body(request), player)
+
+    @app.post("/api/tables/{table_id}/accept")
+    async def accept(table_id: str, request: Request) -> dict[str, Any]:
+        """Accept an invitation: the first player to accept takes the seat for good."""
+        player = player_of(request)
+        assert player is not None
+        return await manager().accept(table_id, await body(request), player)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/reopen")
+    async def reopen(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """The host takes back a seat whose player left, with a new invitation."""
+        player = player_of(request)
+        assert player is not None
+        return await manager().reopen(table_id, seat, player)
 
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: str) -> dict[str, Any]:
-        return (await manager().get(table_id)).summary()
+    async def table(table_id: str, request: Request) -> dict[str, Any]:
+        return (await manager().get(table_id)).summary(player_of(request, make=False))
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
@@ -129,7 +262,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().replay(table_id, request.headers.get("x-parlour-token"))
+        return await manager().replay(table_id, player_of(request, make=False))
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> Any:
@@ -146,10 +279,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        conn = Connection()
+        conn = Connection(player_of(websocket, make=False),
+                          TokenBucket(limits.messages_per_second, limits.message_burst))
         writer = asyncio.create_task(_write(websocket, conn))
         try:
-            await _read(websocket, conn, table_id, manager())
+            await _read(websocket, conn, table_id, manager(), limits.flood_strikes)
         except WebSocketDisconnect:
             pass
         finally:
@@ -170,20 +304,35 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             return
 
 
-async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: TableManager) -> None:
+async def _close(websocket: WebSocket, conn: Connection, code: str, message: str) -> None:
+    conn.send(error(code, message, conn.table.version if conn.table is not None else None))
+    await asyncio.sleep(0.1)  # let the writer send it
+    await websocket.close(code=1008)
+
+
+async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: TableManager,
+                flood_strikes: int) -> None:
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + HELLO_SECONDS
     while True:
         try:
-            raw = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS) if conn.table is None \
+            raw = await asyncio.wait_for(websocket.receive(), hello_by - loop.time()) if conn.table is None \
                 else await websocket.receive()
         except TimeoutError:
-            conn.send(error("hello_required", "no hello in time: the connection is closed"))
-            await asyncio.sleep(0.1)
-            await websocket.close(code=1008)
+            await _close(websocket, conn, "hello_required", "no hello in time: the connection is closed")
             return
         if raw["type"] == "websocket.disconnect":
             return
-        text = raw.get("text")
         version = conn.table.version if conn.table is not None else None
+        if not conn.bucket.allow():
+            conn.strikes += 1
+            if conn.strikes >= flood_strikes:
+                await _close(websocket, conn, "rate_limited", "too many messages: the connection is closed")
+                return
+            conn.send(error("rate_limited", "too many messages: slow down", version))
+            continue
+        conn.strikes = 0
+        text = raw.get("text")
         if text is None:
             conn.send(error("malformed", "messages are JSON text, not binary", version))
             continue
@@ -195,7 +344,7 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
             if conn.table is None and message["type"] not in ("hello", "ping"):
                 raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\", \"token\": …}")
             if message["type"] == "hello":
-                await manager.hello(conn, table_id, message.get("token"))
+                await manager.hello(conn, table_id, message)
             elif message["type"] == "ping" and conn.table is None:
                 conn.send({"type": "pong"})
             else:
@@ -203,6 +352,9 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
         except ProtocolError as exc:
             conn.send(error(exc.code, str(exc), conn.table.version if conn.table is not None else None))
         except TableError as exc:
+            if exc.status == 404 and conn.table is None:
+                await _close(websocket, conn, "not_found", str(exc))
+                return
             conn.send(error("not_found" if exc.status == 404 else "not_allowed", str(exc), version))
         except Exception:  # a bug of ours: say so, keep the connection and the game
             log.exception("while handling a message at table %s", table_id)
@@ -210,11 +362,13 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlour.db",
-          bot_delay: float = 0.6) -> None:
+          bot_delay: float = 0.6, limits: Limits | None = None, https_only: bool = False,
+          allowed_origins: frozenset[str] = frozenset()) -> None:
     """Run the server until interrupted."""
     import uvicorn
 
     shown = "localhost" if host in ("0.0.0.0", "::") else host
-    app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/")
+    app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/", limits=limits,
+                     https_only=https_only, allowed_origins=allowed_origins)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="warning", access_log=False)
     sys.stdout.flush()

@@ -4,17 +4,26 @@ URL (PostgreSQL with ``postgresql+psycopg://…``).
 A table is stored as its game, options, seed and seats, and its accepted
 moves in order: replaying them through the engine rebuilds the state
 exactly, so a server killed at any moment starts again where it was.
-Seat tokens are stored only as SHA-256 digests.
+A seat belongs to a player (the identity in a browser's signed cookie);
+invitations are stored as SHA-256 digests, and in clear only until a friend
+accepts them (the host shows the link until then).
+
+The schema is kept by Alembic migrations (``parlour/web/migrations``): opening
+a database brings it up to date, including one made by an earlier release.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.resources import files
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -22,7 +31,10 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     delete,
+    func,
+    inspect,
     select,
     update,
 )
@@ -34,6 +46,13 @@ from parlour.store import database_url, open_engine
 
 class Base(DeclarativeBase):
     """The web server's tables."""
+
+
+VERSION_TABLE = "web_alembic_version"
+"""Alembic's record of the schema revision (its own name, so that the lab's tables can share a database)."""
+FIRST_RELEASE = "0001"
+LIVE = ("playing", "round_over")
+"""The statuses of a table that is still being played."""
 
 
 def now() -> _dt.datetime:
@@ -60,10 +79,33 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(20), default="playing")
     created: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
     updated: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+    host: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The player who created the table."""
+    active: Mapped[_dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    """When a person last moved or was at the table (``updated`` for tables of the first release)."""
+
+
+class PlayerRow(Base):
+    """A player: the identity in a browser's session cookie, and the name they chose."""
+
+    __tablename__ = "web_players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    created: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class SettingRow(Base):
+    """A server setting kept across restarts (the session cookies' signing key)."""
+
+    __tablename__ = "web_settings"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 class SeatRow(Base):
-    """A seat at a table: a person (by secret link) or a bot level."""
+    """A seat at a table: a person's (its ``owner``) or a bot level."""
 
     __tablename__ = "web_seats"
 
@@ -74,6 +116,11 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(20), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The digest of the seat's invitation (of its secret link, for tables of the first release)."""
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The player whose seat it is; ``None`` until someone takes it."""
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The invitation in clear while nobody has accepted it (the host shows it)."""
 
 
 class MoveRow(Base):
@@ -98,7 +145,7 @@ class TableStore:
     def __init__(self, db: str) -> None:
         self.url = database_url(db)
         self.engine: Engine = open_engine(self.url)
-        Base.metadata.create_all(self.engine)
+        migrate(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -118,11 +165,60 @@ class TableStore:
             session.flush()
             session.add_all(seats)
 
-    def unfinished(self) -> list[tuple[TableRow, list[SeatRow], list[MoveRow]]]:
-        """Every table whose match is not over, with its seats and moves."""
+    def live(self, idle_before: _dt.datetime) -> list[tuple[TableRow, list[SeatRow], list[MoveRow]]]:
+        """Every table still being played, with its seats and moves, after marking those that nobody
+        used since ``idle_before`` as abandoned."""
         with self.session() as session:
-            tables = session.scalars(select(TableRow).where(TableRow.status != "finished")).all()
+            last = func.coalesce(TableRow.active, TableRow.updated)
+            session.execute(update(TableRow).where(TableRow.status.in_(LIVE), last < idle_before)
+                            .values(status="abandoned"))
+            tables = session.scalars(select(TableRow).where(TableRow.status.in_(LIVE))).all()
             return [(t, *self._parts(session, t.id)) for t in tables]
+
+    def abandon(self, table_id: str) -> None:
+        """End a table as abandoned (it stays in the database)."""
+        with self.session() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status.in_(LIVE))
+                            .values(status="abandoned", updated=now()))
+
+    def touch(self, table_id: str) -> None:
+        """A person was at the table just now."""
+        with self.session() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(active=now()))
+
+    def created_since(self, host: str, since: _dt.datetime) -> int:
+        """How many tables ``host`` created since ``since``."""
+        with self.session() as session:
+            return int(session.scalar(select(func.count()).select_from(TableRow)
+                                      .where(TableRow.host == host, TableRow.created >= since)) or 0)
+
+    # -- players and settings -----------------------------------------------------
+    def player_name(self, player: str) -> str | None:
+        """The name ``player`` chose, if any."""
+        with self.session() as session:
+            row = session.get(PlayerRow, player)
+            return row.name if row is not None else None
+
+    def set_player_name(self, player: str, name: str, seats: list[tuple[str, int, str]]) -> None:
+        """Store ``player``'s name, and the new names of its seats as (table, seat, name)."""
+        with self.session() as session:
+            row = session.get(PlayerRow, player)
+            if row is None:
+                session.add(PlayerRow(id=player, name=name))
+            else:
+                row.name = name
+            for table_id, seat, seat_name in seats:
+                session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                                .values(name=seat_name))
+
+    def secret(self, key: str) -> str:
+        """A random secret kept in the database under ``key`` (made on first use)."""
+        with self.session() as session:
+            row = session.get(SettingRow, key)
+            if row is None:
+                row = SettingRow(key=key, value=secrets.token_urlsafe(48))
+                session.add(row)
+            return row.value
 
     def load(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[MoveRow]] | None:
         """One table with its seats and moves, or None."""
@@ -138,14 +234,17 @@ class TableStore:
         moves = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all()
         return list(seats), list(moves)
 
-    def add_moves(self, moves: list[tuple[str, int, int | None, str, int, str]]) -> None:
+    def add_moves(self, moves: list[tuple[str, int, int | None, str, int, str, bool]]) -> None:
         """Commit accepted moves (or ``next round``), each as (table, seq, seat, move, new version,
-        new status), in one transaction: many tables' moves share one commit under load."""
+        new status, made by a person), in one transaction: many tables' moves share one commit under load."""
         with self.session() as session:
-            for table_id, seq, seat, move, version, status in moves:
+            for table_id, seq, seat, move, version, status, person in moves:
                 session.add(MoveRow(table_id=table_id, seq=seq, seat=seat, move=move))
-                session.execute(update(TableRow).where(TableRow.id == table_id)
-                                .values(version=version, status=status, updated=now()))
+                stamp = now()
+                values: dict[str, Any] = {"version": version, "status": status, "updated": stamp}
+                if person:
+                    values["active"] = stamp
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     def undo_moves(self, table_id: str, first_seq: int, version: int, status: str) -> None:
         """Delete the moves from ``first_seq`` on (an undo) and store the new version."""
@@ -154,13 +253,33 @@ class TableStore:
             session.execute(update(TableRow).where(TableRow.id == table_id)
                             .values(version=version, status=status, updated=now()))
 
-    def claim_seat(self, table_id: str, seat: int, token: str, name: str) -> bool:
-        """Give a free ``open`` seat to whoever holds ``token``; False if it was taken."""
+    def claim_seat(self, table_id: str, seat: int, owner: str, name: str) -> bool:
+        """Give the seat to ``owner`` if nobody holds it (its invitation is then used up);
+        False if someone took it first."""
         with self.session() as session:
             result = session.execute(
                 update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "open",
-                       SeatRow.token_digest.is_(None))
-                .values(token_digest=digest(token), name=name)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.owner.is_(None),
+                       SeatRow.kind != "bot")
+                .values(owner=owner, name=name, invite=None)
             )
             return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def reopen_seat(self, table_id: str, seat: int, invite: str) -> None:
+        """Take the seat from its holder and give it a new invitation."""
+        with self.session() as session:
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                            .values(owner=None, kind="friend", invite=invite, token_digest=digest(invite)))
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's web tables up to the newest revision (a database of the first release,
+    made without Alembic, is stamped at its revision first)."""
+    config = Config()
+    config.set_main_option("script_location", str(files("parlour.web").joinpath("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        names = set(inspect(connection).get_table_names())
+        if "web_tables" in names and VERSION_TABLE not in names:
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")

@@ -4,14 +4,24 @@ Each table holds its :class:`~parlour.game.State`, a version that goes up
 with every change, its seats and its open connections.  A change is checked
 by the engine, committed to the database, applied, and only then broadcast;
 each connection is sent its own seat's observation (spectators the public
-view).  Bots think in worker processes, so the server never waits for them.
+view), built once per version and kind of viewer.
+
+A seat belongs to a player: the identity in the browser's signed cookie.  An
+invitation gives a seat to the first player who accepts it; nobody else ever
+gets it.  Bots think in worker processes, so the server never waits for them:
+bots of tables with people in them have a pool of their own, and bots-only
+tables share one low-priority worker.  Limits (:class:`Limits`) keep one
+player from filling the server, and tables nobody uses end as abandoned.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
+import math
 import multiprocessing
+import os
 import random
 import secrets
 import time
@@ -23,7 +33,7 @@ from typing import Any
 from parlour import bots, games
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.web import views
-from parlour.web.store import NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
+from parlour.web.store import LIVE, NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
 
 PERSON_KINDS = ("me", "friend", "open")
 SEAT_KINDS = (*PERSON_KINDS, "bot")
@@ -72,6 +82,33 @@ def _worker_init() -> None:
     _die_with_parent()
 
 
+def _background_worker_init() -> None:
+    """A worker for bots-only tables: the lowest CPU priority, so people's bots always come first."""
+    _worker_init()
+    os.nice(19)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one player, and the whole server, may hold (``parlour serve`` sets them)."""
+
+    open_tables: int = 10
+    """Live tables a player may have created and not finished."""
+    tables_per_hour: int = 30
+    """Tables a player may create in an hour."""
+    live_tables: int = 1000
+    """Live tables on the whole server."""
+    bot_tables: int = 2
+    """Live bots-only tables a player may have."""
+    idle_seconds: float = 24 * 3600
+    """A table nobody is at and nobody moved at for this long ends as abandoned."""
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    """A connection's message rate (a token bucket): more get ``rate_limited``."""
+    flood_strikes: int = 100
+    """A connection whose messages are refused this many times in a row is closed."""
+
+
 # -- tables ---------------------------------------------------------------------
 @dataclass
 class Seat:
@@ -82,6 +119,11 @@ class Seat:
     level: str | None
     name: str
     token_digest: str | None
+    """The digest of the seat's invitation (kept after it is accepted, to say so)."""
+    owner: str | None = None
+    """The player whose seat it is."""
+    invite: str | None = None
+    """The invitation in clear, until someone accepts it (only the host is shown it)."""
 
     @property
     def is_bot(self) -> bool:
@@ -89,16 +131,38 @@ class Seat:
 
     def public(self, connected: bool) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "level": self.level, "name": self.name,
-                "taken": self.is_bot or self.token_digest is not None, "connected": connected}
+                "taken": self.is_bot or self.owner is not None, "connected": connected}
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        clock = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (clock - self.stamp) * self.rate)
+        self.stamp = clock
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 class Connection:
-    """One WebSocket: its seat (None for a spectator) and an outgoing queue,
-    so that a slow reader never holds up a table."""
+    """One WebSocket: the player behind it (from the cookie), its seat (None for a spectator),
+    its message budget, and an outgoing queue, so that a slow reader never holds up a table."""
 
-    def __init__(self) -> None:
+    def __init__(self, player: str | None = None, bucket: TokenBucket | None = None) -> None:
+        self.player = player
         self.seat: int | None = None
         self.table: Table | None = None
+        self.bucket = bucket or TokenBucket(Limits.messages_per_second, Limits.message_burst)
+        self.strikes = 0
+        """Messages refused in a row by the rate limit."""
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -132,12 +196,25 @@ class Table:
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     """The pending bot move, turn timer or automatic next round."""
+    host: str | None = None
+    """The player who created the table."""
+    active: float = field(default_factory=time.time)
+    """When a person last moved or was connected (epoch seconds)."""
+    abandoned: bool = False
+    messages: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    """The ``state`` message of the current version for each seat (None: spectators)."""
 
     @property
     def status(self) -> str:
+        if self.abandoned:
+            return "abandoned"
         if self.state.is_match_over():
             return "finished"
         return "round_over" if self.state.is_round_over() else "playing"
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
 
     @property
     def people(self) -> list[int]:
@@ -146,10 +223,29 @@ class Table:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
-    def summary(self) -> dict[str, Any]:
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat ``player`` holds here, if any."""
+        if player is None:
+            return None
+        return next((s.seat for s in self.seats if s.owner == player), None)
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [s.public(self.connected(s.seat)) for s in self.seats]
+
+    def summary(self, player: str | None = None) -> dict[str, Any]:
+        """What anyone may know about the table; ``you`` and (for the host) open invitations for ``player``."""
+        host = player is not None and player == self.host
+        invites = [{"seat": s.seat, "url": invite_url(self.id, s.invite)} for s in self.seats
+                   if host and s.invite and s.owner is None and self.live]
         return {"table_id": self.id, "game": self.game.id, "name": self.game.name, "options": self.options,
-                "seats": [s.public(self.connected(s.seat)) for s in self.seats], "status": self.status,
-                "version": self.version, "turn_seconds": self.turn_seconds, "created": self.created}
+                "seats": self.public_seats(), "status": self.status,
+                "version": self.version, "turn_seconds": self.turn_seconds, "created": self.created,
+                "you": {"seat": self.seat_of(player), "host": host}, "invites": invites}
+
+
+def invite_url(table_id: str, invite: str) -> str:
+    """The link a host sends a friend: the invitation is in the fragment, which browsers never send."""
+    return f"/table/{table_id}#invite={invite}"
 
 
 def new_state(game: Game, options: dict[str, Any], seed: int, names: Sequence[str]) -> State:
@@ -169,58 +265,145 @@ class TableManager:
     """Every table of the server, and the rules for changing them."""
 
     def __init__(self, store: TableStore, bot_delay: float = 0.6, bot_workers: int = 2,
-                 executor: Executor | None = None) -> None:
+                 executor: Executor | None = None, limits: Limits | None = None,
+                 background: Executor | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
+        spawn = multiprocessing.get_context("spawn")
         self.executor = executor or ProcessPoolExecutor(
-            max_workers=bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+            max_workers=bot_workers, mp_context=spawn, initializer=_worker_init)
+        """Bots of tables with people in them, timers and hints."""
+        self.background = background or ProcessPoolExecutor(
+            max_workers=1, mp_context=spawn, initializer=_background_worker_init)
+        """Bots of bots-only tables: one worker at the lowest priority."""
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
         """Database writes go one at a time, off the event loop."""
-        self._pending: list[tuple[tuple[str, int, int | None, str, int, str], asyncio.Future[None]]] = []
+        self._pending: list[tuple[tuple[str, int, int | None, str, int, str, bool], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self.names: dict[str, str | None] = {}
+        """Players' chosen names, as far as they have been looked up."""
+
+    async def _run_db(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
 
     # -- life cycle -------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished table and set its bots and timers going again."""
-        rows = await asyncio.get_running_loop().run_in_executor(self.db, self.store.unfinished)
-        for table_row, seat_rows, move_rows in rows:
+        """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
+        cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
+        for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
             table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
             self.tables[table.id] = table
             self._after_change(table)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.task is not None:
                 table.task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.background.shutdown(wait=False, cancel_futures=True)
         self.db.shutdown(wait=True)
         self.store.close()
 
     def _rebuild(self, row: TableRow, seat_rows: Sequence[SeatRow], changes: list[tuple[int | None, str]]) -> Table:
         game = games.get(row.game)
-        seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_digest) for s in seat_rows]
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seat_rows]
         state = new_state(game, row.options, row.seed, [s.name for s in seats])
         for _seat, change in changes:
             apply_change(state, change)
-        return Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
-                     created=row.created.isoformat() + "Z")
+        table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
+                      created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned")
+        return table
 
     async def get(self, table_id: str) -> Table:
-        """A table by id (finished ones are loaded from the database on demand)."""
+        """A table by id (finished and abandoned ones are loaded from the database on demand)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        loaded = await asyncio.get_running_loop().run_in_executor(self.db, self.store.load, table_id)
+        loaded = await self._run_db(self.store.load, table_id)
         if loaded is None:
-            raise TableError(f"no table {table_id!r}", 404)
+            raise TableError(f"no table {table_id!r}: it may have been mistyped", 404)
         row, seat_rows, move_rows = loaded
         table = self.tables.setdefault(table_id, self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows]))
         return table
 
+    async def _sweep_forever(self) -> None:
+        """Now and then: end idle tables as abandoned and unload tables nobody is at."""
+        pause = max(0.5, min(60.0, self.limits.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self.sweep()
+            except Exception:  # a database hiccup: try again next time
+                import logging
+
+                logging.getLogger("parlour.web").exception("while ending idle tables")
+
+    async def sweep(self) -> None:
+        """End live tables idle for longer than the limit (no connection, no person's move) as abandoned;
+        unload ended tables that nobody is looking at."""
+        cutoff = time.time() - self.limits.idle_seconds
+        for table in list(self.tables.values()):
+            if table.connections or table.active > cutoff:
+                continue
+            if table.live:
+                async with table.lock:
+                    if table.connections or not table.live:
+                        continue
+                    await self._run_db(self.store.abandon, table.id)
+                    if table.task is not None:
+                        table.task.cancel()
+                    table.abandoned, table.task, table.deadline = True, None, None
+            self.tables.pop(table.id, None)
+
+    # -- players ---------------------------------------------------------------------
+    async def player_name(self, player: str | None) -> str | None:
+        """The name ``player`` chose, if any."""
+        if player is None:
+            return None
+        if player not in self.names:
+            self.names[player] = await self._run_db(self.store.player_name, player)
+        return self.names[player]
+
+    async def rename(self, player: str, request: Any) -> dict[str, Any]:
+        """Set the player's name; their seats at live tables take it too."""
+        name = self._name(request.get("name") if isinstance(request, dict) else None)
+        if name is None:
+            raise TableError("give your name, as {\"name\": \"…\"}")
+        changed: list[tuple[Table, Seat]] = [(t, s) for t in self.tables.values() if t.live
+                                             for s in t.seats if s.owner == player]
+        new_names = [(t.id, s.seat, self._unique(t, s.seat, name)) for t, s in changed]
+        await self._run_db(self.store.set_player_name, player, name, new_names)
+        self.names[player] = name
+        for (table, seat), (_id, _n, seat_name) in zip(changed, new_names):
+            seat.name = seat_name
+            table.state.names = tuple(s.name for s in table.seats)
+            self._changed(table)
+        return {"name": name}
+
+    @staticmethod
+    def _name(value: Any) -> str | None:
+        if not isinstance(value, str) or not value.strip():
+            return None
+        name = " ".join(value.split())
+        if len(name) > MAX_NAME:
+            raise TableError(f"a name is at most {MAX_NAME} characters")
+        return name
+
+    @staticmethod
+    def _unique(table: Table, seat: int, name: str) -> str:
+        """``name`` for ``seat``, with the seat's number if another seat has it already."""
+        taken = {s.name for s in table.seats if s.seat != seat}
+        return name if name not in taken else f"{name[:MAX_NAME - 3]} {seat + 1}"
+
     # -- HTTP ---------------------------------------------------------------------
-    async def create(self, request: Any) -> dict[str, Any]:
-        """A new table from ``{game, options, seats, turn_seconds}``; tokens for its people."""
+    async def create(self, request: Any, player: str) -> dict[str, Any]:
+        """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player``."""
         if not isinstance(request, dict):
             raise TableError("the request must be a JSON object")
         try:
@@ -241,7 +424,8 @@ class TableManager:
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600):
             raise TableError("turn_seconds must be a whole number of seconds from 5 to 3600, or null")
         table_id = secrets.token_urlsafe(9)
-        seats, tokens = [], {}
+        my_name = await self.player_name(player)
+        seats: list[SeatRow] = []
         for number, item in enumerate(seats_in):
             if not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS:
                 raise TableError(f"seat {number + 1}: kind must be one of {', '.join(SEAT_KINDS)}")
@@ -250,49 +434,86 @@ class TableManager:
             if kind == "bot":
                 if not isinstance(level, str) or level not in bots.LEVELS:
                     raise TableError(f"seat {number + 1}: level must be one of {', '.join(bots.LEVELS)}")
+                name = self._name(item.get("name")) or f"{level.capitalize()} bot"
             else:
                 level = None
-            name = item.get("name")
-            if name is None or name == "":
-                name = {"bot": f"{str(level).capitalize()} bot", "open": f"Seat {number + 1}"}.get(
-                    kind, f"Player {number + 1}")
-            if not isinstance(name, str) or len(name) > MAX_NAME:
-                raise TableError(f"seat {number + 1}: a name is text of at most {MAX_NAME} characters")
-            token = secrets.token_urlsafe(24) if kind in ("me", "friend") else None
-            if token:
-                tokens[number] = token
-            seats.append(SeatRow(table_id=table_id, seat=number, kind=kind, level=level, name=name.strip() or name,
-                                 token_digest=digest(token) if token else None))
+                name = (my_name if kind == "me" else None) or f"Player {number + 1}"
+            invite = secrets.token_urlsafe(18) if kind == "friend" else None
+            seats.append(SeatRow(table_id=table_id, seat=number, kind=kind, level=level, name=name,
+                                 token_digest=digest(invite) if invite else None,
+                                 owner=player if kind == "me" else None, invite=invite))
+        if sum(s.kind == "me" for s in seats) > 1:
+            raise TableError("only one seat can be yours: a friend on this device can take an invitation")
         names = [s.name for s in seats]
         for seat in seats:
             if names.count(seat.name) > 1:
                 seat.name = f"{seat.name} {seat.seat + 1}"
+        await self._check_limits(player, bots_only=all(s.kind == "bot" for s in seats))
         seed = secrets.randbits(62)
         row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
-                       status="playing", created=now())
+                       status="playing", created=now(), host=player, active=now())
         state = new_state(game, options, seed, [s.name for s in seats])
-        await asyncio.get_running_loop().run_in_executor(self.db, self.store.add_table, row, seats)
-        table = Table(table_id, game, options, seed, turn, [Seat(s.seat, s.kind, s.level, s.name, s.token_digest)
-                                                            for s in seats], state,
-                      created=row.created.isoformat() + "Z")
+        await self._run_db(self.store.add_table, row, seats)
+        table = Table(table_id, game, options, seed, turn,
+                      [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
+                      state, created=row.created.isoformat() + "Z", host=player)
         self.tables[table_id] = table
         self._after_change(table)
-        out = table.summary()
-        out.update(url=f"/table/{table_id}", spectate_url=f"/table/{table_id}")
-        for seat in out["seats"]:
-            token = tokens.get(seat["seat"])
-            if token:
-                seat.update(token=token, url=f"/table/{table_id}#token={token}")
+        out = table.summary(player)
+        out["url"] = f"/table/{table_id}"
         return out
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Unfinished tables with a free ``open`` seat, newest first."""
-        found = [t for t in self.tables.values() if t.status != "finished"
-                 and any(s.kind == "open" and s.token_digest is None for s in t.seats)]
-        return [t.summary() for t in reversed(found)]
+    async def _check_limits(self, player: str, bots_only: bool) -> None:
+        """Refuse a new table (429) when ``player`` or the server has as many as it may."""
+        limits = self.limits
+        live = [t for t in self.tables.values() if t.live]
+        if len(live) >= limits.live_tables:
+            raise TableError(f"the server is full ({len(live)} tables are being played): try again later", 429)
+        mine = [t for t in live if t.host == player]
+        if len(mine) >= limits.open_tables:
+            raise TableError(f"you already have {len(mine)} tables being played (the limit is "
+                             f"{limits.open_tables}): finish one before you start another", 429)
+        if bots_only and sum(not t.people for t in mine) >= limits.bot_tables:
+            raise TableError(f"you already have {limits.bot_tables} tables of bots only being played: "
+                             "wait until one is over", 429)
+        since = now() - _dt.timedelta(hours=1)
+        made = await self._run_db(self.store.created_since, player, since)
+        if made >= limits.tables_per_hour:
+            raise TableError(f"you have started {made} tables in the last hour (the limit is "
+                             f"{limits.tables_per_hour}): try again later", 429)
 
-    async def join(self, table_id: str, request: Any) -> dict[str, Any]:
-        """Take a free ``open`` seat: its token and link."""
+    def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
+        """Live tables with a free ``open`` seat, newest first, a page at a time."""
+        per_page = max(1, min(50, per_page))
+        found = [t for t in reversed(self.tables.values()) if t.live
+                 and any(s.kind == "open" and s.owner is None for s in t.seats)]
+        pages = max(1, math.ceil(len(found) / per_page))
+        page = max(1, min(page, pages))
+        shown = found[(page - 1) * per_page: page * per_page]
+        return {"tables": [t.summary() for t in shown], "page": page, "pages": pages, "total": len(found)}
+
+    def _live(self, table: Table) -> None:
+        if table.abandoned:
+            raise TableError("this table was abandoned: nobody played at it for a long time", 409)
+        if not table.live:
+            raise TableError("this match is over", 409)
+
+    async def _claim(self, table: Table, seat: Seat, player: str, name: str | None) -> None:
+        """Give ``seat`` to ``player`` for good (holding the table's lock)."""
+        name = self._unique(table, seat.seat, name or await self.player_name(player) or seat.name)
+        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, name)
+        if not ok:
+            raise TableError("someone took that seat a moment ago: you can watch the table", 409)
+        if name != await self.player_name(player) and not await self.player_name(player):
+            await self._run_db(self.store.set_player_name, player, name, [])
+            self.names[player] = name
+        seat.owner, seat.name, seat.invite = player, name, None
+        table.state.names = tuple(s.name for s in table.seats)
+        table.active = time.time()
+        self._changed(table)
+
+    async def join(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
+        """Take a free ``open`` seat."""
         table = await self.get(table_id)
         if not isinstance(request, dict) or not isinstance(request.get("seat"), int) \
                 or isinstance(request.get("seat"), bool):
@@ -300,33 +521,82 @@ class TableManager:
         number = request["seat"]
         if not 0 <= number < len(table.seats):
             raise TableError(f"no seat {number} at this table")
-        name = request.get("name") or table.seats[number].name
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise TableError(f"a name is text of at most {MAX_NAME} characters")
-        seat = table.seats[number]
-        if seat.kind != "open" or seat.token_digest is not None:
-            raise TableError("that seat is already taken", 409)
-        token = secrets.token_urlsafe(24)
+        name = self._name(request.get("name"))
         async with table.lock:
-            ok = await asyncio.get_running_loop().run_in_executor(
-                self.db, self.store.claim_seat, table.id, number, token, name)
-            if not ok:
-                raise TableError("that seat is already taken", 409)
-            seat.token_digest, seat.name = digest(token), name
-            table.state.names = tuple(s.name for s in table.seats)
-            self._broadcast(table)
-        return {"token": token, "url": f"/table/{table.id}#token={token}", "seat": number}
+            self._live(table)
+            seat = table.seats[number]
+            mine = table.seat_of(player)
+            if mine is not None:
+                if mine == number:
+                    return {"seat": number}
+                raise TableError(f"you already have seat {mine + 1} at this table", 409)
+            if seat.kind != "open" or seat.owner is not None:
+                raise TableError("that seat is already taken: you can watch the table", 409)
+            await self._claim(table, seat, player, name)
+        return {"seat": number}
 
-    async def replay(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """Replay steps: from the token's seat during play, with all cards after the match."""
+    async def accept(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
+        """Accept an invitation: its seat becomes ``player``'s, unless someone accepted it first."""
+        table = await self.get(table_id)
+        code = request.get("invite") if isinstance(request, dict) else None
+        if not isinstance(code, str) or not code or len(code) > 100:
+            raise TableError("give the invitation, as {\"invite\": \"…\", \"name\": \"…\"}")
+        name = self._name(request.get("name"))
+        wanted = digest(code)
+        seat = next((s for s in table.seats if s.token_digest is not None
+                     and secrets.compare_digest(s.token_digest, wanted)), None)
+        if seat is None:
+            raise TableError("this invitation is not valid (the host may have replaced it): "
+                             "you can watch the table", 404)
+        async with table.lock:
+            if seat.owner == player:
+                return {"seat": seat.seat}
+            if seat.owner is not None:
+                raise TableError(f"this invitation was already accepted by {seat.name}: "
+                                 "you can watch the table as a spectator", 409)
+            self._live(table)
+            mine = table.seat_of(player)
+            if mine is not None:
+                raise TableError(f"you already have seat {mine + 1} at this table: the invitation is "
+                                 "for someone else", 409)
+            await self._claim(table, seat, player, name)
+        return {"seat": seat.seat}
+
+    async def reopen(self, table_id: str, number: int, player: str) -> dict[str, Any]:
+        """The host takes a seat back from a person who left, with a new invitation for it."""
+        table = await self.get(table_id)
+        if player != table.host:
+            raise TableError("only the table's host can re-open a seat", 403)
+        if not 0 <= number < len(table.seats):
+            raise TableError(f"no seat {number} at this table", 404)
+        async with table.lock:
+            self._live(table)
+            seat = table.seats[number]
+            if seat.is_bot:
+                raise TableError("a bot's seat cannot be re-opened", 409)
+            if seat.owner == player:
+                raise TableError("that is your own seat", 409)
+            if table.connected(number):
+                raise TableError(f"{seat.name} is at the table right now", 409)
+            invite = secrets.token_urlsafe(18)
+            await self._run_db(self.store.reopen_seat, table.id, number, invite)
+            seat.kind, seat.owner, seat.invite, seat.token_digest = "friend", None, invite, digest(invite)
+            for conn in list(table.connections):
+                if conn.seat == number:
+                    conn.seat = None
+            self._changed(table)
+        return {"seat": number, "url": invite_url(table.id, invite)}
+
+    async def replay(self, table_id: str, player: str | None) -> dict[str, Any]:
+        """Replay steps: from the player's seat during play, with all cards after the match."""
         table = await self.get(table_id)
         state = new_state(table.game, table.options, table.seed, [s.name for s in table.seats])
         changes = [c for _s, c in table.changes]
         if table.status == "finished":
             return {"steps": list(views.steps(state, changes, views.full_view)), "full": True}
-        seat = self._seat_of(table, token)
+        seat = table.seat_of(player)
         if seat is None:
-            raise TableError("during play, a replay is shown only to a seat (with its token)", 403)
+            raise TableError("during play, a replay is shown only to the players, each from their own seat", 403)
         return {"steps": list(views.steps(state, changes, lambda s: s.observation(seat))), "full": False}
 
     async def record(self, table_id: str) -> dict[str, Any]:
@@ -339,37 +609,60 @@ class TableManager:
         return record.to_data(table.state, {"server": "parlour serve", "table": table.id})
 
     # -- WebSocket ------------------------------------------------------------------
-    @staticmethod
-    def _seat_of(table: Table, token: str | None) -> int | None:
-        if not token:
-            return None
-        wanted = digest(token)
-        for seat in table.seats:
-            if seat.token_digest is not None and secrets.compare_digest(seat.token_digest, wanted):
-                return seat.seat
-        return None
-
-    async def hello(self, conn: Connection, table_id: str, token: Any) -> None:
-        """Claim a seat by its token (or watch with none); sends ``welcome`` and the state."""
+    async def hello(self, conn: Connection, table_id: str, message: dict[str, Any]) -> None:
+        """The connection's player takes their seat (or watches); ``welcome`` and the state go to it alone."""
+        table = await self.get(table_id)
+        token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise ProtocolError("malformed", "token must be a string or null")
-        table = await self.get(table_id)
-        seat = self._seat_of(table, token)
-        if token and seat is None:
-            raise ProtocolError("unauthorized", "that token holds no seat at this table")
-        if conn.table is not None:
-            conn.table.connections.discard(conn)
+        seat = table.seat_of(conn.player)
+        if seat is None and token:
+            seat = await self._legacy_token(table, token, conn.player)
+        if conn.table is not None and conn.table is not table:
+            self.leave(conn)
+        was_there = seat is not None and table.connected(seat)
         conn.table, conn.seat = table, seat
         table.connections.add(conn)
+        if conn.player is not None and seat is not None:
+            table.active = time.time()
         conn.send({"type": "welcome", "seat": seat, "role": "spectator" if seat is None else "player",
-                   "table": table.summary()})
-        self._broadcast(table)
+                   "table": table.summary(conn.player)})
+        conn.send(self.message(table, seat))
+        if seat is not None and not was_there:
+            self._presence(table, conn)
+
+    async def _legacy_token(self, table: Table, token: str, player: str | None) -> int:
+        """A seat's secret link of the first release: it gives the seat to the first player who brings it
+        (as an invitation does), so that tables of the first release go on after an upgrade."""
+        wanted = digest(token)
+        seat = next((s for s in table.seats if s.token_digest is not None and s.owner is None
+                     and secrets.compare_digest(s.token_digest, wanted)), None)
+        if seat is None or player is None:
+            raise ProtocolError("unauthorized", "that link holds no free seat at this table")
+        async with table.lock:
+            try:
+                await self._claim(table, seat, player, seat.name)
+            except TableError as exc:
+                raise ProtocolError("unauthorized", str(exc)) from None
+        return seat.seat
 
     def leave(self, conn: Connection) -> None:
         table = conn.table
         if table is not None and conn in table.connections:
             table.connections.discard(conn)
-            self._broadcast(table)
+            table.active = time.time()
+            if conn.seat is not None and not table.connected(conn.seat):
+                self._presence(table, None)
+                asyncio.get_running_loop().run_in_executor(self.db, self.store.touch, table.id)
+
+    def _presence(self, table: Table, skip: Connection | None) -> None:
+        """Tell the table who is connected (a small message: the views do not change)."""
+        message = {"type": "seats", "seats": table.public_seats()}
+        for seat_message in table.messages.values():
+            seat_message["seats"] = message["seats"]
+        for conn in list(table.connections):
+            if conn is not skip:
+                conn.send(message)
 
     async def handle(self, conn: Connection, message: dict[str, Any]) -> None:
         """One message from a client (after ``hello``)."""
@@ -384,6 +677,11 @@ class TableManager:
             raise ProtocolError("malformed", f"a {kind} message needs the version it was made against")
         if conn.seat is None:
             raise ProtocolError("unauthorized", "spectators cannot act at the table")
+        if kind not in ("move", "next_round", "undo", "hint"):
+            raise ProtocolError("malformed", f"unknown message type {kind!r}")
+        if table.abandoned:
+            raise ProtocolError("not_allowed", "this table was abandoned: nobody played at it for a long time")
+        table.active = time.time()
         if kind == "move":
             text = message.get("move")
             if not isinstance(text, str) or len(text) > 60:
@@ -393,10 +691,8 @@ class TableManager:
             await self._next_round(table, conn.seat, version)
         elif kind == "undo":
             await self._undo(table, conn.seat, version)
-        elif kind == "hint":
-            await self._hint(conn, table, version)
         else:
-            raise ProtocolError("malformed", f"unknown message type {kind!r}")
+            await self._hint(conn, table, version)
 
     @staticmethod
     def _check_version(table: Table, version: int) -> None:
@@ -435,7 +731,8 @@ class TableManager:
             state.apply(Move.parse(change))
             status = table.status
         try:
-            await self._write((table.id, len(table.changes), seat, change, table.version + 1, status))
+            person = seat is not None and not table.seats[seat].is_bot
+            await self._write((table.id, len(table.changes), seat, change, table.version + 1, status, person))
         except BaseException:
             if change != NEXT_ROUND:
                 state.undo()
@@ -446,7 +743,7 @@ class TableManager:
         table.version += 1
         self._after_change(table)
 
-    async def _write(self, move: tuple[str, int, int | None, str, int, str]) -> None:
+    async def _write(self, move: tuple[str, int, int | None, str, int, str, bool]) -> None:
         """Commit one move: moves that arrive while a commit is under way go together in the next
         (group commit), so many tables share the cost of a commit; each waits for its own."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -504,8 +801,7 @@ class TableManager:
                 raise ProtocolError("not_allowed", "nothing to undo: only your own last turn against bots, "
                                     "and never past a draw from the stock or a new deal")
             first = len(table.changes) - count
-            await asyncio.get_running_loop().run_in_executor(
-                self.db, self.store.undo_moves, table.id, first, table.version + 1, "playing")
+            await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
             for _ in range(count):
                 table.state.undo()
             del table.changes[first:]
@@ -521,6 +817,8 @@ class TableManager:
         legal = [str(m) for m in table.state.legal_moves()]
         moves = await asyncio.get_running_loop().run_in_executor(
             self.executor, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
+        if conn.table is not table or conn.seat != seat:
+            return
         conn.send({"type": "hint", "version": version, "moves": moves})
 
     # -- bots, timers, broadcasting -------------------------------------------------------
@@ -546,7 +844,7 @@ class TableManager:
             table.deadline = time.time() + table.turn_seconds
             table.task = asyncio.create_task(
                 self._later(table, table.version, seat, TIMER_LEVEL, table.turn_seconds))
-        self._broadcast(table)
+        self._changed(table)
 
     async def _later(self, table: Table, version: int, seat: int | None, spec: str | None, delay: float) -> None:
         """After ``delay``: a bot's move for ``seat`` (or the next round), if nothing changed meanwhile."""
@@ -560,8 +858,9 @@ class TableManager:
             assert spec is not None
             observation = table.state.observation(seat)
             legal = [str(m) for m in table.state.legal_moves()]
+            pool = self.executor if table.people else self.background
             move = await asyncio.get_running_loop().run_in_executor(
-                self.executor, bot_move, spec, observation, legal, f"bot:{table.seed}:{seat}:{version}")
+                pool, bot_move, spec, observation, legal, f"bot:{table.seed}:{seat}:{version}")
             async with table.lock:
                 if table.version == version:
                     await self._commit(table, seat, move)
@@ -569,7 +868,13 @@ class TableManager:
             pass
 
     def message(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (None: a spectator)."""
+        """The ``state`` message for ``seat`` (None: a spectator), made once per version."""
+        cached = table.messages.get(seat)
+        if cached is None:
+            cached = table.messages[seat] = self._message(table, seat)
+        return cached
+
+    def _message(self, table: Table, seat: int | None) -> dict[str, Any]:
         state = table.state
         view = state.observation(seat) if seat is not None else views.public_view(state)
         to_move = state.current_player()
@@ -585,19 +890,19 @@ class TableManager:
         return {
             "type": "state", "version": table.version, "view": view,
             "legal": [str(m) for m in state.legal_moves()] if seat is not None and seat == to_move else [],
-            "seats": [s.public(table.connected(s.seat)) for s in table.seats],
+            "seats": table.public_seats(),
             "status": status, "deadline": table.deadline,
             "can_undo": bool(self._undo_count(table, seat)),
             "can_hint": self._against_bots(table, seat) and to_move == seat,
             "last": last, "log": state.log(), "values": views.display_values(view), "summary": summary,
         }
 
-    def _broadcast(self, table: Table) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+    def _changed(self, table: Table) -> None:
+        """The table changed: send every connection its new ``state`` (each message made once)."""
+        table.messages.clear()
         for conn in list(table.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.message(table, conn.seat)
-            conn.send(cache[conn.seat])
+            conn.send(self.message(table, conn.seat))
+
 
 
 def error(code: str, message: str, version: int | None = None) -> dict[str, Any]:
