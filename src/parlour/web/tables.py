@@ -283,6 +283,8 @@ class TableManager:
         self._pending: list[tuple[tuple[str, int, int | None, str, int, str, bool], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Task[None]] = set()
+        """Small database writes nobody waits for."""
         self.names: dict[str, str | None] = {}
         """Players' chosen names, as far as they have been looked up."""
 
@@ -653,7 +655,17 @@ class TableManager:
             table.active = time.time()
             if conn.seat is not None and not table.connected(conn.seat):
                 self._presence(table, None)
-                asyncio.get_running_loop().run_in_executor(self.db, self.store.touch, table.id)
+                if table.live:
+                    task = asyncio.create_task(self._touch(table.id))
+                    self._chores.add(task)
+                    task.add_done_callback(self._chores.discard)
+
+    async def _touch(self, table_id: str) -> None:
+        """Store that a person was at the table just now (for abandoning idle tables after a restart)."""
+        try:
+            await self._run_db(self.store.touch, table_id)
+        except Exception:  # shutting down, or the database is away: the next move stores it anyway
+            pass
 
     def _presence(self, table: Table, skip: Connection | None) -> None:
         """Tell the table who is connected (a small message: the views do not change)."""
