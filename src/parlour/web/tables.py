@@ -146,7 +146,7 @@ class TokenBucket:
         clock = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (clock - self.stamp) * self.rate)
         self.stamp = clock
-        if self.tokens >= 1.0:
+        if self.tokens >= 1.0 - 1e-9:  # a sender at exactly the rate is never refused for rounding
             self.tokens -= 1.0
             return True
         return False
@@ -501,15 +501,16 @@ class TableManager:
             raise TableError("this match is over", 409)
 
     async def _claim(self, table: Table, seat: Seat, player: str, name: str | None) -> None:
-        """Give ``seat`` to ``player`` for good (holding the table's lock)."""
-        name = self._unique(table, seat.seat, name or await self.player_name(player) or seat.name)
-        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, name)
+        """Give ``seat`` to ``player`` for good (holding the table's lock); a ``name`` given becomes
+        the player's name too."""
+        seat_name = self._unique(table, seat.seat, name or await self.player_name(player) or seat.name)
+        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, seat_name)
         if not ok:
             raise TableError("someone took that seat a moment ago: you can watch the table", 409)
-        if name != await self.player_name(player) and not await self.player_name(player):
+        if name is not None and name != self.names.get(player):
             await self._run_db(self.store.set_player_name, player, name, [])
             self.names[player] = name
-        seat.owner, seat.name, seat.invite = player, name, None
+        seat.owner, seat.name, seat.invite = player, seat_name, None
         table.state.names = tuple(s.name for s in table.seats)
         table.active = time.time()
         self._changed(table)
@@ -643,7 +644,7 @@ class TableManager:
             raise ProtocolError("unauthorized", "that link holds no free seat at this table")
         async with table.lock:
             try:
-                await self._claim(table, seat, player, seat.name)
+                await self._claim(table, seat, player, None)
             except TableError as exc:
                 raise ProtocolError("unauthorized", str(exc)) from None
         return seat.seat
