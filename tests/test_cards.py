@@ -25,7 +25,7 @@ def test_rank_suit_and_names() -> None:
 
 @pytest.mark.parametrize("bad", ["", "1H", "7X", "H7", "11C", "J", "7HH", "joker"])
 def test_bad_cards_say_what_was_expected(bad: str) -> None:
-    with pytest.raises(ValueError, match="expected rank"):
+    with pytest.raises(ValueError, match="expected a rank"):
         Card.parse(bad)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from parlour.cards import SUITS, Card
+from parlour.narrate import Voice, arg_text
 
 Arg: TypeAlias = "Card | str | int"
 Deal: TypeAlias = dict[str, Any]
@@ -520,6 +521,25 @@ class State(ABC):
         return IllegalMoveError(f"{move} is not allowed: {reason}")
 
     # -- presentation --------------------------------------------------------
+    def describe_move(self, move: Move, viewer: int | None) -> str:
+        """The legal ``move``, about to be made by the player to move, as an
+        English sentence for ``viewer`` (``None``: a spectator), e.g. ``You
+        play 6♥ on your ♥ meld`` or ``Bob takes 9♠ from the ♠ discard pile``.
+
+        It names no card that ``viewer`` cannot see once the move is made.
+        Games word their own moves; this default says the verb and arguments.
+        """
+        return self.voice(viewer).says(move.verb, " ".join(arg_text(a) for a in move.args))
+
+    def voice(self, viewer: int | None) -> Voice:
+        """How sentences about the player to move read to ``viewer`` (see :class:`Voice`)."""
+        seat = self.current_player()
+        if seat is None:
+            raise ValueError("the round is over: nobody is to move")
+        if viewer is not None and not 0 <= viewer < self.num_players:
+            raise ValueError(f"no seat {viewer} in a {self.num_players}-player game")
+        return Voice(self.names, seat, viewer)
+
     def log(self) -> list[str]:
         """The current round's events as sentences."""
         return [e.describe(self.names) for e in self.events]

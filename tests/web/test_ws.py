@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from parlour import narrate
 from parlour import record as records
 from parlour.game import State
 
@@ -64,6 +65,7 @@ def check_frames(client: Client, states: list[State], seat: int | None) -> int:
             to_move = state.current_player()
             assert frame["legal"] == ([str(m) for m in state.legal_moves()] if to_move == seat else [])
         assert frame["log"] == state.log()
+        assert frame["moves"] == jsonable(narrate.move_log(state, seat)), f"version {version}: moves in words"
         if state.game.id == "twenty":
             assert frame["values"] == {"tally": state.tally_value}  # type: ignore[attr-defined]
         status = "finished" if state.is_match_over() else "round_over" if state.is_round_over() else "playing"

@@ -48,6 +48,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.narrate import card_text, plural, suit_text
 
 HAND = 7
 """Cards in each hand (option ``hand_size``)."""
@@ -312,7 +313,7 @@ class MinusTwentyState(State):
             limit = self.options["stall_limit"]
             self.events.append(Event(
                 number, None, "Stall rule", 0,
-                f"The round ends by the stall rule: {limit} turns in a row took from a discard pile",
+                f"The round ends by the stall rule: {plural(limit, 'turn')} in a row took from a discard pile",
             ))
         scores = [0, 0]
         for seat in (0, 1):
@@ -403,6 +404,22 @@ class MinusTwentyState(State):
         return [seat for seat in (0, 1) if wins[seat] == max(wins)]
 
     # -- views -----------------------------------------------------------------
+    def describe_move(self, move: Move, viewer: int | None) -> str:
+        """``You play 6♥ on your ♥ meld``, ``Bob takes 9♠ from the ♠ discard pile``,
+        ``You draw a card from the draw pile`` (the drawn card is never named)."""
+        voice = self.voice(viewer)
+        verb, args = move
+        if verb == "draw":
+            return voice.says("draw", "a card from the draw pile")
+        if verb == "take":
+            suit: str = args[0]  # type: ignore[assignment]
+            top = self.discard_piles[SUIT_INDEX[suit]][-1]
+            return voice.says("take", f"{card_text(top)} from the {suit_text(suit)} discard pile")
+        card: Card = args[0]  # type: ignore[assignment]
+        if verb == "play":
+            return voice.says("play", f"{card_text(card)} on {voice.whose(voice.seat)} {suit_text(card.suit)} meld")
+        return voice.says("discard", f"{card_text(card)} onto the {suit_text(card.suit)} discard pile")
+
     def zones(self) -> dict[str, list[Card]]:
         zones = {
             "hand 0": list(self.hands[0]),

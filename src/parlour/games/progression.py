@@ -45,6 +45,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
 HAND = 5
@@ -294,7 +295,7 @@ class ProgressionState(State):
         if stalled:
             self.events.append(Event(
                 number, seat, "Stall Rule",
-                0, f"The round ends by the stall rule: {self._stall_limit} turns in a row "
+                0, f"The round ends by the stall rule: {plural(self._stall_limit, 'turn')} in a row "
                    "drew from the public stacks",
             ))
         for owner in range(PLAYERS):
@@ -349,6 +350,24 @@ class ProgressionState(State):
         return move
 
     # -- views -----------------------------------------------------------------
+    def describe_move(self, move: Move, viewer: int | None) -> str:
+        """``You play 6♥ on your private ♥ stack``, ``Cleo takes 9♠ from the public
+        ♠ stack``, ``Bob draws a card from the draw pile`` (never naming it)."""
+        voice = self.voice(viewer)
+        verb, args = move
+        if verb == "draw":
+            return voice.says("draw", "a card from the draw pile")
+        if verb == "take":
+            suit: str = args[0]  # type: ignore[assignment]
+            top = self.public[SUIT_INDEX[suit]][-1]
+            return voice.says("take", f"{card_text(top)} from the public {suit_text(suit)} stack")
+        card: Card = args[0]  # type: ignore[assignment]
+        if verb == "play":
+            stack = f"{voice.whose(voice.seat)} private {suit_text(card.suit)} stack"
+        else:
+            stack = f"the public {suit_text(card.suit)} stack"
+        return voice.says("play", f"{card_text(card)} on {stack}")
+
     def known(self, seat: int) -> list[Card]:
         """The cards in ``seat``'s hand that everyone knows: those it took from public stacks."""
         return sort_hand(c for c in self.hands[seat] if self.was_public[c])

@@ -65,6 +65,7 @@ from parlour.game import (
     State,
     restore_base,
 )
+from parlour.narrate import card_text, cards_text, plural
 
 HAND = 7
 """Cards in a hand, at the deal and at the end of every turn."""
@@ -559,12 +560,12 @@ class SilverBarsState(State):
         for i in struck:
             miner = self.vaults[other][i].pop()
             self.discard_pile.append(miner)
-            lost.append(str(miner))
+            lost.append(miner)
             self._set(other, i, BAR_TOP + self.vstate[other][i] - MINER_TOP)
         self.strike = card
         self.strike_against = other
         if lost:
-            what = f"{len(lost)} miner{'' if len(lost) == 1 else 's'} ({' '.join(lost)}) go"
+            what = f"{plural(len(lost), 'miner')} ({cards_text(lost)}) {'goes' if len(lost) == 1 else 'go'}"
         else:
             what = "no miner goes"
         self.events.append(Event(
@@ -588,7 +589,8 @@ class SilverBarsState(State):
         thief = "lo" if KIND[card] == LO_THIEF else "hi"
         self.events.append(Event(
             len(self.moves) + 1, seat, "Theft", 0,
-            f"{{player}}'s {thief} thief takes the {bar} from the opponent's vault {src + 1} into vault {dst + 1}",
+            f"{{player}}'s {thief} thief takes the {card_text(bar)} from the opponent's vault {src + 1} "
+            f"into vault {dst + 1}",
         ))
         return src, dst, old_src, old_dst
 
@@ -715,6 +717,47 @@ class SilverBarsState(State):
         return max(totals) >= self.options["target_score"] and totals[0] != totals[1]
 
     # -- views -----------------------------------------------------------------
+    def describe_move(self, move: Move, viewer: int | None) -> str:
+        """The move from ``viewer``'s side of the table: ``You put 4♥ into your
+        vault 2``, ``Bo steals 2♠ from your vault 1 into their vault 4 with a lo
+        thief (J♣)``, ``You call a worker's strike (Q♠) on Bo's vaults``.
+
+        Each player's vaults are numbered 1–5 from that player's left, as the
+        notation numbers them.  The card drawn after a play or discard is not
+        part of the move and is never named.
+        """
+        voice = self.voice(viewer)
+        seat = voice.seat
+        mine, theirs = voice.whose(seat), voice.whose(1 - seat)
+        verb, args = move
+        numbers = [a for a in args if type(a) is int]  # vaults: the target, then a thief's own
+        if verb == "resolve":
+            return voice.says("spend", f"{mine} turn resolving the worker's strike")
+        if verb == "lock":
+            bars = vault_bars(self.vaults[seat][numbers[0] - 1])
+            return voice.says("lock", f"{mine} vault {numbers[0]} ({plural(bars, 'silver bar')})")
+        card: Card = args[0]  # type: ignore[assignment]
+        shown = card_text(card)
+        if verb == "discard":
+            return voice.says("discard", shown)
+        kind = KIND[card]
+        if kind == STRIKE:
+            return voice.says("call", f"a worker's strike ({shown}) on {theirs} vaults")
+        vault = numbers[0]
+        if kind == BAR:
+            return voice.says("put", f"{shown} into {mine} vault {vault}")
+        if kind == MINER:
+            return voice.says("put", f"a miner ({shown}) on {mine} vault {vault}")
+        if kind == RUBBLE:
+            return voice.says("put", f"rubble ({shown}) on {theirs} vault {vault}")
+        if kind == SHOVEL:
+            rubble = self.rubble[seat][vault - 1]
+            assert rubble is not None
+            return voice.says("shovel", f"the rubble ({card_text(rubble)}) off {mine} vault {vault} with {shown}")
+        bar = card_text(self.vaults[1 - seat][vault - 1][-1])
+        thief = f"a {'lo' if kind == LO_THIEF else 'hi'} thief ({shown})"
+        return voice.says("steal", f"{bar} from {theirs} vault {vault} into {mine} vault {numbers[1]} with {thief}")
+
     def zones(self) -> dict[str, list[Card]]:
         zones = {
             "hand 0": list(self.hands[0]),

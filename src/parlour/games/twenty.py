@@ -38,6 +38,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.narrate import card_text
 
 HAND = 5
 EXACT = 10
@@ -219,6 +220,18 @@ class TwentyState(State):
         return move
 
     # -- views -----------------------------------------------------------------
+    def describe_move(self, move: Move, viewer: int | None) -> str:
+        """``You play 7♥: the tally is 15`` — and what the tally comes to."""
+        card: Card = move.args[0]  # type: ignore[assignment]
+        value = self.tally_value + VALUE[card]
+        if value == 20:
+            tally = "the tally makes exactly 20"
+        elif value > 20:
+            tally = f"the tally goes to {value}, beyond 20"
+        else:
+            tally = f"the tally is {value}"
+        return self.voice(viewer).says("play", f"{card_text(card)}: {tally}")
+
     def zones(self) -> dict[str, list[Card]]:
         return {
             "revealed": list(self.revealed),

@@ -30,7 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour import bots, games
+from parlour import bots, games, narrate
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.web import views
 from parlour.web.store import LIVE, NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
@@ -203,6 +203,8 @@ class Table:
     abandoned: bool = False
     messages: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     """The ``state`` message of the current version for each seat (None: spectators)."""
+    narration: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    """The round's moves in words for each viewer (see :func:`parlour.narrate.move_log`)."""
 
     @property
     def status(self) -> str:
@@ -740,8 +742,12 @@ class TableManager:
         state = table.state
         if change == NEXT_ROUND:
             status = "playing"
+            said: dict[int | None, dict[str, Any]] = {}
         else:
-            state.apply(Move.parse(change))
+            move = Move.parse(change)
+            said = {viewer: {"seat": seat, "move": change, "text": state.describe_move(move, viewer)}
+                    for viewer in table.narration}
+            state.apply(move)
             status = table.status
         try:
             person = seat is not None and not table.seats[seat].is_bot
@@ -752,6 +758,9 @@ class TableManager:
             raise
         if change == NEXT_ROUND:
             state.next_round()
+            table.narration.clear()
+        for viewer, entry in said.items():
+            table.narration[viewer].append(entry)
         table.changes.append((seat, change))
         table.version += 1
         self._after_change(table)
@@ -817,6 +826,7 @@ class TableManager:
             await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
             for _ in range(count):
                 table.state.undo()
+            table.narration.clear()
             del table.changes[first:]
             table.version += 1
             self._after_change(table)
@@ -908,7 +918,16 @@ class TableManager:
             "can_undo": bool(self._undo_count(table, seat)),
             "can_hint": self._against_bots(table, seat) and to_move == seat,
             "last": last, "log": state.log(), "values": views.display_values(view), "summary": summary,
+            "moves": list(self._narration(table, seat)),
         }
+
+    @staticmethod
+    def _narration(table: Table, viewer: int | None) -> list[dict[str, Any]]:
+        """The round's moves in words for ``viewer``: worked out once, then kept up to date by each move."""
+        said = table.narration.get(viewer)
+        if said is None:
+            said = table.narration[viewer] = narrate.move_log(table.state, viewer)
+        return said
 
     def _changed(self, table: Table) -> None:
         """The table changed: send every connection its new ``state`` (each message made once)."""

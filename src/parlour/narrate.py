@@ -1,0 +1,145 @@
+"""Moves in words, for one reader.
+
+Each game words its own moves (``State.describe_move``, answered in the
+game's module); this module holds the English they share — cards with suit
+symbols (7♥, 10♠, Joker), the second person for the reader's own seat and
+the third person with a name for everyone else, verb agreement, plurals —
+and the round's move log as a reader sees it.
+
+>>> from parlour.cards import cards
+>>> cards_text(cards("7C 9C TS"))
+'7♣, 9♣ and 10♠'
+>>> Voice(("Ann", "Bob"), seat=1, viewer=0).says("take", "9♠ from the ♠ discard pile")
+'Bob takes 9♠ from the ♠ discard pile'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlour.cards import RANKS, Card
+
+if TYPE_CHECKING:  # only for types: the contract itself calls this module
+    from parlour.game import Move, State
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+"""Suit letter to suit symbol."""
+
+_RANK_TEXT = {"T": "10"}
+_IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+
+
+def suit_text(suit: str) -> str:
+    """A suit letter as its symbol: ``H`` → ``♥``."""
+    return SUIT_SYMBOLS[suit]
+
+
+def card_text(card: Card) -> str:
+    """A card as a reader sees it: ``7♥``, ``10♠``, ``K♣``, ``Joker``."""
+    if card.is_joker:
+        return "Joker"
+    rank = RANKS[card.rank - 1]
+    return _RANK_TEXT.get(rank, rank) + SUIT_SYMBOLS[card.suit]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as an English list: ``7♣``, ``7♣ and 9♣``, ``7♣, 8♦ and 9♣``."""
+    words = [card_text(c) for c in cards]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def arg_text(arg: Card | str | int) -> str:
+    """A move's argument in words: a card or a suit with its symbol, a number as it is."""
+    if isinstance(arg, Card):
+        return card_text(arg)
+    if isinstance(arg, str):
+        return SUIT_SYMBOLS.get(arg, arg)
+    return str(arg)
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 miner``, ``2 miners`` (give ``nouns`` when the plural is not ``noun + s``)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def third_person(verb: str) -> str:
+    """The verb for he, she or they-singular: ``play`` → ``plays``, ``have`` → ``has``."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb[-1] == "y" and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How a sentence whose subject is ``seat`` reads to ``viewer``.
+
+    The reader's own seat is "you"; any other seat is its name (a spectator,
+    ``viewer`` ``None``, sees every seat by name).
+    """
+
+    names: Sequence[str]
+    seat: int
+    """The seat the sentence is about (the mover)."""
+    viewer: int | None
+
+    @property
+    def is_you(self) -> bool:
+        """True when the reader is the subject."""
+        return self.seat == self.viewer
+
+    def subject(self) -> str:
+        """``You`` or the seat's name."""
+        return "You" if self.is_you else self.names[self.seat]
+
+    def verb(self, base: str) -> str:
+        """``base`` agreeing with the subject: ``play`` or ``plays``."""
+        return base if self.is_you else third_person(base)
+
+    def says(self, verb: str, rest: str = "") -> str:
+        """The sentence ``<subject> <verb> <rest>``: ``You play 7♥``, ``Bob plays 7♥``."""
+        return f"{self.subject()} {self.verb(verb)} {rest}".rstrip()
+
+    def whose(self, owner: int) -> str:
+        """The owner of a meld, stack or vault as the reader says it: ``your``
+        (the reader's), ``their`` (the subject's own), else ``Bob's``."""
+        if owner == self.viewer:
+            return "your"
+        if owner == self.seat:
+            return "their"
+        return f"{self.names[owner]}'s"
+
+
+def move_text(before: State, move: Move, viewer: int | None) -> str:
+    """``move``, about to be made in ``before`` by the player to move, as a
+    sentence for ``viewer`` (``None``: a spectator).
+
+    It names only cards that ``viewer`` can see once the move is made: a
+    draw from the draw pile never says which card it was.
+    """
+    return before.describe_move(move, viewer)
+
+
+def move_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    """The current round's moves in words for ``viewer``, oldest first:
+    ``[{"seat": 1, "move": "take S", "text": "Bob takes 9♠ from the ♠ discard pile"}, …]``.
+
+    Works on a copy (undone to the round's start, then replayed move by
+    move), so ``state`` is left as it was.
+    """
+    replay = state.copy()
+    moves = list(state.moves)
+    for _ in moves:
+        replay.undo()
+    log: list[dict[str, Any]] = []
+    for move in moves:
+        log.append({"seat": replay.current_player(), "move": str(move), "text": replay.describe_move(move, viewer)})
+        replay.apply(move)
+    return log

@@ -1,0 +1,322 @@
+"""The narrator: every game's moves in words for each reader — second person
+for the reader's own seat, names for the others, never a card the reader
+cannot see — the round's move log, and golden sentences per game."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from parlour import games
+from parlour.cards import Card, cards
+from parlour.game import Deal, Game, Move, State
+from parlour.narrate import (
+    card_text,
+    cards_text,
+    move_log,
+    move_text,
+    plural,
+    third_person,
+)
+
+NAMES = ("Ann", "Bo", "Cy")
+POSITIONS = 500
+"""Positions of seeded random playouts checked per game."""
+_CARD_WORD = re.compile(r"Joker|(10|[2-9AJQK])([♣♦♥♠])")
+_SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+# -- helpers -----------------------------------------------------------------------
+
+def named_cards(text: str) -> set[Card]:
+    """Every card a sentence names (``7♥``, ``10♠``, ``Joker``)."""
+    found = set()
+    for match in _CARD_WORD.finditer(text):
+        if match.group(0) == "Joker":
+            found.add(Card.parse("JK"))
+        else:
+            found.add(Card.parse(match.group(1) + _SUIT_LETTER[match.group(2)]))
+    return found
+
+
+def cards_in(data: Any) -> set[Card]:
+    """Every card an observation shows, anywhere in it (moves included: they are public)."""
+    if isinstance(data, dict):
+        return set().union(*(cards_in(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(cards_in(v) for v in data))
+    if isinstance(data, str):
+        try:
+            return {Card.parse(data)}
+        except ValueError:
+            try:
+                return {a for a in Move.parse(data).args if isinstance(a, Card)}
+            except ValueError:
+                return set()
+    return set()
+
+
+def visible(state: State, viewer: int | None) -> set[Card]:
+    """The cards ``viewer`` can see; a spectator sees what every seat sees."""
+    if viewer is not None:
+        return cards_in(state.observation(viewer))
+    return set.intersection(*(cards_in(state.observation(s)) for s in range(state.num_players)))
+
+
+def viewers(state: State) -> list[int | None]:
+    return [*range(state.num_players), None]
+
+
+def new_match(game_id: str, seed: int) -> State:
+    game = games.get(game_id)
+    return game.new_match(seed=seed, names=NAMES[:game.players])
+
+
+def positions(game_id: str, count: int = POSITIONS) -> Iterator[State]:
+    """``count`` positions of seeded random playouts (several rounds and matches)."""
+    rng = random.Random(f"narrate {game_id}")
+    seen = 0
+    seed = 0
+    while True:
+        state = new_match(game_id, seed)
+        seed += 1
+        while not state.is_match_over():
+            if state.is_round_over():
+                state.next_round()
+            yield state
+            seen += 1
+            if seen >= count:
+                return
+            state.apply(rng.choice(state.legal_moves()))
+
+
+def hand_of(state: State, seat: int) -> Counter[Card]:
+    return Counter(state.zones()[f"hand {seat}"])
+
+
+def deal_with(game: Game, front: dict[str, list[str]], options: dict[str, Any] | None = None) -> Deal:
+    """A valid deal: the given hands (and Twenty's revealed cards), then the rest
+    of the deck in its order as the stock."""
+    rest = Counter(game.deck(game.check_options(options)))
+    deal: Deal = {}
+    for zone, given in front.items():
+        deal[zone] = [cards(h) for h in given] if zone == "hands" else cards(" ".join(given))
+        rest.subtract(c for h in deal[zone] for c in (h if zone == "hands" else [h]))
+    assert min(rest.values()) >= 0
+    stock: list[Card] = []
+    for c in game.deck(game.check_options(options)):
+        if rest[c] > 0:
+            stock.append(c)
+            rest[c] -= 1
+    deal["stock"] = stock
+    return deal
+
+
+def sentences(state: State, *moves: str) -> list[dict[int | None, str]]:
+    """Play ``moves``; each one's sentence for every viewer, worded before it is made."""
+    said = []
+    for text in moves:
+        move = state.parse_move(text)
+        said.append({v: move_text(state, move, v) for v in viewers(state)})
+        state.apply(move)
+    return said
+
+
+# -- the shared English ---------------------------------------------------------------
+
+def test_cards_are_shown_with_suit_symbols() -> None:
+    assert [card_text(c) for c in cards("7H TS KC AD JK")] == ["7♥", "10♠", "K♣", "A♦", "Joker"]
+    assert cards_text([]) == ""
+    assert cards_text(cards("7C")) == "7♣"
+    assert cards_text(cards("7C 9C")) == "7♣ and 9♣"
+    assert cards_text(cards("7C 8D 9C")) == "7♣, 8♦ and 9♣"
+
+
+def test_plurals_and_verb_agreement() -> None:
+    assert plural(1, "miner") == "1 miner" and plural(2, "miner") == "2 miners"
+    assert plural(0, "silver bar") == "0 silver bars"
+    assert plural(3, "thief", "thieves") == "3 thieves"
+    words = ("play", "take", "draw", "steal", "shovel", "spend", "discard", "have", "go", "carry", "push", "say")
+    assert [third_person(w) for w in words] == [
+        "plays", "takes", "draws", "steals", "shovels", "spends", "discards", "has", "goes", "carries",
+        "pushes", "says",
+    ]
+
+
+def test_the_default_wording_says_the_verb_and_its_arguments() -> None:
+    state = games.get("twenty").new_match(deal=deal_with(games.get("twenty"), {
+        "revealed": ["3C", "9D"], "hands": ["8S 5H 5C 4D 2H", "TC 9H 8D 2S AH"]}), first=0, names=NAMES[:2])
+    assert State.describe_move(state, Move.parse("play 8S"), 0) == "You play 8♠"
+    assert State.describe_move(state, Move.parse("play 8S"), 1) == "Ann plays 8♠"
+
+
+def test_a_finished_round_or_an_unknown_seat_is_refused() -> None:
+    state = new_match("twenty", 1)
+    move = state.legal_moves()[0]
+    with pytest.raises(ValueError, match="no seat 2"):
+        move_text(state, move, 2)
+    rng = random.Random(1)
+    while not state.is_round_over():
+        state.apply(rng.choice(state.legal_moves()))
+    with pytest.raises(ValueError, match="round is over"):
+        move_text(state, move, 0)
+
+
+# -- every game, every legal move, every reader ---------------------------------------
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_every_legal_move_reads_right_for_every_reader(game_id: str) -> None:
+    for state in positions(game_id):
+        mover = state.current_player()
+        assert mover is not None
+        seen = {v: visible(state, v) for v in viewers(state)}
+        for move in state.legal_moves():
+            played = {a for a in move.args if isinstance(a, Card)}
+            taken: set[Card] = set()
+            if move.verb == "take":
+                after = state.copy()
+                after.apply(move)
+                taken = set(hand_of(after, mover) - hand_of(state, mover))
+                assert len(taken) == 1
+            for viewer in viewers(state):
+                text = move_text(state, move, viewer)
+                start = "You " if viewer == mover else f"{state.names[mover]} "
+                assert text.startswith(start), (game_id, str(move), viewer, text)
+                named = named_cards(text)
+                assert named <= seen[viewer] | played, (game_id, str(move), viewer, text)
+                assert played <= named, (game_id, str(move), text)  # the card played is said
+                if move.verb == "draw":
+                    assert not named, (game_id, text)  # not even to the drawer
+                if taken:
+                    assert taken <= seen[viewer] and taken <= named, (game_id, str(move), text)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_the_move_log_replays_the_round_without_touching_the_state(game_id: str) -> None:
+    rng = random.Random(f"log {game_id}")
+    state = new_match(game_id, 11)
+    said: dict[int | None, list[str]] = {v: [] for v in viewers(state)}
+    checkpoints = {0, 1, 7, 40}
+    rounds = 0
+    while rounds < 2:
+        if len(state.moves) in checkpoints or state.is_round_over():
+            for viewer, texts in said.items():
+                before = state.snapshot()
+                log = move_log(state, viewer)
+                assert state.snapshot() == before
+                assert [e["move"] for e in log] == [str(m) for m in state.moves]
+                assert [e["text"] for e in log] == texts
+                assert all(e["seat"] in range(state.num_players) for e in log)
+        if state.is_round_over():
+            rounds += 1
+            if state.is_match_over():
+                break
+            state.next_round()
+            said = {v: [] for v in viewers(state)}
+            continue
+        move = rng.choice(state.legal_moves())
+        for viewer in said:
+            said[viewer].append(move_text(state, move, viewer))
+        state.apply(move)
+    assert rounds == 2 or state.is_match_over()
+
+
+def test_the_move_log_gives_the_mover_of_each_move() -> None:
+    state = games.get("progression").new_match(seed=4, names=NAMES)
+    rng = random.Random(4)
+    movers = []
+    for _ in range(12):
+        movers.append(state.current_player())
+        state.apply(rng.choice(state.legal_moves()))
+    assert [e["seat"] for e in move_log(state, None)] == movers
+
+
+# -- golden sentences -------------------------------------------------------------------
+
+def test_twenty_says_what_the_tally_comes_to() -> None:
+    game = games.get("twenty")
+    deal = deal_with(game, {"revealed": ["3C", "9D"], "hands": ["8S 5H 5C 4D 2H", "TC 9H 8D 2S AH"]})
+    state = game.new_match(deal=deal, first=0, names=NAMES[:2])
+    said = sentences(state, "play 8S", "play TC", "play 2H", "play 9H", "play 5H", "play 8D")
+    assert said[0] == {0: "You play 8♠: the tally is 8", 1: "Ann plays 8♠: the tally is 8",
+                       None: "Ann plays 8♠: the tally is 8"}
+    assert said[1][0] == "Bo plays 10♣: the tally is 18"
+    assert said[1][1] == "You play 10♣: the tally is 18"
+    assert said[2][0] == "You play 2♥: the tally makes exactly 20"
+    assert said[3][0] == "Bo plays 9♥: the tally is 9"
+    assert said[4][1] == "Ann plays 5♥: the tally is 14"
+    assert said[5][1] == "You play 8♦: the tally goes to 22, beyond 20"
+
+
+def test_minus_twenty_names_melds_piles_and_the_card_taken() -> None:
+    game = games.get("minus-twenty")
+    deal = deal_with(game, {"hands": ["6H JH 9S 2C 3C 4C 5C", "7C 9D TD 8S 2H 3H 4H"]})
+    state = game.new_match(deal=deal, first=0, names=NAMES[:2])
+    said = sentences(state, "play 6H", "draw", "discard 8S", "draw", "discard 2C", "take S", "play 7C", "take C")
+    assert said[0] == {0: "You play 6♥ on your ♥ meld", 1: "Ann plays 6♥ on their ♥ meld",
+                       None: "Ann plays 6♥ on their ♥ meld"}
+    assert said[1] == {0: "You draw a card from the draw pile", 1: "Ann draws a card from the draw pile",
+                       None: "Ann draws a card from the draw pile"}
+    assert said[2][0] == "Bo discards 8♠ onto the ♠ discard pile"
+    assert said[3][1] == "You draw a card from the draw pile"
+    assert said[4][1] == "Ann discards 2♣ onto the ♣ discard pile"
+    assert said[5][0] == "You take 8♠ from the ♠ discard pile"
+    assert said[5][1] == "Ann takes 8♠ from the ♠ discard pile"
+    assert said[6][0] == "Bo plays 7♣ on their ♣ meld"
+    assert said[7] == {0: "Bo takes 2♣ from the ♣ discard pile", 1: "You take 2♣ from the ♣ discard pile",
+                       None: "Bo takes 2♣ from the ♣ discard pile"}
+    assert move_log(state, 1)[5] == {"seat": 0, "move": "take S", "text": "Ann takes 8♠ from the ♠ discard pile"}
+
+
+def test_progression_names_private_and_public_stacks() -> None:
+    game = games.get("progression")
+    deal = deal_with(game, {"hands": ["9S 2C 3C 4C 5C", "7H 2D 3D 4D 5D", "7S 2H 3H 4H 5H"]})
+    state = game.new_match(deal=deal, first=0, names=NAMES)
+    said = sentences(state, "public 9S", "draw", "play 7H", "take S", "public 7S", "take S")
+    assert said[0] == {0: "You play 9♠ on the public ♠ stack", 1: "Ann plays 9♠ on the public ♠ stack",
+                       2: "Ann plays 9♠ on the public ♠ stack", None: "Ann plays 9♠ on the public ♠ stack"}
+    assert said[1][2] == "Ann draws a card from the draw pile"
+    assert said[2] == {0: "Bo plays 7♥ on their private ♥ stack", 1: "You play 7♥ on your private ♥ stack",
+                       2: "Bo plays 7♥ on their private ♥ stack", None: "Bo plays 7♥ on their private ♥ stack"}
+    assert said[3][0] == "Bo takes 9♠ from the public ♠ stack"
+    assert said[3][1] == "You take 9♠ from the public ♠ stack"
+    assert said[5][2] == "You take 7♠ from the public ♠ stack"  # takeback is on by default
+
+
+def test_silver_bars_is_worded_from_the_readers_side_of_the_table() -> None:
+    game = games.get("silver-bars")
+    deal = deal_with(game, {"hands": ["2C 7C QC JC QS JK 4H", "3D KH 2D 8D 9S 6S 4S"]})
+    state = game.new_match(deal=deal, first=0, names=NAMES[:2])
+    said = sentences(
+        state, "play 2C 1", "play 3D 1", "play 7C 1", "play KH 2", "play QC 2", "play 2D 3", "play JC 3 4",
+        "play 8D 1", "play QS", "resolve", "lock 4", "discard 9S", "play JK 1 2",
+    )
+    assert said[0] == {0: "You put 2♣ into your vault 1", 1: "Ann puts 2♣ into their vault 1",
+                       None: "Ann puts 2♣ into their vault 1"}
+    assert said[2][0] == "You put a miner (7♣) on your vault 1"
+    assert said[3] == {0: "Bo puts rubble (K♥) on your vault 2", 1: "You put rubble (K♥) on Ann's vault 2",
+                       None: "Bo puts rubble (K♥) on Ann's vault 2"}
+    assert said[4] == {0: "You shovel the rubble (K♥) off your vault 2 with Q♣",
+                       1: "Ann shovels the rubble (K♥) off their vault 2 with Q♣",
+                       None: "Ann shovels the rubble (K♥) off their vault 2 with Q♣"}
+    assert said[6] == {0: "You steal 2♦ from Bo's vault 3 into your vault 4 with a lo thief (J♣)",
+                       1: "Ann steals 2♦ from your vault 3 into their vault 4 with a lo thief (J♣)",
+                       None: "Ann steals 2♦ from Bo's vault 3 into their vault 4 with a lo thief (J♣)"}
+    assert said[8] == {0: "You call a worker's strike (Q♠) on Bo's vaults",
+                       1: "Ann calls a worker's strike (Q♠) on your vaults",
+                       None: "Ann calls a worker's strike (Q♠) on Bo's vaults"}
+    assert said[9] == {0: "Bo spends their turn resolving the worker's strike",
+                       1: "You spend your turn resolving the worker's strike",
+                       None: "Bo spends their turn resolving the worker's strike"}
+    assert said[10][0] == "You lock your vault 4 (2 silver bars)"
+    assert said[11][0] == "Bo discards 9♠"
+    assert said[12][1] == "Ann steals 3♦ from your vault 1 into their vault 2 with a hi thief (Joker)"
+    log = state.log()
+    assert "Ann's lo thief takes the 2♦ from the opponent's vault 3 into vault 4" in log
+    assert "Ann calls a worker's strike: 1 miner (8♦) goes to the discard pile" in log
+    assert "Ann's hi thief takes the 3♦ from the opponent's vault 1 into vault 2" in log
