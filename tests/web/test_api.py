@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import random
@@ -14,7 +15,11 @@ import pytest
 from parlour import games
 from parlour import record as records
 
-from .conftest import Client, ServerProcess, cards_in, load_record, play_to_end
+from .conftest import Client, Person, ServerProcess, cards_in, load_record, play_to_end
+
+SUMMARY_KEYS = {"table_id", "game", "name", "options", "seats", "status", "version", "turn_seconds", "created",
+                "you", "invites"}
+SEAT_KEYS = {"seat", "kind", "level", "name", "taken", "connected"}
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +29,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     proc = ServerProcess(f"sqlite:///{folder / 'parlour.db'}", log_path=folder / "server.log").start()
     yield proc
     proc.stop()
+    proc.close_people()
 
 
 def one_line_error(answer: Any, status: int) -> str:
@@ -35,6 +41,21 @@ def one_line_error(answer: Any, status: int) -> str:
     assert text.strip() and "\n" not in text and len(text) < 300, text
     assert "Traceback" not in text, text
     return text
+
+
+def player_id(person: Person) -> str:
+    """The player id in a person's session cookie (readable, though signed)."""
+    value = person.http.cookies["parlour_session"]
+    payload = value.split(".", 1)[0]
+    data = json.loads(base64.b64decode(payload + "=" * (-len(payload) % 4)))
+    player: str = data["player"]
+    return player
+
+
+def invite_code(url: str) -> str:
+    _path, _, code = url.partition("#invite=")
+    assert code, url
+    return code
 
 
 def test_games_lists_the_four_games_with_their_options(api: ServerProcess) -> None:
@@ -75,30 +96,59 @@ def test_pages_are_served(api: ServerProcess) -> None:
         assert answer.status_code == 200 and "html" in answer.headers["content-type"], path
 
 
-def test_create_table_gives_tokens_for_me_and_friend_seats_only(api: ServerProcess) -> None:
-    table = api.create_table("minus-twenty", seats=[{"kind": "me", "name": "Ada"}, {"kind": "bot", "level": "easy"}],
-                             options={"hand_size": 8})
+def test_create_table_gives_the_host_its_seat_and_invites_for_friend_seats_only(api: ServerProcess) -> None:
+    ada = api.person("Ada")
+    answer = ada.post("/api/tables", json={"game": "minus-twenty", "options": {"hand_size": 8},
+                                           "seats": [{"kind": "me", "name": "Not Ada"},
+                                                     {"kind": "bot", "level": "easy"}]})
+    assert answer.status_code == 200, answer.text
+    table = answer.json()
     table_id = table["table_id"]
-    assert table["url"].endswith(f"/table/{table_id}") and table["spectate_url"].endswith(f"/table/{table_id}")
+    assert table["url"] == f"/table/{table_id}"
+    assert table["you"] == {"seat": 0, "host": True} and table["invites"] == []
     me, bot = table["seats"]
-    assert (me["seat"], me["kind"], me["name"]) == (0, "me", "Ada")
-    assert me["token"] and me["url"].endswith(f"#token={me['token']}")
-    assert (bot["seat"], bot["kind"], bot["level"]) == (1, "bot", "easy")
-    assert "token" not in bot and "url" not in bot
+    assert set(me) == SEAT_KEYS and set(bot) == SEAT_KEYS
+    assert (me["seat"], me["kind"], me["name"], me["taken"]) == (0, "me", "Ada", True), "named after the creator"
+    assert (bot["seat"], bot["kind"], bot["level"], bot["taken"]) == (1, "bot", "easy", True)
+    assert "token" not in json.dumps(table)
     summary = api.table(table_id)
-    for key in ("table_id", "game", "options", "seats", "status", "version", "turn_seconds"):
-        assert key in summary, key
+    assert set(summary) == SUMMARY_KEYS
     assert summary["game"] == "minus-twenty" and summary["options"]["hand_size"] == 8
     assert summary["status"] == "playing" and summary["turn_seconds"] is None
     assert isinstance(summary["version"], int)
-    assert me["token"] not in json.dumps(summary) and "token" not in json.dumps(summary)
+    assert summary["you"] == {"seat": None, "host": False} and summary["invites"] == []
+    assert ada.get(f"/api/tables/{table_id}").json()["you"] == {"seat": 0, "host": True}
 
-    friends = api.create_table("twenty", seats=[{"kind": "friend"}, {"kind": "friend", "name": "Bo"}],
-                               turn_seconds=60)
-    assert all(s["token"] and s["url"] for s in friends["seats"])
-    assert friends["seats"][0]["token"] != friends["seats"][1]["token"]
-    summary = api.table(friends["table_id"])
-    assert summary["version"] == 0 and summary["turn_seconds"] == 60 and summary["seats"][1]["name"] == "Bo"
+    # friend seats: one invitation each, for the host only; a name on a friend seat is not used
+    host = api.person()
+    answer = host.post("/api/tables", json={"game": "twenty", "turn_seconds": 60,
+                                            "seats": [{"kind": "friend"}, {"kind": "friend", "name": "Bo"}]})
+    assert answer.status_code == 200, answer.text
+    friends = answer.json()
+    table_id = friends["table_id"]
+    assert friends["you"] == {"seat": None, "host": True}
+    invites = {i["seat"]: i["url"] for i in friends["invites"]}
+    assert sorted(invites) == [0, 1]
+    assert all(url.startswith(f"/table/{table_id}#invite=") for url in invites.values())
+    assert invite_code(invites[0]) != invite_code(invites[1])
+    assert [s["taken"] for s in friends["seats"]] == [False, False]
+    assert [s["name"] for s in friends["seats"]] == ["Player 1", "Player 2"]
+    summary = api.table(table_id)
+    assert summary["version"] == 0 and summary["turn_seconds"] == 60 and summary["invites"] == []
+    assert host.get(f"/api/tables/{table_id}").json()["invites"] == friends["invites"]
+
+    # accepting takes the seat and names it; the host's list loses that invitation
+    bo = api.person()
+    accepted = bo.accept(invites[1], name="Bo")
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json() == {"seat": 1}
+    assert bo.get("/api/me").json() == {"name": "Bo"}, "the name given becomes the player's name"
+    mine = bo.get(f"/api/tables/{table_id}").json()
+    assert mine["you"] == {"seat": 1, "host": False} and mine["invites"] == []
+    assert mine["seats"][1]["name"] == "Bo" and mine["seats"][1]["taken"] is True
+    hosted = host.get(f"/api/tables/{table_id}").json()
+    assert [i["seat"] for i in hosted["invites"]] == [0]
+    assert invite_code(invites[1]) not in json.dumps(hosted)
 
 
 @pytest.mark.parametrize(
@@ -110,6 +160,7 @@ def test_create_table_gives_tokens_for_me_and_friend_seats_only(api: ServerProce
         ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "friend"}]}, "seat"),
         ({"game": "progression", "seats": [{"kind": "me"}, {"kind": "friend"}]}, "seat"),
         ({"game": "twenty", "seats": "two"}, "seat"),
+        ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "me"}]}, "seat"),
         ({"game": "twenty", "options": {"hand_size": 8}, "seats": [{"kind": "me"}, {"kind": "friend"}]}, "hand_size"),
         ({"game": "twenty", "options": {"open_hands": "yes"}, "seats": [{"kind": "me"}, {"kind": "friend"}]},
          "open_hands"),
@@ -119,8 +170,10 @@ def test_create_table_gives_tokens_for_me_and_friend_seats_only(api: ServerProce
         ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "bot", "level": "godlike"}]}, "level"),
         ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "bot"}]}, "level"),
         ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "wizard"}]}, "kind"),
-        ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "friend", "name": "x" * 500}]}, "name"),
+        ({"game": "twenty", "seats": [{"kind": "me"}, "friend"]}, "kind"),
+        ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "bot", "level": "easy", "name": "x" * 500}]}, "name"),
         ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "friend"}], "turn_seconds": "soon"}, "turn_seconds"),
+        ({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "friend"}], "turn_seconds": 1}, "turn_seconds"),
         ([1, 2, 3], ""),
     ],
 )
@@ -137,6 +190,7 @@ def test_create_table_bodies_that_are_not_json_or_too_big(api: ServerProcess) ->
     huge = json.dumps({"game": "twenty", "seats": [{"kind": "me"}, {"kind": "friend"}], "pad": "x" * 2_000_000})
     answer = api.post("/api/tables", content=huge.encode())
     assert answer.status_code in (400, 413), answer.status_code
+    one_line_error(answer, answer.status_code)
     assert api.get("/api/games").status_code == 200
 
 
@@ -144,68 +198,89 @@ def test_unknown_tables_are_404(api: ServerProcess) -> None:
     for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/replay"):
         one_line_error(api.get(path), 404)
     one_line_error(api.post("/api/tables/nope/join", json={"seat": 0}), 404)
+    one_line_error(api.post("/api/tables/nope/accept", json={"invite": "abc"}), 404)
+    one_line_error(api.post("/api/tables/nope/seats/0/reopen"), 404)
+
+
+def lobby_ids(server: ServerProcess) -> list[str]:
+    answer = server.get("/api/tables")
+    assert answer.status_code == 200, answer.text
+    return [t["table_id"] for t in answer.json()["tables"]]
 
 
 def test_lobby_lists_open_seats_and_a_seat_is_joined_once(any_server: ServerProcess) -> None:
     server = any_server
     closed = server.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
-    older = server.create_table("twenty", seats=[{"kind": "me", "name": "Ada"}, {"kind": "open"}])
-    newer = server.create_table("progression", seats=[{"kind": "open"}, {"kind": "open"}, {"kind": "bot",
-                                                                                        "level": "medium"}])
-    assert "token" not in older["seats"][1] and "token" not in newer["seats"][0]
+    older = server.create_table("twenty", seats=[{"kind": "me"}, {"kind": "open"}], host=server.person("Ada"))
+    newer = server.create_table("progression", seats=[{"kind": "open"}, {"kind": "open"},
+                                                      {"kind": "bot", "level": "medium"}])
+    assert older["invites"] == [] and newer["invites"] == [], "open seats need no invitation"
     lobby = server.get("/api/tables").json()
-    ids = [t["table_id"] for t in lobby]
+    assert set(lobby) == {"tables", "page", "pages", "total"}
+    assert (lobby["page"], lobby["pages"], lobby["total"]) == (1, 1, 2)
+    ids = [t["table_id"] for t in lobby["tables"]]
     assert closed["table_id"] not in ids
-    assert ids.index(newer["table_id"]) < ids.index(older["table_id"]), "newest first"
-    entry = next(t for t in lobby if t["table_id"] == older["table_id"])
-    assert entry["game"] == "twenty" and entry["status"] == "playing"
-    created = "created" in entry
-    assert [(s["seat"], s["kind"], s["taken"]) for s in entry["seats"]] == [(0, "me", True), (1, "open", False)]
-    assert "token" not in json.dumps(lobby)
+    assert ids == [newer["table_id"], older["table_id"]], "newest first"
+    entry = lobby["tables"][1]
+    assert set(entry) == SUMMARY_KEYS
+    assert entry["game"] == "twenty" and entry["status"] == "playing" and entry["created"]
+    assert [(s["seat"], s["kind"], s["taken"], s["name"]) for s in entry["seats"]] == [
+        (0, "me", True, "Ada"), (1, "open", False, "Player 2")]
+    assert entry["invites"] == [] and entry["you"] == {"seat": None, "host": False}
 
-    joined = server.post(f"/api/tables/{older['table_id']}/join", json={"seat": 1, "name": "Bo"})
+    bo = server.person()
+    table_id = older["table_id"]
+    joined = bo.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Bo"})
     assert joined.status_code == 200, joined.text
-    token = joined.json()["token"]
-    assert token and joined.json()["url"].endswith(f"#token={token}")
-    one_line_error(server.post(f"/api/tables/{older['table_id']}/join", json={"seat": 1}), 409)
-    one_line_error(server.post(f"/api/tables/{older['table_id']}/join", json={"seat": 0}), 409)
-    assert older["table_id"] not in [t["table_id"] for t in server.get("/api/tables").json()]
-    assert server.table(older["table_id"])["seats"][1]["name"] == "Bo"
-    assert server.post(f"/api/tables/{older['table_id']}/join", json={"seat": 7}).status_code in (400, 404, 409)
-    assert server.post(f"/api/tables/{older['table_id']}/join", json={"seat": "one"}).status_code == 400
+    assert joined.json() == {"seat": 1}
+    again = bo.post(f"/api/tables/{table_id}/join", json={"seat": 1})
+    assert again.status_code == 200 and again.json() == {"seat": 1}, "joining your own seat again is harmless"
+    one_line_error(bo.post(f"/api/tables/{table_id}/join", json={"seat": 0}), 409)
+    late = server.person()
+    one_line_error(late.post(f"/api/tables/{table_id}/join", json={"seat": 1}), 409)
+    one_line_error(late.post(f"/api/tables/{table_id}/join", json={"seat": 0}), 409)
+    assert table_id not in lobby_ids(server)
+    assert server.table(table_id)["seats"][1]["name"] == "Bo"
+    assert late.post(f"/api/tables/{table_id}/join", json={"seat": 7}).status_code in (400, 404, 409)
+    one_line_error(late.post(f"/api/tables/{table_id}/join", json={"seat": "one"}), 400)
+    one_line_error(late.post(f"/api/tables/{table_id}/join", json={"seat": True}), 400)
 
-    # the joined seat plays with its token; a second open seat of the other table is still listed
-    with Client(server, older["table_id"], token) as bo:
-        assert bo.welcome is not None and bo.welcome["seat"] == 1 and bo.welcome["role"] == "player"
-    server.post(f"/api/tables/{newer['table_id']}/join", json={"seat": 0})
-    entry = next(t for t in server.get("/api/tables").json() if t["table_id"] == newer["table_id"])
+    # the joined seat is Bo's on the WebSocket; a second open seat of the other table is still listed
+    with Client(server, table_id, bo) as client:
+        assert client.welcome is not None and client.welcome["seat"] == 1 and client.welcome["role"] == "player"
+    with Client(server, table_id, late) as client:
+        assert client.welcome is not None and client.welcome["seat"] is None
+    assert late.post(f"/api/tables/{newer['table_id']}/join", json={"seat": 0}).status_code == 200
+    entry = next(t for t in server.get("/api/tables").json()["tables"] if t["table_id"] == newer["table_id"])
     assert [s["taken"] for s in entry["seats"]] == [True, False, True]
     # the lobby and the joined seat survive a restart
     server.restart()
-    entry = next(t for t in server.get("/api/tables").json() if t["table_id"] == newer["table_id"])
+    entry = next(t for t in server.get("/api/tables").json()["tables"] if t["table_id"] == newer["table_id"])
     assert [s["taken"] for s in entry["seats"]] == [True, False, True]
-    with Client(server, older["table_id"], token) as bo:
-        assert bo.welcome is not None and bo.welcome["seat"] == 1
-    assert created, "a lobby entry has no 'created' (docs/web-protocol.md: GET /api/tables)"
+    assert table_id not in lobby_ids(server)
+    with Client(server, table_id, bo) as client:
+        assert client.welcome is not None and client.welcome["seat"] == 1
 
 
 def test_record_is_409_until_the_match_is_over_then_replays(server: ServerProcess) -> None:
     table = server.create_table("twenty")
     table_id = table["table_id"]
     one_line_error(server.get(f"/api/tables/{table_id}/record"), 409)
-    tokens = [s["token"] for s in table["seats"]]
-    clients = [Client(server, table_id, t) for t in tokens]
+    people: list[Person] = [s["person"] for s in table["seats"]]
+    clients = [Client(server, table_id, p) for p in people]
     play_to_end(clients, random.Random(3), stop_at=10)
     one_line_error(server.get(f"/api/tables/{table_id}/record"), 409)
     # during play the replay is only for a seat, and only as that seat sees it
     one_line_error(server.get(f"/api/tables/{table_id}/replay"), 403)
-    mine = server.get(f"/api/tables/{table_id}/replay", headers={"X-Parlour-Token": tokens[0]})
+    one_line_error(server.person().get(f"/api/tables/{table_id}/replay"), 403)
+    mine = people[0].get(f"/api/tables/{table_id}/replay")
     assert mine.status_code == 200 and mine.json()["full"] is False
     steps = mine.json()["steps"]
     assert len(steps) == 11 and all(s["hand"] is not None and "all_hands" not in s for s in steps)
     assert clients[0].state is not None and steps[-1]["hand"] == clients[0].state["view"]["hand"]
-    other = server.get(f"/api/tables/{table_id}/replay", headers={"X-Parlour-Token": "not-a-token"})
-    assert other.status_code >= 400
+    theirs = people[1].get(f"/api/tables/{table_id}/replay").json()["steps"]
+    assert clients[1].state is not None and theirs[-1]["hand"] == clients[1].state["view"]["hand"]
+    assert steps[-1]["hand"] != theirs[-1]["hand"]
     last = play_to_end(clients, random.Random(4))
     answer = server.get(f"/api/tables/{table_id}/record")
     assert answer.status_code == 200
@@ -268,9 +343,41 @@ def test_replay_of_a_tampered_golden_record(api: ServerProcess) -> None:
     assert api.post("/api/replay", content=b"not json").status_code in (400, 422)
 
 
-def test_summary_and_lobby_never_show_cards_or_tokens(api: ServerProcess) -> None:
-    table = api.create_table("twenty", seats=[{"kind": "me"}, {"kind": "open"}])
-    summary = api.table(table["table_id"])
-    assert not cards_in(summary)
-    assert table["seats"][0]["token"] not in json.dumps(summary)
-    assert table["seats"][0]["token"] not in api.get("/api/tables").text
+def test_summary_and_lobby_never_show_cards_or_secrets(api: ServerProcess) -> None:
+    host = api.person("Hosta")
+    answer = host.post("/api/tables", json={"game": "progression",
+                                            "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "open"}]})
+    assert answer.status_code == 200, answer.text
+    created = answer.json()
+    table_id = created["table_id"]
+    assert not cards_in(created)
+    codes = [invite_code(i["url"]) for i in created["invites"]]
+    assert len(codes) == 1
+    friend = api.person("Fren")
+    secrets = [*codes, player_id(host), player_id(friend), host.http.cookies["parlour_session"],
+               friend.http.cookies["parlour_session"]]
+
+    def shown(text: str) -> list[str]:
+        return [s for s in secrets if s in text]
+
+    # before the invitation is accepted: only the host's own summary holds it
+    for who in (None, friend, api.person()):
+        summary = (who.get if who else api.get)(f"/api/tables/{table_id}")
+        assert summary.status_code == 200
+        assert summary.json()["invites"] == [] and not shown(summary.text), who
+        assert not cards_in(summary.json())
+    lobby = api.get("/api/tables")
+    assert table_id in [t["table_id"] for t in lobby.json()["tables"]]
+    assert not shown(lobby.text) and not cards_in(lobby.json())
+    assert not shown(host.get("/api/tables").text)
+    hosted = host.get(f"/api/tables/{table_id}")
+    assert shown(hosted.text) == codes and not cards_in(hosted.json())
+
+    # after it: nobody's summary or lobby holds it, nor anyone's identity
+    assert friend.accept(created["invites"][0]["url"]).status_code == 200
+    for who in (None, friend, host, api.person()):
+        summary = (who.get if who else api.get)(f"/api/tables/{table_id}")
+        assert summary.json()["invites"] == [] and not shown(summary.text), who
+        assert not cards_in(summary.json())
+        lobby = (who.get if who else api.get)("/api/tables")
+        assert not shown(lobby.text) and not cards_in(lobby.json())

@@ -157,7 +157,8 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         yield
         await manager.stop()
 
-    app = FastAPI(title="parlour", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # The API is described at /openapi.json; no docs page, whose script would come from a CDN (CSP forbids it).
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(SessionMiddleware, secret_key=key, session_cookie=SESSION_COOKIE,
                        max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=https_only)
     app.add_middleware(Guard, allowed_origins=allowed_origins)
@@ -342,7 +343,7 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
         try:
             message = parse_message(text)
             if conn.table is None and message["type"] not in ("hello", "ping"):
-                raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\", \"token\": …}")
+                raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\"}")
             if message["type"] == "hello":
                 await manager.hello(conn, table_id, message)
             elif message["type"] == "ping" and conn.table is None:

@@ -172,7 +172,8 @@ class TableStore:
             last = func.coalesce(TableRow.active, TableRow.updated)
             session.execute(update(TableRow).where(TableRow.status.in_(LIVE), last < idle_before)
                             .values(status="abandoned"))
-            tables = session.scalars(select(TableRow).where(TableRow.status.in_(LIVE))).all()
+            tables = session.scalars(select(TableRow).where(TableRow.status.in_(LIVE))
+                                     .order_by(TableRow.created)).all()
             return [(t, *self._parts(session, t.id)) for t in tables]
 
     def abandon(self, table_id: str) -> None:

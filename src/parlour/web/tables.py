@@ -129,9 +129,14 @@ class Seat:
     def is_bot(self) -> bool:
         return self.kind == "bot"
 
+    @property
+    def taken(self) -> bool:
+        """A bot's, a player's, or (a table of the first release) held by a secret link nobody brought yet."""
+        return self.is_bot or self.owner is not None or (self.token_digest is not None and self.invite is None)
+
     def public(self, connected: bool) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "level": self.level, "name": self.name,
-                "taken": self.is_bot or self.owner is not None, "connected": connected}
+                "taken": self.taken, "connected": connected}
 
 
 class TokenBucket:
@@ -489,8 +494,9 @@ class TableManager:
     def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
         """Live tables with a free ``open`` seat, newest first, a page at a time."""
         per_page = max(1, min(50, per_page))
-        found = [t for t in reversed(self.tables.values()) if t.live
-                 and any(s.kind == "open" and s.owner is None for s in t.seats)]
+        found = sorted((t for t in self.tables.values() if t.live
+                        and any(s.kind == "open" and not s.taken for s in t.seats)),
+                       key=lambda t: t.created, reverse=True)
         pages = max(1, math.ceil(len(found) / per_page))
         page = max(1, min(page, pages))
         shown = found[(page - 1) * per_page: page * per_page]
@@ -535,7 +541,7 @@ class TableManager:
                 if mine == number:
                     return {"seat": number}
                 raise TableError(f"you already have seat {mine + 1} at this table", 409)
-            if seat.kind != "open" or seat.owner is not None:
+            if seat.kind != "open" or seat.taken:
                 raise TableError("that seat is already taken: you can watch the table", 409)
             await self._claim(table, seat, player, name)
         return {"seat": number}
