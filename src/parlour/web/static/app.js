@@ -1,6 +1,10 @@
 /* parlour in the browser: the home page (games, rules, new table, lobby), the
    table page (live play over a WebSocket) and the replay page.
-   Plain DOM, no framework; app.js routes on location.pathname. */
+   Plain DOM, no framework; app.js routes on location.pathname.
+
+   Who you are is the server's session cookie: the page keeps no secret of any
+   seat. An invitation arrives once in the address's fragment (#invite=…),
+   which is removed from the address bar at once and never stored. */
 "use strict";
 
 (function () {
@@ -9,6 +13,7 @@
     "minus-twenty": "Minus Twenty", progression: "Progression", twenty: "Twenty", "silver-bars": "100 Silver Bars",
   };
   const TWO_STEP = { "minus-twenty": true, progression: true };
+  const LIVE = { playing: true, round_over: true };
 
   /* ------------------------------------------------------------------ utils */
 
@@ -28,6 +33,7 @@
       for (const key in attrs) {
         const v = attrs[key];
         if (v === undefined || v === null || v === false) continue;
+        if (key === "style") throw new Error("no style attributes (the page's CSP refuses them): use a class");
         if (key.startsWith("on") && typeof v === "function") el.addEventListener(key.slice(2), v);
         else if (key === "dataset") Object.assign(el.dataset, v);
         else if (key === "text") el.textContent = v;
@@ -49,27 +55,35 @@
     }
   }
 
+  /** Replace an element's children. */
+  function fill(el) {
+    el.textContent = "";
+    append(el, Array.prototype.slice.call(arguments, 1));
+    return el;
+  }
+
   function api(path, opts) {
     opts = opts || {};
-    const headers = Object.assign({ Accept: "application/json" }, opts.headers || {});
+    const headers = { Accept: "application/json" };
     let body = opts.body;
     if (body !== undefined && typeof body !== "string") {
       body = JSON.stringify(body);
       headers["Content-Type"] = "application/json";
     }
-    return fetch(path, { method: opts.method || "GET", headers: headers, body: body }).then(function (res) {
-      return res.text().then(function (text) {
-        let data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
-        if (!res.ok) {
-          const err = new Error((data && data.error) || res.status + " " + res.statusText);
-          err.status = res.status;
-          err.data = data;
-          throw err;
-        }
-        return data;
+    return fetch(path, { method: opts.method || "GET", headers: headers, body: body, credentials: "same-origin" })
+      .then(function (res) {
+        return res.text().then(function (text) {
+          let data = null;
+          try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
+          if (!res.ok) {
+            const err = new Error((data && data.error) || res.status + " " + res.statusText);
+            err.status = res.status;
+            err.data = data;
+            throw err;
+          }
+          return data;
+        });
       });
-    });
   }
 
   function toast(message, kind) {
@@ -81,12 +95,30 @@
     setTimeout(function () { el.remove(); }, 4200);
   }
 
+  /** localStorage for harmless preferences only (the last game chosen, tables visited). */
   function store(key, value) {
     try {
       if (value === undefined) return JSON.parse(localStorage.getItem(key) || "null");
       localStorage.setItem(key, JSON.stringify(value));
     } catch (e) { /* private mode: nothing kept */ }
     return value;
+  }
+
+  /** Forget what the first release kept: seat links, invite links, the name (the server knows it now). */
+  function forgetOldSecrets() {
+    try {
+      const drop = [];
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (key && (key.indexOf("parlour.invites.") === 0 || key === "parlour.name")) drop.push(key);
+      }
+      drop.forEach(function (key) { localStorage.removeItem(key); });
+      const mine = store("parlour.mine");
+      if (Array.isArray(mine) && mine.some(function (t) { return t && t.url !== undefined; })) {
+        store("parlour.mine", mine.filter(function (t) { return t && typeof t.id === "string"; })
+          .map(function (t) { return { id: t.id, game: t.game, at: t.at }; }));
+      }
+    } catch (e) { /* nothing kept */ }
   }
 
   function absUrl(url) {
@@ -103,12 +135,13 @@
     return n < 0 ? "−" + -n : String(n);
   }
 
-  function copyButton(getText) {
-    return h("button.btn.small", {
+  function copyButton(getText, id) {
+    return h("button.btn.small.copy" + (id ? "#" + id : ""), {
       type: "button",
       onclick: function (ev) {
+        const btn = ev.currentTarget;
         const text = getText();
-        const done = function () { ev.target.textContent = "Copied"; setTimeout(function () { ev.target.textContent = "Copy"; }, 1500); };
+        const done = function () { btn.textContent = "Copied"; setTimeout(function () { btn.textContent = "Copy"; }, 1500); };
         if (navigator.clipboard && window.isSecureContext) {
           navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
         } else { fallbackCopy(text); done(); }
@@ -117,7 +150,7 @@
   }
 
   function fallbackCopy(text) {
-    const ta = h("textarea", { style: "position:fixed;left:-1000px" });
+    const ta = h("textarea.offscreen", { "aria-hidden": "true" });
     ta.value = text;
     document.body.append(ta);
     ta.select();
@@ -125,8 +158,71 @@
     ta.remove();
   }
 
-  function myName() {
-    return store("parlour.name") || "";
+  /* ------------------------------------------------------------- identity */
+
+  /** Who this browser plays as: the name kept by the server (GET/PUT /api/me). */
+  const Me = {
+    name: null, loaded: false, listeners: [],
+    ready: null,
+    set: function (name) {
+      Me.name = name || null;
+      Me.loaded = true;
+      renderMe();
+      Me.listeners.forEach(function (fn) { fn(Me.name); });
+    },
+    save: function (name) {
+      return api("/api/me", { method: "PUT", body: { name: name } }).then(function (res) {
+        Me.set(res.name);
+        return res.name;
+      });
+    },
+    refresh: function () {
+      return api("/api/me").then(function (res) { Me.set(res && res.name); return Me.name; },
+        function () { Me.set(Me.name); return Me.name; });
+    },
+  };
+  let meWaiters = [];
+
+  function renderMe(editing) {
+    const box = document.getElementById("me");
+    if (!box) return;
+    box.hidden = false;
+    if (editing) {
+      const input = h("input#me-name", { type: "text", maxlength: "40", value: Me.name || "", placeholder: "Your name",
+        autocomplete: "nickname", "aria-label": "Your name" });
+      const form = h("form.me-form", {
+        onsubmit: function (ev) {
+          ev.preventDefault();
+          const name = input.value.trim();
+          if (!name) { input.focus(); toast("Write a name (1 to 40 characters).", "warn"); return; }
+          Me.save(name).then(function (saved) {
+            toast("You play as " + saved + ".");
+            const waiting = meWaiters;
+            meWaiters = [];
+            waiting.forEach(function (fn) { fn(saved); });
+          }, function (err) { toast(err.message, "error"); });
+        },
+      }, input, h("button.btn.tiny.primary#me-save", { type: "submit" }, "Save"),
+        h("button.btn.tiny#me-cancel", { type: "button", onclick: function () { meWaiters = []; renderMe(); } }, "Cancel"));
+      fill(box, form);
+      input.focus();
+      input.select();
+      return;
+    }
+    if (!Me.loaded) { fill(box); return; }
+    const change = h("button.btn.tiny.me-change#me-change", { type: "button", onclick: function () { renderMe(true); } },
+      Me.name ? "Change" : "Choose your name");
+    fill(box, Me.name ? [h("span.me-label", "Playing as "), h("b.me-who", Me.name), " ", change] : change);
+  }
+
+  /** The player's name, asking for it in the top bar first if none is chosen. */
+  function ensureName() {
+    if (Me.name) return Promise.resolve(Me.name);
+    return new Promise(function (resolve) {
+      meWaiters.push(resolve);
+      renderMe(true);
+      toast("First choose the name the other players see.");
+    });
   }
 
   /* ------------------------------------------------------------- routing */
@@ -134,19 +230,35 @@
   const app = document.getElementById("app");
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const tableMatch = path.match(/^\/table\/([^/]+)$/);
-  if (tableMatch) tablePage(decodeURIComponent(tableMatch[1]));
+  // An invitation comes once, in the fragment: take it out of the address bar (and history) at once.
+  let inviteCode = null;
+  // A seat link of the first release (#token=…) is brought once, in the first hello: the server gives
+  // its seat to this browser's identity for good; it leaves the address bar too.
+  let legacyToken = null;
+  if (location.hash) {
+    const m = location.hash.match(/[#&]invite=([^&]+)/);
+    if (m && tableMatch) inviteCode = decodeURIComponent(m[1]);
+    const t = location.hash.match(/[#&]token=([^&]+)/);
+    if (t && tableMatch) legacyToken = decodeURIComponent(t[1]);
+    if (/[#&](invite|token)=/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+  }
+  forgetOldSecrets();
+  Me.ready = Me.refresh();
+  if (tableMatch) tablePage(decodeURIComponent(tableMatch[1]), inviteCode);
   else if (path === "/replay") replayPage();
   else homePage();
+  inviteCode = null;
 
   /* ------------------------------------------------------------ home page */
 
   function homePage() {
     document.title = "Parlour — card games of the Lost Cities family";
     app.className = "home";
-    app.innerHTML = "";
+    app.textContent = "";
     const gamesBox = h("section.games", { "aria-label": "Games" }, h("p.loading", "Loading the games…"));
     const formBox = h("section.panel.newtable#new", h("h2", "New table"), h("p.loading", "…"));
-    const lobbyBox = h("section.panel.lobby#lobby", h("h2", "Lobby"), h("div.lobby-list", h("p.muted", "Looking for open tables…")));
+    const lobbyBox = h("section.panel.lobby#lobby", h("h2", "Lobby"),
+      h("div.lobby-list", h("p.muted", "Looking for open tables…")), h("div.pager#lobby-pager"));
     const mineBox = h("section.panel.mine#mine");
     app.append(
       h("section.hero",
@@ -157,21 +269,21 @@
     );
     Promise.all([api("/api/games"), api("/api/levels").catch(function () {
       return ["easy", "medium", "hard", "expert"].map(function (n) { return { name: n, description: "" }; });
-    })]).then(function (res) {
+    }), Me.ready]).then(function (res) {
       renderGames(gamesBox, res[0]);
       renderNewTable(formBox, res[0], res[1]);
       if (location.hash === "#lobby") lobbyBox.scrollIntoView();
     }).catch(function (err) {
-      gamesBox.innerHTML = "";
-      gamesBox.append(h("p.error", "Could not load the games: " + err.message));
+      fill(gamesBox, h("p.error", "Could not load the games: " + err.message));
     });
     renderMine(mineBox);
-    refreshLobby(lobbyBox);
-    setInterval(function () { if (!document.hidden) refreshLobby(lobbyBox); }, 4000);
+    const lobby = { page: 1, box: lobbyBox };
+    refreshLobby(lobby);
+    setInterval(function () { if (!document.hidden) refreshLobby(lobby); }, 4000);
   }
 
   function renderGames(box, games) {
-    box.innerHTML = "";
+    fill(box);
     for (const g of games) {
       const rules = h("div.rules.md", h("p.muted", "Loading the rules…"));
       const details = h("details.rules-box", h("summary", "Full rules"), rules);
@@ -205,30 +317,50 @@
   }
 
   function renderNewTable(box, games, levels) {
-    box.innerHTML = "";
-    box.append(h("h2", "New table"));
+    fill(box, h("h2", "New table"));
     const byId = {};
     for (const g of games) byId[g.id] = g;
     const gameSel = h("select#nt-game", { name: "game" },
       games.map(function (g) { return h("option", { value: g.id }, g.name || g.id); }));
     const last = store("parlour.lastGame");
     if (last && byId[last]) gameSel.value = last;
-    const nameIn = h("input#nt-name", { type: "text", maxlength: "40", placeholder: "Your name", value: myName(), autocomplete: "nickname" });
+    const nameIn = h("input#nt-name", { type: "text", maxlength: "40", placeholder: "Your name", autocomplete: "nickname" });
+    const nameRow = h("div.row#nt-name-row", h("label", { for: "nt-name" }, "Your name"), nameIn,
+      h("small.help", "Your seat takes this name. Friends you invite choose their own."));
     const optsBox = h("fieldset.options", h("legend", "Options"));
     const seatsBox = h("fieldset.seats", h("legend", "Seats"));
     const timerIn = h("input#nt-timer", { type: "number", min: "5", max: "3600", step: "1", placeholder: "none", inputmode: "numeric" });
     const submit = h("button.btn.primary.big#nt-start", { type: "submit" }, "Start the table");
+    const formError = h("p.error#nt-error", { role: "alert", hidden: true });
     const form = h("form.nt-form", { novalidate: true },
       h("div.row", h("label", { for: "nt-game" }, "Game"), gameSel),
-      h("div.row", h("label", { for: "nt-name" }, "Your name"), nameIn),
+      nameRow,
       seatsBox, optsBox,
       h("div.row", h("label", { for: "nt-timer" }, "Turn timer"), h("span.inline", timerIn, " seconds"),
         h("small.help", "Optional: a person who lets the timer run out has a move made for them.")),
+      formError,
       h("div.row.submit", submit));
     box.append(form);
 
+    function hasMe() {
+      return Array.prototype.some.call(seatsBox.querySelectorAll("select"), function (s) { return s.value === "me"; });
+    }
+    function showName() { nameRow.hidden = !!Me.name || !hasMe(); }
+    Me.listeners.push(showName);
+
+    /** At most one seat is "me": the option is offered in the other seats only while no seat has it. */
+    function oneMe() {
+      const sels = seatsBox.querySelectorAll("select");
+      const taken = Array.prototype.find.call(sels, function (s) { return s.value === "me"; });
+      sels.forEach(function (s) {
+        const opt = s.querySelector("option[value=me]");
+        opt.disabled = !!taken && taken !== s;
+      });
+      showName();
+    }
+
     function seatRow(i, kind) {
-      const sel = h("select.seat-kind", { "aria-label": "Seat " + (i + 1), dataset: { seat: String(i) } },
+      const sel = h("select.seat-kind", { "aria-label": "Seat " + (i + 1), dataset: { seat: String(i) }, onchange: oneMe },
         h("option", { value: "me" }, "Me"),
         h("option", { value: "friend" }, "A friend (invite link)"),
         h("option", { value: "open" }, "Open (anyone from the lobby)"),
@@ -239,11 +371,10 @@
       return h("div.seat-row", h("span.seat-no", "Seat " + (i + 1)), sel);
     }
 
-    function fill() {
+    function fillForm() {
       const g = byId[gameSel.value];
       store("parlour.lastGame", g.id);
-      optsBox.innerHTML = "";
-      optsBox.append(h("legend", "Options"));
+      fill(optsBox, h("legend", "Options"));
       for (const o of g.options || []) {
         const id = "opt-" + o.name;
         let input;
@@ -267,18 +398,23 @@
           o.help ? h("small.help", o.help) : null));
       }
       if (!(g.options || []).length) optsBox.append(h("p.muted", "This game has no options."));
-      seatsBox.innerHTML = "";
-      seatsBox.append(h("legend", "Seats"));
+      fill(seatsBox, h("legend", "Seats"));
       for (let i = 0; i < g.players; i++) seatsBox.append(seatRow(i, i === 0 ? "me" : "bot:medium"));
+      oneMe();
     }
-    gameSel.addEventListener("change", fill);
-    fill();
+    gameSel.addEventListener("change", fillForm);
+    fillForm();
+
+    function fail(message) {
+      formError.textContent = message;
+      formError.hidden = false;
+      submit.disabled = false;
+    }
 
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
+      formError.hidden = true;
       const g = byId[gameSel.value];
-      const name = nameIn.value.trim();
-      store("parlour.name", name);
       const options = {};
       for (const input of optsBox.querySelectorAll("input")) {
         const dflt = JSON.parse(input.dataset.default);
@@ -295,71 +431,81 @@
       for (const sel of seatsBox.querySelectorAll("select")) {
         const v = sel.value;
         if (v.startsWith("bot:")) seats.push({ kind: "bot", level: v.slice(4) });
-        else if (v === "me") seats.push(name ? { kind: "me", name: name } : { kind: "me" });
         else seats.push({ kind: v });
       }
       const timer = timerIn.value.trim() ? parseInt(timerIn.value, 10) : null;
+      const name = nameIn.value.trim();
+      if (hasMe() && !Me.name && !name) { fail("Write your name: your seat takes it."); nameIn.focus(); return; }
       submit.disabled = true;
-      api("/api/tables", { method: "POST", body: { game: g.id, options: options, seats: seats, turn_seconds: timer } })
-        .then(function (res) {
-          const invites = res.seats.filter(function (s) { return s.kind === "friend" && s.url; })
-            .map(function (s) { return { seat: s.seat, url: absUrl(s.url) }; });
-          store("parlour.invites." + res.table_id, { invites: invites, spectate: res.spectate_url ? absUrl(res.spectate_url) : null });
-          const mine = res.seats.find(function (s) { return s.kind === "me" && s.url; });
-          const target = mine ? mine.url : res.spectate_url || res.url;
-          rememberTable(res.table_id, g.id, mine ? absUrl(mine.url) : absUrl(target));
-          location.assign(absUrl(target));
-        })
-        .catch(function (err) { toast(err.message, "error"); submit.disabled = false; });
+      const named = hasMe() && !Me.name ? Me.save(name) : Promise.resolve(Me.name);
+      named.then(function () {
+        return api("/api/tables", { method: "POST", body: { game: g.id, options: options, seats: seats, turn_seconds: timer } });
+      }).then(function (res) {
+        rememberTable(res.table_id, g.id);
+        location.assign(absUrl(res.url || "/table/" + encodeURIComponent(res.table_id)));
+      }).catch(function (err) { fail(err.message); });
     });
   }
 
-  function rememberTable(id, game, url) {
+  function rememberTable(id, game) {
     const list = (store("parlour.mine") || []).filter(function (t) { return t.id !== id; });
-    list.unshift({ id: id, game: game, url: url, at: Date.now() });
+    list.unshift({ id: id, game: game, at: Date.now() });
     store("parlour.mine", list.slice(0, 8));
   }
 
   function renderMine(box) {
     const list = store("parlour.mine") || [];
-    box.innerHTML = "";
+    fill(box);
     if (!list.length) { box.hidden = true; return; }
     box.append(h("h2", "Your recent tables"),
       h("ul.plain", list.map(function (t) {
-        return h("li", h("a", { href: t.url }, GAME_NAMES[t.game] || t.game),
+        return h("li", h("a", { href: "/table/" + encodeURIComponent(t.id) }, GAME_NAMES[t.game] || t.game),
           h("span.muted", " · " + new Date(t.at).toLocaleString()));
       })));
   }
 
-  function refreshLobby(box) {
-    const list = box.querySelector(".lobby-list");
-    api("/api/tables").then(function (tables) {
-      list.innerHTML = "";
-      if (!tables.length) {
+  function refreshLobby(lobby) {
+    const list = lobby.box.querySelector(".lobby-list");
+    const pager = lobby.box.querySelector(".pager");
+    api("/api/tables?page=" + lobby.page).then(function (res) {
+      // {tables, page, pages, total}; an older server answered a plain list.
+      const page = Array.isArray(res) ? { tables: res, page: 1, pages: 1, total: res.length } : res;
+      lobby.page = page.page || 1;
+      fill(list);
+      if (!page.tables.length) {
         list.append(h("p.muted", "No open tables right now. Start one with an open seat and it shows up here."));
-        return;
       }
-      for (const t of tables) {
+      for (const t of page.tables) {
         const free = t.seats.filter(function (s) { return s.kind === "open" && !s.taken; });
         list.append(h("div.lobby-row", { dataset: { table: t.table_id } },
           h("div.lobby-info",
-            h("strong", GAME_NAMES[t.game] || t.game),
-            h("span.muted", " · " + (t.status || "") + when(t.created)),
+            h("strong", t.name || GAME_NAMES[t.game] || t.game),
+            h("span.muted", " · " + (t.status === "round_over" ? "between rounds" : "playing") + when(t.created)),
             h("div.lobby-seats", t.seats.map(function (s) {
-              return h("span.seat-chip" + (s.kind === "open" && !s.taken ? ".free" : ""),
-                s.kind === "open" && !s.taken ? "free seat" : (s.name || s.kind) + (s.kind === "bot" && s.level ? " (" + s.level + ")" : ""));
+              const isFree = s.kind === "open" && !s.taken;
+              return h("span.seat-chip" + (isFree ? ".free" : ""),
+                isFree ? "free seat" : (s.name || s.kind) + (s.kind === "bot" && s.level ? " (" + s.level + ")" : ""));
             }))),
           h("div.lobby-actions", free.map(function (s) {
-            return h("button.btn.primary.small", {
-              type: "button",
+            return h("button.btn.primary.small.join", {
+              type: "button", dataset: { seat: String(s.seat) },
               onclick: function () { joinTable(t, s.seat); },
             }, free.length > 1 ? "Join seat " + (s.seat + 1) : "Join");
           }),
           h("a.btn.small", { href: "/table/" + encodeURIComponent(t.table_id) }, "Watch"))));
       }
+      fill(pager);
+      if (page.pages > 1) {
+        pager.append(
+          h("button.btn.small#lobby-prev", { type: "button", disabled: page.page <= 1,
+            onclick: function () { lobby.page = page.page - 1; refreshLobby(lobby); } }, "◀ Previous"),
+          h("span.muted.pager-text", "page " + page.page + " of " + page.pages + " · " + page.total + " tables"),
+          h("button.btn.small#lobby-next", { type: "button", disabled: page.page >= page.pages,
+            onclick: function () { lobby.page = page.page + 1; refreshLobby(lobby); } }, "Next ▶"));
+      }
     }).catch(function () {
-      list.innerHTML = "";
-      list.append(h("p.muted", "The lobby is not available."));
+      fill(list, h("p.muted", "The lobby is not available."));
+      fill(pager);
     });
   }
 
@@ -370,33 +516,34 @@
   }
 
   function joinTable(t, seat) {
-    let name = (document.getElementById("nt-name") || {}).value || myName();
-    name = (name || "").trim();
-    if (name) store("parlour.name", name);
-    api("/api/tables/" + encodeURIComponent(t.table_id) + "/join", { method: "POST", body: name ? { seat: seat, name: name } : { seat: seat } })
-      .then(function (res) {
-        rememberTable(t.table_id, t.game, absUrl(res.url));
-        location.assign(absUrl(res.url));
-      })
-      .catch(function (err) { toast(err.status === 409 ? "That seat was just taken." : err.message, "error"); });
+    ensureName().then(function (name) {
+      return api("/api/tables/" + encodeURIComponent(t.table_id) + "/join", { method: "POST", body: { seat: seat, name: name } });
+    }).then(function () {
+      rememberTable(t.table_id, t.game);
+      location.assign("/table/" + encodeURIComponent(t.table_id));
+    }).catch(function (err) {
+      if (err.status === 409 && /already have seat/.test(err.message)) {
+        location.assign("/table/" + encodeURIComponent(t.table_id));
+        return;
+      }
+      toast(err.status === 409 ? "That seat was just taken." : err.message, "error");
+    });
   }
 
   /* ----------------------------------------------------------- table page */
 
-  function tablePage(tableId) {
+  function tablePage(tableId, invite) {
     const T = {
-      id: tableId, token: null, ws: null, seat: null, role: null, table: null, state: null,
+      id: tableId, ws: null, seat: null, role: null, table: null, state: null,
       selected: null, retry: 0, hint: null, closed: false, pingTimer: null, connectTimer: null,
-      replay: null, received: 0,
+      replay: null, received: 0, built: false, notice: null, gone: null,
     };
     window.parlour = T;
-    const hashToken = (location.hash.match(/token=([^&]+)/) || [])[1];
-    T.token = hashToken ? decodeURIComponent(hashToken) : null;
     document.title = "Table — Parlour";
     app.className = "table-page";
-    app.innerHTML = "";
-    app.append(h("p.loading", "Connecting to the table…"));
+    fill(app, h("p.loading#table-loading", "Loading the table…"));
     const conn = document.getElementById("conn");
+    const slots = {};
 
     function send(msg) {
       if (!T.ws || T.ws.readyState !== 1) { toast("Not connected — trying again…", "warn"); return false; }
@@ -406,14 +553,130 @@
     }
     T.send = send;
 
+    /* -- first: is there a table here, and does this visitor bring an invitation? */
+
+    function start() {
+      api("/api/tables/" + encodeURIComponent(tableId)).then(function (summary) {
+        T.table = summary;
+        T.retry = 0;
+        offline(false);
+        if (invite && summary.you && summary.you.seat === null && LIVE[summary.status]) {
+          const code = invite;
+          invite = null;
+          inviteScreen(summary, code);
+          return;
+        }
+        invite = null;
+        connect();
+      }).catch(function (err) {
+        if (err.status === 404) { noTable(); return; }
+        // The server is not answering: try again as the WebSocket does.
+        offline(true);
+        T.connectTimer = setTimeout(start, backoff());
+      });
+    }
+
+    function noTable() {
+      T.closed = true;
+      T.gone = "missing";
+      clearTimeout(T.connectTimer);
+      clearInterval(T.pingTimer);
+      if (T.ws) { try { T.ws.close(); } catch (e) { /* closed */ } }
+      offline(false);
+      document.title = "No table — Parlour";
+      app.className = "table-page";
+      T.built = false;
+      fill(app, h("section.panel.gone#no-table",
+        h("h1", "There is no table at this address."),
+        h("p", "The link may be mistyped, or the table was removed."),
+        h("p.btn-row", h("a.btn.primary", { href: "/" }, "Start a table"), h("a.btn", { href: "/#lobby" }, "Find one in the lobby"))));
+    }
+
+    /** "Alice invited you to play Minus Twenty (seat 2). Your name: [___] [Take the seat] [Just watch]" */
+    function inviteScreen(summary, code) {
+      const seats = summary.seats || [];
+      const host = seats.find(function (s) { return s.kind === "me"; });
+      const freeFriends = seats.filter(function (s) { return s.kind === "friend" && !s.taken; });
+      const game = summary.name || GAME_NAMES[summary.game] || summary.game;
+      document.title = "Invitation to " + game + " — Parlour";
+      if (!freeFriends.length) {
+        // Every invitation of this table is taken: asking tells by whom (or gives back this player's own seat).
+        accept(code, null);
+        return;
+      }
+      const seatText = freeFriends.length === 1 ? " (seat " + (freeFriends[0].seat + 1) + ")" : "";
+      const others = seats.filter(function (s) { return s.kind !== "friend" || s.taken; })
+        .map(function (s) { return s.name + (s.kind === "bot" ? " (computer)" : ""); });
+      const nameIn = h("input#invite-name", { type: "text", maxlength: "40", placeholder: "Your name", value: Me.name || "",
+        autocomplete: "nickname", required: true });
+      const take = h("button.btn.primary.big#take-seat", { type: "submit" }, "Take the seat");
+      const error = h("p.error#invite-error", { role: "alert", hidden: true });
+      const form = h("form.invite-form", {
+        onsubmit: function (ev) {
+          ev.preventDefault();
+          const name = nameIn.value.trim();
+          if (!name) { error.textContent = "Write your name: the other players see it."; error.hidden = false; nameIn.focus(); return; }
+          take.disabled = true;
+          accept(code, name, function (err) { error.textContent = err.message; error.hidden = false; take.disabled = false; });
+        },
+      },
+      h("label", { for: "invite-name" }, "Your name"),
+      h("div.invite-row", nameIn, take,
+        h("button.btn#just-watch", { type: "button", onclick: function () { connect(); } }, "Just watch")),
+      error);
+      fill(app, h("section.panel.invitation#invitation",
+        h("h1", (host ? host.name + " invited you" : "You are invited") + " to play " + game + seatText + "."),
+        others.length ? h("p.muted", "At the table: " + others.join(", ") + ".") : null,
+        form));
+      Me.ready.then(function () { if (!nameIn.value && Me.name) nameIn.value = Me.name; });
+      nameIn.focus();
+    }
+
+    function accept(code, name, onError) {
+      api("/api/tables/" + encodeURIComponent(tableId) + "/accept", { method: "POST", body: name ? { invite: code, name: name } : { invite: code } })
+        .then(function () {
+          rememberTable(tableId, T.table && T.table.game);
+          Me.refresh();
+          connect();
+        })
+        .catch(function (err) {
+          if (err.status === 409 || err.status === 404) {
+            const by = (err.message.match(/accepted by (.+?)(?::|$)/) || [])[1];
+            if (by) notice("This invitation was already accepted by " + by + " — you are watching as a spectator.");
+            else if (/already have seat/.test(err.message)) notice(null);
+            else if (err.status === 404) notice("This invitation is not valid any more (the host may have replaced it) — you are watching as a spectator.");
+            else notice(err.message.replace(/^./, function (c) { return c.toUpperCase(); }));
+            connect();
+          } else if (onError) onError(err);
+          else { toast(err.message, "error"); connect(); }
+        });
+    }
+
+    /* -- the WebSocket */
+
+    function backoff() {
+      const delay = Math.min(8000, 400 * Math.pow(2, T.retry)) * (0.75 + Math.random() * 0.5);
+      T.retry++;
+      return delay;
+    }
+
+    function offline(on) {
+      conn.hidden = !on;
+      if (on) conn.textContent = "Reconnecting…";
+      document.body.classList.toggle("offline", on);
+    }
+
     function connect() {
       clearTimeout(T.connectTimer);
+      if (T.closed) return;
+      if (!T.built && !T.state) fill(app, h("p.loading#table-loading", "Connecting to the table…"), T.notice ? noticeEl() : null);
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       let ws;
       try { ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId)); } catch (e) { scheduleReconnect(); return; }
       T.ws = ws;
       ws.onopen = function () {
-        ws.send(JSON.stringify({ type: "hello", token: T.token }));
+        ws.send(JSON.stringify(legacyToken ? { type: "hello", token: legacyToken } : { type: "hello" }));
+        legacyToken = null;
         clearInterval(T.pingTimer);
         T.pingTimer = setInterval(function () { if (ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 20000);
       };
@@ -431,38 +694,84 @@
     }
 
     function scheduleReconnect() {
-      conn.hidden = false;
-      conn.textContent = "Reconnecting…";
-      document.body.classList.add("offline");
-      const delay = Math.min(8000, 400 * Math.pow(2, T.retry)) * (0.75 + Math.random() * 0.5);
-      T.retry++;
-      T.connectTimer = setTimeout(connect, delay);
+      offline(true);
+      T.connectTimer = setTimeout(connect, backoff());
     }
 
     function onMessage(msg) {
       T.received++;
+      if (msg.type === "error" && msg.code === "unauthorized" && T.role === null && T.ws && T.ws.readyState === 1) {
+        // an old seat link that holds no free seat: watch instead
+        T.ws.send(JSON.stringify({ type: "hello" }));
+        toast("That link no longer holds a seat: you are watching the table.");
+        return;
+      }
       if (msg.type === "welcome") {
         T.seat = msg.seat === undefined ? null : msg.seat;
         T.role = msg.role;
-        T.table = msg.table;
-        if (T.role === "player" && T.table) rememberTable(tableId, T.table.game, location.href);
+        if (msg.table) T.table = msg.table;
+        if (T.role === "player" && T.table) rememberTable(tableId, T.table.game);
       } else if (msg.type === "state") {
         const prev = T.state;
         T.retry = 0;
-        conn.hidden = true;
-        document.body.classList.remove("offline");
+        offline(false);
         if (prev && prev.version !== msg.version) T.hint = null;
+        if (T.seat !== null && msg.view && msg.view.seat === null) {
+          // The host re-opened this seat for someone else.
+          T.seat = null;
+          T.role = "spectator";
+          notice("The host gave your seat to someone else — you are watching as a spectator.");
+        }
         T.state = msg;
         if (T.selected && !(msg.view.hand || []).includes(T.selected)) T.selected = null;
+        seatsChanged(prev ? prev.seats : null, msg.seats);
         renderTable();
+        if (msg.status === "abandoned") stopAbandoned();
+      } else if (msg.type === "seats") {
+        if (!T.state) return;
+        const before = T.state.seats;
+        T.state.seats = msg.seats;
+        updatePresence();
+        seatsChanged(before, msg.seats);
       } else if (msg.type === "hint") {
-        if (T.state && msg.version === T.state.version) { T.hint = msg.moves || []; renderTable(); }
+        if (T.state && msg.version === T.state.version) { T.hint = msg.moves || []; renderAssist(); }
       } else if (msg.type === "error") {
-        if (msg.code === "unauthorized" && !T.state) {
-          toast("This seat's link is not valid — watching instead.", "error");
-        }
+        if (msg.code === "not_found") { noTable(); return; }
+        if (msg.code === "rate_limited") { toast("Slow down", "warn"); return; }
         toast(errorText(msg), "error");
       }
+    }
+
+    function stopAbandoned() {
+      T.closed = true;
+      clearInterval(T.pingTimer);
+      clearTimeout(T.connectTimer);
+      if (T.ws) { try { T.ws.close(); } catch (e) { /* closed */ } }
+      offline(false);
+    }
+
+    /** A seat was taken or freed: the host's invitations change (fetched again, never kept). */
+    function seatsChanged(before, after) {
+      if (!T.table || !T.table.you || !T.table.you.host || !after) return;
+      const key = function (seats) { return (seats || []).map(function (s) { return s.kind + ":" + s.taken + ":" + s.name; }).join("|"); };
+      if (before && key(before) === key(after)) { renderHost(); return; }
+      if (before) {
+        after.forEach(function (s, i) {
+          const b = before[i];
+          if (b && !b.taken && s.taken && s.kind !== "bot") toast(s.name + " joined");
+        });
+      }
+      // Drop the invitation of a seat that is taken now at once; the server's list follows.
+      T.table.invites = (T.table.invites || []).filter(function (inv) { return !(after[inv.seat] || {}).taken; });
+      renderHost();
+      refreshSummary();
+    }
+
+    function refreshSummary() {
+      api("/api/tables/" + encodeURIComponent(tableId)).then(function (summary) {
+        T.table = summary;
+        renderHost();
+      }).catch(function () { /* shown again next time */ });
     }
 
     function errorText(msg) {
@@ -473,13 +782,25 @@
       return msg.message || words[msg.code] || msg.code || "Error";
     }
 
+    function notice(text) {
+      T.notice = text;
+      const el = document.getElementById("notice");
+      if (el) { if (text) fill(el, text); el.hidden = !text; }
+    }
+
+    function noticeEl() {
+      const el = h("p.notice#notice", { role: "status" });
+      if (T.notice) el.textContent = T.notice; else el.hidden = true;
+      return el;
+    }
+
     /* keyboard */
     document.addEventListener("keydown", function (ev) {
       if (ev.target && /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) return;
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       if (T.replay) { replayKeys(T.replay, ev); return; }
       const st = T.state;
-      if (!st || !st.view) return;
+      if (!st || !st.view || T.seat === null) return;
       const hand = handOrder(st.view);
       if (/^[0-9]$/.test(ev.key) && hand.length) {
         const n = ev.key === "0" ? 9 : parseInt(ev.key, 10) - 1;
@@ -491,17 +812,22 @@
         renderTable();
         ev.preventDefault();
       } else if (ev.key === "Enter") {
-        const legal = st.legal || [];
+        const legal = myLegal();
         const forCard = T.selected ? movesFor(legal, T.selected) : [];
         const free = legal.filter(function (m) { return !moveCard(m); });
         const pick = forCard[0] || free[0] || (legal.length === 1 ? legal[0] : null);
         if (pick) { playMove(pick); ev.preventDefault(); }
-        else if (st.status === "round_over" && T.seat !== null) { send({ type: "next_round" }); ev.preventDefault(); }
+        else if (st.status === "round_over") { send({ type: "next_round" }); ev.preventDefault(); }
       } else if (ev.key === "Escape") {
         T.selected = null;
         renderTable();
       }
     });
+
+    function myLegal() {
+      const st = T.state;
+      return st && st.status === "playing" && T.seat !== null ? st.legal || [] : [];
+    }
 
     function playMove(move) {
       T.selected = null;
@@ -522,17 +848,35 @@
       el.classList.toggle("urgent", left <= 10);
     }
 
+    /* -- the page: built once, then each part is redrawn in place (the move box is never replaced) */
+
+    function build() {
+      slots.notice = noticeEl();
+      slots.head = h("div.table-head#table-head");
+      slots.host = h("div.host-slot#host-slot");
+      slots.board = h("section.board-wrap#board-wrap");
+      slots.score = h("div.slot-score");
+      slots.assist = h("div.slot-assist");
+      slots.notation = notationBox();
+      slots.log = h("div.slot-log");
+      slots.tools = h("div.slot-tools");
+      fill(app, slots.notice, slots.head, slots.host,
+        h("div.table-grid", slots.board,
+          h("aside.side", slots.score, slots.assist, slots.notation.panel, slots.log, slots.tools)));
+      T.built = true;
+    }
+
     function renderTable() {
       const st = T.state;
-      if (!st) return;
+      if (!st || T.gone) return;
+      if (!T.built) build();
       const view = st.view;
       const game = view.game;
       document.title = (GAME_NAMES[game] || game) + " — Parlour";
       const me = T.seat;
-      const legal = st.legal || [];
-      const myTurn = me !== null && view.to_move === me && legal.length > 0 && st.status === "playing";
+      const legal = myLegal();
+      const myTurn = me !== null && view.to_move === me && legal.length > 0;
       const names = seatNames(st, view);
-      app.innerHTML = "";
       app.dataset.version = String(st.version);
       app.dataset.status = st.status;
       app.dataset.game = game;
@@ -540,7 +884,9 @@
 
       // The banner: whose turn, round, timer.
       let banner;
-      if (st.status === "finished") {
+      if (st.status === "abandoned") {
+        banner = "This table was abandoned";
+      } else if (st.status === "finished") {
         const w = (st.summary && st.summary.winners) || [];
         banner = "Match over — " + (w.length === 1 ? (w[0] === me ? "you win!" : names[w[0]] + " wins") : w.length ? "a draw" : "finished");
       } else if (st.status === "round_over") {
@@ -551,11 +897,11 @@
         const seat = (st.seats || [])[view.to_move] || {};
         banner = (seat.kind === "bot" ? names[view.to_move] + " is thinking…" : "Waiting for " + names[view.to_move] + "…");
       } else banner = "";
-      const head = h("div.table-head",
+      fill(slots.head,
         h("div.title",
           h("h1", GAME_NAMES[game] || game),
           h("span.round", "Round " + view.round + roundOf(view)),
-          T.seat === null ? h("span.badge.spect", "watching") : null),
+          me === null ? h("span.badge.spect#watching", "watching") : null),
         h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
         h("span.timer#timer", { hidden: true }));
 
@@ -566,21 +912,19 @@
         onSelect: function (card) { T.selected = T.selected === card ? null : card; renderTable(); },
         live: true,
       };
-      const board = renderBoard(ctx);
+      const result = st.status !== "playing" ? resultPanel(st, names, me) : null;
+      fill(slots.board, result, renderBoard(ctx));
 
-      const side = h("aside.side");
-      side.append(scorePanel(view, st, names, me));
-      if (st.can_hint || st.can_undo) {
-        side.append(h("section.panel.assist",
-          h("div.btn-row",
-            st.can_hint ? h("button.btn#hint-btn", { type: "button", disabled: !myTurn, onclick: function () { send({ type: "hint" }); } }, "? Hint") : null,
-            st.can_undo ? h("button.btn#undo-btn", { type: "button", onclick: function () { send({ type: "undo" }); } }, "↶ Undo") : null),
-          T.hint ? hintList(T.hint, myTurn) : null));
-      }
-      if (me !== null && st.status === "playing") side.append(notationBox(legal, myTurn));
-      side.append(logPanel(view, st, names));
-      append(side, [invitePanel()]);
-      append(side, [h("section.panel.tools",
+      fill(slots.score, scorePanel(view, st, names));
+      renderAssist();
+      slots.notation.update(legal, myTurn, me !== null && st.status === "playing");
+      const oldLog = slots.log.querySelector(".log-scroll");
+      const atEnd = !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
+      fill(slots.log, logPanel(st));
+      const log = slots.log.querySelector(".log-scroll");
+      if (log) log.scrollTop = atEnd ? log.scrollHeight : oldLog.scrollTop;
+      renderHost();
+      fill(slots.tools, h("section.panel.tools",
         h("div.btn-row",
           h("button.btn.small#replay-btn", {
             type: "button",
@@ -589,13 +933,87 @@
             onclick: openLiveReplay,
           }, "▶ Replay"),
           st.status === "finished" ? h("a.btn.small#download", { href: "/api/tables/" + encodeURIComponent(tableId) + "/record", download: "parlour-" + tableId + ".json" }, "↓ Download record") : null),
-        h("p.keys.muted", "Keys: 1–9 or ←/→ pick a card, Enter plays, Esc clears."))]);
-
-      const result = (st.status === "round_over" || st.status === "finished") ? resultPanel(st, names, me) : null;
-      app.append(head, h("div.table-grid", h("section.board-wrap", result, board), side));
+        me !== null ? h("p.keys.muted", "Keys: 1–9 or ←/→ pick a card, Enter plays, Esc clears.") : null));
       updateTimer();
-      const log = app.querySelector(".log-scroll");
-      if (log) log.scrollTop = log.scrollHeight;
+    }
+
+    /** The connected dots of the seats, from a `seats` message: nothing else is redrawn. */
+    function updatePresence() {
+      const seats = T.state.seats || [];
+      seats.forEach(function (s, i) {
+        app.querySelectorAll(".seat-area[data-seat='" + i + "'] .dot").forEach(function (dot) {
+          dot.classList.toggle("on", !!s.connected);
+          dot.classList.toggle("off", !s.connected);
+          dot.title = s.connected ? "connected" : "not connected";
+        });
+      });
+      renderHost();
+    }
+
+    function renderAssist() {
+      const st = T.state;
+      if (!st || !slots.assist) return;
+      const me = T.seat;
+      const myTurn = me !== null && myLegal().length > 0 && st.view.to_move === me;
+      if (!(st.can_hint || st.can_undo) || st.status === "abandoned") { fill(slots.assist); return; }
+      fill(slots.assist, h("section.panel.assist",
+        h("div.btn-row",
+          st.can_hint ? h("button.btn#hint-btn", { type: "button", disabled: !myTurn, onclick: function () { send({ type: "hint" }); } }, "? Hint") : null,
+          st.can_undo ? h("button.btn#undo-btn", { type: "button", onclick: function () { send({ type: "undo" }); } }, "↶ Undo") : null),
+        T.hint ? hintList(T.hint, myTurn) : null));
+    }
+
+    /** The host's tools: invitations not yet accepted (with Copy), and re-opening a seat whose player left. */
+    function renderHost() {
+      const box = slots.host;
+      if (!box) return;
+      const st = T.state;
+      const table = T.table;
+      if (!st || !table || !table.you || !table.you.host || !LIVE[st.status]) { fill(box); box.hidden = true; return; }
+      const seats = st.seats || [];
+      const rows = [];
+      for (const inv of table.invites || []) {
+        const seat = seats[inv.seat] || {};
+        if (seat.taken) continue;
+        const url = absUrl(inv.url);
+        rows.push(h("div.invite", { dataset: { seat: String(inv.seat) } },
+          h("label", { for: "invite-" + inv.seat }, "Seat " + (inv.seat + 1) + ": send this link to the friend who plays it (it works once)"),
+          h("div.copy-row",
+            h("input.invite-url#invite-" + inv.seat, { type: "text", readonly: true, value: url, dataset: { seat: String(inv.seat) },
+              onfocus: function (e) { e.target.select(); } }),
+            copyButton(function () { return url; }))));
+      }
+      const pending = {};
+      (table.invites || []).forEach(function (inv) { pending[inv.seat] = true; });
+      seats.forEach(function (s, i) {
+        if (s.kind === "bot" || i === T.seat || !s.taken || s.connected || pending[i]) return;
+        rows.push(h("div.reopen", { dataset: { seat: String(i) } },
+          h("span", s.name + " (seat " + (i + 1) + ") is not at the table."),
+          h("button.btn.small.reopen-btn", { type: "button", dataset: { seat: String(i) },
+            title: "Take the seat back from " + s.name + " and get a new invitation link for it",
+            onclick: function (ev) { reopen(i, ev.currentTarget); } }, "Re-open seat")));
+      });
+      seats.forEach(function (s, i) {
+        if (s.kind === "open" && !s.taken) rows.push(h("p.muted.open-seat", "Seat " + (i + 1) + " is open: anyone can take it from the lobby."));
+      });
+      if (!rows.length) { fill(box); box.hidden = true; return; }
+      box.hidden = false;
+      fill(box, h("section.panel.invites#invites", h("h2", "Your table: invitations"), rows));
+    }
+
+    function reopen(seat, button) {
+      const name = ((T.state.seats || [])[seat] || {}).name || "the player";
+      button.disabled = true;
+      api("/api/tables/" + encodeURIComponent(tableId) + "/seats/" + seat + "/reopen", { method: "POST" }).then(function (res) {
+        T.table.invites = (T.table.invites || []).filter(function (i) { return i.seat !== res.seat; })
+          .concat([{ seat: res.seat, url: res.url }]);
+        toast("Seat " + (seat + 1) + " is open again: send the new link.");
+        renderHost();
+        refreshSummary();
+      }).catch(function (err) {
+        button.disabled = false;
+        toast(err.status === 409 ? name + " cannot be replaced now: " + err.message : err.message, "error");
+      });
     }
 
     function turnPrompt(game, view, legal) {
@@ -609,19 +1027,25 @@
       const view = st.view;
       const sum = st.summary || {};
       const finished = st.status === "finished";
+      const abandoned = st.status === "abandoned";
       const rounds = sum.rounds || (view.history || []).concat([view.scores]);
-      const last = rounds[rounds.length - 1] || view.scores;
-      const box = h("section.panel.result#result" + (finished ? ".final" : ""));
+      const totals = sum.totals || view.totals;
+      const box = h("section.panel.result#result" + (finished ? ".final" : "") + (abandoned ? ".abandoned" : ""));
+      if (abandoned) {
+        box.append(h("h2", "This table was abandoned: nobody played at it for a long time."),
+          h("p.muted", "The scores so far:"));
+        box.append(sheetNow(view, st, names));
+        box.append(h("div.btn-row", h("a.btn.primary", { href: "/" }, "Start a new table")));
+        return box;
+      }
       if (finished) {
         const w = sum.winners || [];
         box.append(h("h2", w.length === 1 ? "★ " + (w[0] === me ? "You win the match!" : names[w[0]] + " wins the match") : "The match is a draw"));
       } else {
         box.append(h("h2", "Round " + view.round + " is over"));
       }
-      box.append(h("p.round-scores", names.map(function (n, i) {
-        return h("span.chip", h("b", n), " " + signed(last[i]) + " this round");
-      })));
-      box.append(scoreSheet(rounds, sum.totals || view.totals, names, true, finished ? sum.winners || [] : []));
+      box.append(roundBreakdown(st, names, rounds[rounds.length - 1] || view.scores));
+      box.append(scoreSheet(rounds, totals, names, true, finished ? sum.winners || [] : []));
       const btns = h("div.btn-row");
       if (!finished && T.seat !== null) {
         btns.append(h("button.btn.primary.big#next-round", { type: "button", onclick: function () { send({ type: "next_round" }); } }, "Next round ▸"));
@@ -640,53 +1064,44 @@
 
     function hintList(moves, myTurn) {
       if (!moves.length) return h("p.muted", "No hint.");
-      return h("ol.hints", moves.map(function (m) {
-        return h("li", h("button.btn.small.hint-move", {
-          type: "button", disabled: !myTurn, onclick: function () { playMove(m.move); },
-        }, moveWords(T.state.view.game, m.move)),
-        h("span.hint-text", " " + (m.text || [m.value !== undefined ? "value " + fmtNum(m.value) : "", m.share !== undefined ? Math.round(m.share * 100) + "% of visits" : ""].filter(Boolean).join(", "))));
+      const game = T.state.view.game;
+      return h("ol.hints#hints", moves.map(function (m) {
+        return h("li", h("span.hint-line", h("button.btn.small.hint-move", {
+          type: "button", disabled: !myTurn, dataset: { move: m.move }, onclick: function () { playMove(m.move); },
+        }, moveWords(game, m.move, T.state.view)),
+        h("span.hint-text.muted", "— " + hintFigures(m))));
       }));
     }
 
-    function notationBox(legal, myTurn) {
+    /** The move box: made once and kept, so a new state never wipes what is being typed. */
+    function notationBox() {
       const input = h("input#notation", {
         type: "text", autocomplete: "off", spellcheck: "false", autocapitalize: "off",
-        placeholder: myTurn ? "type a move: " + (legal[0] || "play 7H") : "type a move",
-        "aria-label": "Move in notation",
+        placeholder: "type a move", "aria-label": "Move in notation",
       });
       const form = h("form.notation", {
         onsubmit: function (ev) {
           ev.preventDefault();
           const text = input.value.trim();
           if (!text) return;
-          playMove(resolveNotation(text, legal));
+          if (!myLegal().length) { toast("It is not your turn.", "warn"); return; }
+          playMove(resolveNotation(text, myLegal()));
           input.value = "";
         },
-      }, input, h("button.btn.small", { type: "submit" }, "Send"));
-      return h("section.panel", form);
-    }
-
-    function invitePanel() {
-      const inv = store("parlour.invites." + tableId);
-      if (!inv || T.seat === null) return null;
-      const st = T.state;
-      const rows = (inv.invites || []).map(function (i) {
-        const seat = (st.seats || [])[i.seat] || {};
-        const input = h("input.invite-url", { type: "text", readonly: true, value: i.url, dataset: { seat: String(i.seat) }, onfocus: function (e) { e.target.select(); } });
-        return h("div.invite", h("label", "Seat " + (i.seat + 1) + (seat.connected ? " — joined ✓" : " — invite link")), h("div.copy-row", input, copyButton(function () { return i.url; })));
-      });
-      if (inv.spectate) {
-        rows.push(h("div.invite", h("label", "Link for spectators"), h("div.copy-row",
-          h("input.invite-url", { type: "text", readonly: true, value: inv.spectate }), copyButton(function () { return inv.spectate; }))));
-      }
-      if (!rows.length) return null;
-      return h("details.panel.invites", { open: (inv.invites || []).some(function (i) { return !((st.seats || [])[i.seat] || {}).connected; }) },
-        h("summary", (inv.invites || []).length ? "Invite links" : "Link for spectators"), rows);
+      }, input, h("button.btn.small#notation-send", { type: "submit" }, "Send"));
+      const panel = h("section.panel.notation-panel", { hidden: true }, form);
+      return {
+        panel: panel, input: input,
+        update: function (legal, myTurn, shown) {
+          panel.hidden = !shown;
+          const ph = myTurn ? "type a move: " + (legal[0] || "play 7H") : "type a move";
+          if (input.placeholder !== ph) input.placeholder = ph;
+        },
+      };
     }
 
     function openLiveReplay() {
-      const headers = T.token ? { "X-Parlour-Token": T.token } : {};
-      api("/api/tables/" + encodeURIComponent(tableId) + "/replay", { headers: headers }).then(function (res) {
+      api("/api/tables/" + encodeURIComponent(tableId) + "/replay").then(function (res) {
         T.replay = replayViewer(res.steps, res.full, {
           seat: T.seat === null ? 0 : T.seat,
           names: T.state ? seatNames(T.state, T.state.view) : null,
@@ -699,9 +1114,66 @@
       }).catch(function (err) { toast("No replay: " + err.message, "error"); });
     }
 
-    connect();
+    start();
   }
 
+  /** "+2.7 ± 1.3 points, 34% of the search" */
+  function hintFigures(m) {
+    const parts = [];
+    if (typeof m.value === "number") {
+      const v = (m.value > 0 ? "+" : m.value < 0 ? "−" : "") + Math.abs(m.value).toFixed(1);
+      parts.push(v + (typeof m.margin === "number" ? " ± " + m.margin.toFixed(1) : "") + " points");
+    }
+    if (typeof m.share === "number") parts.push(Math.round(m.share * 100) + "% of the search");
+    return parts.join(", ");
+  }
+
+  /** The round's score of each seat, with the scoring sentences of the round's log and each meld/stack/vault's value. */
+  function roundBreakdown(st, names, last) {
+    const view = st.view;
+    const logNames = view.names || names;
+    const lines = (st.log || []).filter(function (l) { return /\b(scores?|ships|bonus|points?)\b/i.test(l); });
+    const general = [];
+    const bySeat = logNames.map(function () { return []; });
+    for (const line of lines) {
+      let who = -1;
+      logNames.forEach(function (n, i) {
+        if (line.indexOf(n + " ") === 0 || line.indexOf(n + "'s ") === 0) {
+          if (who < 0 || n.length > logNames[who].length) who = i;
+        }
+      });
+      if (who >= 0) bySeat[who].push(line); else general.push(line);
+    }
+    const values = st.values || {};
+    const seatBoxes = names.map(function (n, i) {
+      return h("div.seat-result", { dataset: { seat: String(i) } },
+        h("div.seat-result-head", h("b", n), h("span.round-score" + ((last || [])[i] < 0 ? ".neg" : ""), signed((last || [])[i]) + " this round")),
+        partValues(view, values, i),
+        bySeat[i].length ? h("ul.score-lines", bySeat[i].map(function (l) { return h("li", l); })) : null);
+    });
+    return h("div.breakdown#breakdown", seatBoxes,
+      general.length ? h("ul.score-lines.general", general.map(function (l) { return h("li", l); })) : null);
+  }
+
+  /** "♣ −11 · ♦ −6 · …" for a seat's melds or stacks; the vaults' bars (locked ones score). */
+  function partValues(view, values, seat) {
+    if (view.game === "minus-twenty" || view.game === "progression") {
+      const parts = (view.game === "minus-twenty" ? values.melds : values.stacks) || [];
+      const mine = parts[seat] || {};
+      const items = C.SUITS.filter(function (s) { return mine[s] !== null && mine[s] !== undefined; }).map(function (s) {
+        return h("span.part" + (mine[s] < 0 ? ".neg" : ""), h("span.suit-sym.suit-" + s, C.SUIT_SYMBOL[s]), " " + signed(mine[s]));
+      });
+      return h("div.parts", h("span.muted", view.game === "minus-twenty" ? "melds: " : "stacks: "), items.length ? items : "none");
+    }
+    if (view.game === "silver-bars") {
+      const bars = (values.vaults || [])[seat] || [];
+      const vaults = (view.vaults || [])[seat] || [];
+      return h("div.parts", h("span.muted", "vaults: "), vaults.map(function (v, k) {
+        return h("span.part" + (v.locked ? ".locked" : ".unlocked"), (k + 1) + ": " + (bars[k] || 0) + (v.locked ? " locked" : ""));
+      }));
+    }
+    return null;
+  }
   function roundOf(view) {
     const o = view.options || {};
     if (view.game === "twenty") return " of 2";
@@ -761,7 +1233,8 @@
     return norm;
   }
 
-  /* ------------------------------------------------------- move in words */
+  /* ---------------------------------------- the moves you can make, in words */
+  /* (for buttons and hints only: the move log shows the server's own words) */
 
   function moveWords(game, move, view) {
     const p = move.split(" ");
@@ -854,17 +1327,52 @@
     return board;
   }
 
+  /** What a seat's melds, stacks or locked vaults add up to now (null in Twenty, whose scores are live). */
+  function boardValue(ctx, seat) {
+    return boardValueOf(ctx.view, ctx.values, seat);
+  }
+
+  function boardValueOf(v, values, seat) {
+    const vals = values || {};
+    const sum = function (o) {
+      let t = 0;
+      for (const k in o || {}) if (typeof o[k] === "number") t += o[k];
+      return t;
+    };
+    if (v.game === "minus-twenty") return { label: "melds", value: sum((vals.melds || [])[seat]), title: "the round's score so far: the melds' values added up" };
+    if (v.game === "progression") return { label: "stacks", value: sum((vals.stacks || [])[seat]), title: "the round's score so far: the private stacks' values added up" };
+    if (v.game === "silver-bars") {
+      const bars = (vals.vaults || [])[seat] || [];
+      let t = 0;
+      ((v.vaults || [])[seat] || []).forEach(function (vault, i) { if (vault.locked) t += bars[i] || 0; });
+      return { label: "locked bars", value: t, title: "bars in locked vaults: what ships at the end of the round", plain: true };
+    }
+    return null;
+  }
+
   function seatHeader(ctx, seat, mine) {
     const v = ctx.view;
     const info = ctx.seats[seat] || {};
     const toMove = v.to_move === seat && !v.round_over;
-    const total = (v.totals || [])[seat];
-    const running = v.round_over ? total : (total || 0) + ((v.scores || [])[seat] || 0);
+    const total = (v.totals || [])[seat] || 0;
+    const round = (v.scores || [])[seat] || 0;
+    const live = !v.round_over && !v.match_over;
+    const board = live ? boardValue(ctx, seat) : null;
+    let score;
+    if (board) {
+      score = [h("span.seat-score.round-value", { title: board.title }, board.label + " " + (board.plain ? String(board.value) : signed(board.value))),
+        (v.history || []).length ? h("span.badge.match-total", { title: "match total before this round" }, "total " + num(total)) : null];
+    } else if (live) {
+      score = h("span.seat-score", { title: "points this round; match total " + num(total + round) },
+        (v.history || []).length ? "round " + signed(round) + " · total " + num(total + round) : num(round) + " pts");
+    } else {
+      score = h("span.seat-score", { title: "match total" }, "total " + num(v.round_over ? total : total + round));
+    }
     return h("div.seat-head" + (toMove ? ".to-move" : ""),
       h("span.seat-name", (toMove ? "▶ " : "") + ctx.names[seat] + (mine && ctx.isSeat ? " (you)" : "")),
       info.kind === "bot" ? h("span.badge", "bot · " + (info.level || "")) : null,
       info.kind && info.kind !== "bot" && ctx.live ? h("span.dot" + (info.connected ? ".on" : ".off"), { title: info.connected ? "connected" : "not connected" }) : null,
-      h("span.seat-score", { title: "match total (this round included)" }, num(running) + " pts"),
+      score,
       v.game === "silver-bars" && v.locks_left ? h("span.badge.locks", { title: "locks left" }, "locks " + v.locks_left[seat]) : null,
       v.game === "twenty" && v.hands_dealt ? h("span.badge", { title: "hands dealt this round" }, "hand " + v.hands_dealt[seat] + "/5") : null,
       v.game === "minus-twenty" && v.rounds_won && v.options && v.options.best_of ? h("span.badge", "rounds won " + v.rounds_won[seat]) : null);
@@ -908,7 +1416,10 @@
       row.append(el);
     });
     for (let i = 0; i < hand.hidden; i++) row.append(C.backEl({ cls: "in-hand" }));
-    if (!hand.shown.length && !hand.hidden) row.append(h("span.muted.empty-hand", "no cards"));
+    if (!hand.shown.length && !hand.hidden) {
+      row.classList.add("empty");
+      row.append(h("span.muted.empty-hand", "no cards"));
+    }
     const wrap = h("div.hand-wrap", row);
     if (!hand.open && hand.hidden + hand.shown.length) {
       wrap.append(h("span.hand-count", (hand.hidden + hand.shown.length) + " cards" + (hand.shown.length ? ", " + hand.shown.length + " known" : "")));
@@ -1002,7 +1513,7 @@
       const col = h("div.column.vault" + cls, { dataset: { vault: String(n), seat: String(seat) } },
         h("div.col-head", h("span.vault-no", "Vault " + n),
           h("span.col-value" + (vault.locked ? ".pos" : ""), { title: vault.locked ? "bars locked in (they score)" : "bars in the vault (score only once locked)" },
-            (vault.locked ? "locked · " : "") + (values[i] !== undefined && values[i] !== null ? values[i] : ""))),
+            values[i] !== undefined && values[i] !== null ? String(values[i]) : "")),
         vault.cards.length ? fan(vault.cards, v.game, { vertical: true }) : null,
         vault.rubble ? h("div.rubble", C.cardEl(vault.rubble, v.game, { cls: "small" })) : null,
         !vault.cards.length && !vault.rubble ? h("div.slot", "—") : null,
@@ -1028,6 +1539,12 @@
       return h("div.vault-state", "bar > " + val);
     }
     return h("div.vault-state", "miner / lock");
+  }
+
+  function meter(tally) {
+    const fillEl = h("div.meter-fill");
+    fillEl.style.width = Math.min(100, tally * 5) + "%"; // CSSOM, allowed by the page's CSP
+    return h("div.meter", fillEl);
   }
 
   function pileEl(ctx, cards, label, takeMove, opts) {
@@ -1088,7 +1605,7 @@
         h("div.tally-box",
           h("div.tally-head", h("span", "Tally"), h("span.tally-value" + (tv >= 15 ? ".hot" : ""), { id: "tally-value" }, String(tv)), h("span.muted", "/ 20"),
             (v.tally || []).length >= 3 && tv < 20 ? h("span.badge", (v.tally || []).length + " cards") : null),
-          h("div.meter", h("div.meter-fill", { style: "width:" + Math.min(100, tv * 5) + "%" })),
+          meter(tv),
           (v.tally || []).length ? fan(v.tally, v.game, { vertical: false }) : h("div.slot.wide", "empty — any card starts it")),
         h("div.twenty-side",
           stockEl(ctx, v.stock_count, "Stock"),
@@ -1105,60 +1622,64 @@
 
   /* ------------------------------------------------------------- panels */
 
-  function scoreSheet(rounds, totals, names, finalTotals, winners) {
+  /** The score sheet; ``running``: the last row is the round being played, as it stands now. */
+  function scoreSheet(rounds, totals, names, finalTotals, winners, running) {
     winners = winners || [];
     return h("div.table-wrap", h("table.scores",
-      h("thead", h("tr", h("th", "Round"), names.map(function (n, i) { return h("th" + (winners.indexOf(i) >= 0 ? ".winner" : ""), n); }))),
+      h("thead", h("tr", h("th", { scope: "col" }, "Round"), names.map(function (n, i) {
+        return h("th" + (winners.indexOf(i) >= 0 ? ".winner" : ""), { scope: "col", title: n }, n);
+      }))),
       h("tbody", rounds.map(function (r, k) {
-        return h("tr", h("td", String(k + 1)), r.map(function (x) { return h("td" + (x < 0 ? ".neg" : ""), num(x)); }));
+        const now = running && k === rounds.length - 1;
+        return h("tr" + (now ? ".running" : ""), { title: now ? "this round as it stands now" : null },
+          h("td", String(k + 1) + (now ? " · now" : "")),
+          r.map(function (x) { return h("td" + (x < 0 ? ".neg" : ""), num(x)); }));
       })),
-      h("tfoot", h("tr", h("th", finalTotals ? "Total" : "Total so far"), (totals || []).map(function (x, i) {
+      h("tfoot", h("tr", h("th", { title: finalTotals ? null : "so far" }, "Total"), (totals || []).map(function (x, i) {
         return h("th" + (winners.indexOf(i) >= 0 ? ".winner" : ""), num(x));
       })))));
   }
 
-  function scorePanel(view, st, names, me) {
+  function scorePanel(view, st, names) {
+    return h("section.panel.score-panel", h("h2", "Scores"), sheetNow(view, st, names));
+  }
+
+  /** The score sheet as the table stands: past rounds, and the round being played as it is now. */
+  function sheetNow(view, st, names) {
     const rounds = (view.history || []).slice();
     let totals = view.totals || [];
-    if (!view.round_over && view.scores) {
-      rounds.push(view.scores);
-      totals = totals.map(function (t, i) { return t + (view.scores[i] || 0); });
+    const playing = !view.round_over && !!view.scores;
+    if (playing) {
+      // Meld, stack and vault games score at the round's end: the round's row shows what they are worth now.
+      const now = view.scores.map(function (x, i) {
+        const b = boardValueOf(view, st.values || computeValues(view), i);
+        return b ? b.value : x;
+      });
+      rounds.push(now);
+      totals = totals.map(function (t, i) { return t + (now[i] || 0); });
     } else if (view.round_over && view.scores && rounds.length < view.round) rounds.push(view.scores);
-    return h("section.panel.score-panel", h("h2", "Scores"), scoreSheet(rounds, totals, names, view.round_over,
-      st && st.status === "finished" && st.summary ? st.summary.winners : []));
+    return scoreSheet(rounds, totals, names, view.round_over,
+      st && st.status === "finished" && st.summary ? st.summary.winners : [], playing);
   }
 
-  function whoMoved(view, count) {
-    // Seat of each of the round's moves, from the seat to move next.
-    const n = (view.names || []).length;
-    const two = TWO_STEP[view.game];
-    const turn = function (i) { return two ? Math.floor(i / 2) : i; };
-    const moves = view.moves || [];
-    if (view.to_move === null || view.to_move === undefined) return null;
-    const out = [];
-    for (let i = 0; i < count; i++) out.push(((view.to_move - (turn(moves.length) - turn(i))) % n + n) % n);
-    return out;
-  }
-
-  function logPanel(view, st, names) {
-    const moves = view.moves || [];
-    const seats = whoMoved(view, moves.length) || (st.last ? moves.map(function (_, i) {
-      const two = TWO_STEP[view.game];
-      const n = names.length;
-      const t = function (k) { return two ? Math.floor(k / 2) : k; };
-      return ((st.last.seat - (t(moves.length - 1) - t(i))) % n + n) % n;
-    }) : null);
-    const items = moves.slice(-40).map(function (m, k) {
-      const i = moves.length - Math.min(40, moves.length) + k;
-      const who = seats ? names[seats[i]] : "";
-      return h("li.move-line", h("span.who", who ? who + ": " : ""), moveWords(view.game, m));
+  /** The round's moves as the server words them for this viewer, and the round's events. */
+  function logPanel(st) {
+    const view = st.view;
+    let moves = st.moves;
+    if (!Array.isArray(moves)) {
+      // An older server: the notation.
+      moves = (view.moves || []).map(function (m) { return { seat: null, move: m, text: m }; });
+    }
+    const shown = moves.slice(-60);
+    const first = moves.length - shown.length + 1;
+    const items = shown.map(function (m) {
+      return h("li.move-line", { dataset: { seat: m.seat === null || m.seat === undefined ? "" : String(m.seat), move: m.move } }, m.text || m.move);
     });
     const events = (st.log || []).map(function (line) { return h("li.event", line); });
-    return h("section.panel.log-panel", h("h2", "This round"), h("div.log-scroll",
+    return h("section.panel.log-panel#log", h("h2", "This round"), h("div.log-scroll",
       events.length ? h("ul.events", events) : null,
-      h("ol.log-list", { start: String(Math.max(1, moves.length - 39)) }, items.length ? items : h("li.muted", "No moves yet."))));
+      h("ol.log-list", { start: String(first) }, items.length ? items : h("li.muted", "No moves yet."))));
   }
-
   /* ------------------------------------------------------------ values */
 
   function computeValues(view) {
@@ -1215,11 +1736,11 @@
     slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
     const btn = function (label, title, fn, id) { return h("button.btn.small" + (id ? "#" + id : ""), { type: "button", title: title, onclick: fn }, label); };
     const controls = h("div.replay-controls",
-      btn("|◀", "First step (Home)", function () { go(0); }),
+      btn("|◀", "First step (Home)", function () { go(0); }, "replay-first"),
       btn("◀", "Previous step (←)", function () { go(R.i - 1); }, "replay-prev"),
       slider,
       btn("▶", "Next step (→)", function () { go(R.i + 1); }, "replay-next"),
-      btn("▶|", "Last step (End)", function () { go(steps.length - 1); }),
+      btn("▶|", "Last step (End)", function () { go(steps.length - 1); }, "replay-last"),
       opts.onClose ? btn("✕ Close", "Back to the table (Esc)", function () { opts.onClose(); }, "replay-close") : null);
     const el = h("div.replay",
       h("div.replay-head", h("h2", "Replay"), h("span.muted", full ? "all cards shown" : "as seen from your seat"), counter, change),
@@ -1230,7 +1751,7 @@
       slider.value = String(R.i);
       const view = steps[R.i];
       counter.textContent = "step " + R.i + " / " + (steps.length - 1);
-      change.textContent = view.change ? "· " + (view.change === "next round" ? "new round dealt" : moveWords(view.game, view.change)) : "· the deal";
+      change.textContent = view.change ? "· " + (view.change === "next round" ? "new round dealt" : notationText(view.change)) : "· the deal";
       const names = opts.names || view.names || [];
       const ctx = {
         game: view.game, view: view, me: view.seat !== null && view.seat !== undefined && !full ? view.seat : (opts.seat || 0),
@@ -1248,6 +1769,11 @@
     return R;
   }
 
+  /** A move in notation with its cards printed: "play 7♥". */
+  function notationText(move) {
+    return move.split(" ").map(function (w) { return C.isCard(w) ? C.cardShort(w) : w; }).join(" ");
+  }
+
   function replayKeys(R, ev) {
     if (ev.key === "ArrowRight") { R.go(R.i + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { R.go(R.i - 1); ev.preventDefault(); }
@@ -1259,7 +1785,7 @@
   function replayPage() {
     document.title = "Replay a record — Parlour";
     app.className = "replay-page";
-    app.innerHTML = "";
+    app.textContent = "";
     const file = h("input#record-file", { type: "file", accept: ".json,application/json" });
     const out = h("div.replay-out");
     let current = null;
