@@ -1,11 +1,16 @@
 """Load on ``parlour serve``: many tables played at once over real WebSockets.
 
 Starts a server process on 127.0.0.1 (SQLite in a temporary directory unless
-``--db``; bots are not used, ``--bot-delay 0``), creates ``--tables`` tables of
-a two-player game with two ``friend`` seats each, and drives every seat with
-its own WebSocket client (asyncio, in one process, or split over ``--procs``
-processes).  A seat plays a random legal move as soon as its ``state`` says it
-is to move, after a think time of ``--think`` seconds on average (0.6 by
+``--db``; its table limits raised to fit ``--tables``) and creates ``--tables``
+tables of a two-player game as people do: each table's host (a browser with
+its own session cookie) asks for a ``me`` and a ``friend`` seat, and another
+person accepts the invitation (``POST /api/tables/{id}/accept``); with
+``--bot LEVEL`` the second seat is a bot instead (``--bot-delay``, 0.6 s by
+default, like the server), and only the person's moves are timed.  Every
+person's seat is driven by its own WebSocket client, which sends its cookie
+with the handshake and says ``{"type": "hello"}`` (asyncio, in one process, or
+split over ``--procs`` processes).  A seat plays a random legal move as soon
+as its ``state`` says it is to move, after a think time of ``--think`` seconds on average (0.6 by
 default, like the server's own bots; ``--think 0`` hammers the server as
 fast as it answers, which measures its saturation throughput, where latency
 is queueing: tables ÷ moves/s); seat 0 deals the next round.  For every move the round trip from
@@ -14,6 +19,7 @@ sending ``move`` to receiving the ``state`` with the new version is measured.
     .venv/bin/python benchmarks/web_load.py                    # 100 tables of twenty, whole matches
     .venv/bin/python benchmarks/web_load.py --tables 20 --game minus-twenty --seconds 30
     .venv/bin/python benchmarks/web_load.py --moves-per-table 40 --procs 2
+    .venv/bin/python benchmarks/web_load.py --tables 50 --bot medium --seconds 30
 
 It always stops by itself: after every table's match (or ``--moves-per-table``
 moves) or ``--seconds``, whichever comes first.  Only loopback addresses are used.
@@ -51,10 +57,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m parlour serve`` on loopback; returns once ``GET /api/games`` answers."""
+def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float) -> subprocess.Popen[bytes]:
+    """``python -m parlour serve`` on loopback, with limits that let one run make ``tables`` tables;
+    returns once ``GET /api/games`` answers."""
+    room = str(max(tables, 1000))
     command = [sys.executable, "-m", "parlour", "serve", "--host", HOST, "--port", str(port), "--db", db,
-               "--bot-delay", "0"]
+               "--bot-delay", str(bot_delay), "--max-open", room, "--max-per-hour", room, "--max-tables", room]
     with open(log, "ab") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -72,6 +80,36 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise SystemExit(f"parlour serve did not start within 30 s:\n{log.read_text()[-3000:]}")
 
 
+def new_person(http: httpx.Client) -> str:
+    """A new browser: its first ``GET /`` makes its identity; the ``Cookie`` header it then sends."""
+    http.cookies.clear()
+    answer = http.get("/")
+    answer.raise_for_status()
+    if "parlour_session" not in http.cookies:
+        raise SystemExit("GET / set no parlour_session cookie: is this the new server?")
+    return "; ".join(f"{key}={value}" for key, value in http.cookies.items())
+
+
+def create_table(http: httpx.Client, game: str, bot: str | None) -> dict[str, Any]:
+    """A table as people make one: a host asks for ``me`` + ``friend`` (a second person accepts the
+    invitation) or ``me`` + a bot.  Returns ``{table_id, seats: [{seat, cookie}]}`` for the people's seats."""
+    host = new_person(http)
+    second = {"kind": "bot", "level": bot} if bot else {"kind": "friend"}
+    answer = http.post("/api/tables", json={"game": game, "options": {}, "seats": [{"kind": "me"}, second]},
+                       headers={"Cookie": host})
+    answer.raise_for_status()
+    table = answer.json()
+    seats = [{"seat": table["you"]["seat"], "cookie": host}]
+    for invite in table["invites"]:
+        friend = new_person(http)
+        code = invite["url"].partition("#invite=")[2]
+        accepted = http.post(f"/api/tables/{table['table_id']}/accept", json={"invite": code},
+                             headers={"Cookie": friend})
+        accepted.raise_for_status()
+        seats.append({"seat": accepted.json()["seat"], "cookie": friend})
+    return {"table_id": table["table_id"], "seats": seats}
+
+
 @dataclass
 class Tally:
     """What one process measured."""
@@ -83,11 +121,12 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
 
-async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tally: Tally, rng: random.Random,
+async def drive_seat(url: str, cookie: str, seat: int, table: dict[str, Any], tally: Tally, rng: random.Random,
                      deadline: float, moves_per_table: int | None, think: float) -> None:
     """One seat: hello, then move whenever it is to move, until the end, the move budget or the deadline."""
-    async with connect(url, proxy=None, max_size=None, compression=None, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with connect(url, proxy=None, max_size=None, compression=None, open_timeout=30,
+                       additional_headers={"Cookie": cookie}) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
         sent_at: float | None = None
         sent_version = -1
         acted = -1
@@ -100,6 +139,8 @@ async def drive_seat(url: str, token: str, seat: int, table: dict[str, Any], tal
             except TimeoutError:
                 return
             kind = message.get("type")
+            if kind == "welcome" and message["seat"] != seat:
+                raise RuntimeError(f"the cookie of seat {seat} was welcomed as {message['seat']}")
             if kind == "error":
                 tally.errors[message["code"]] = tally.errors.get(message["code"], 0) + 1
                 sent_at = None
@@ -142,7 +183,7 @@ async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: flo
         url = f"ws://{HOST}:{port}/ws/tables/{table['table_id']}"
         for seat in table["seats"]:
             rng = random.Random(f"{seed}:{number}:{seat['seat']}")
-            tasks.append(drive_seat(url, seat["token"], seat["seat"], shared, tally, rng, deadline, moves_per_table,
+            tasks.append(drive_seat(url, seat["cookie"], seat["seat"], shared, tally, rng, deadline, moves_per_table,
                                     think))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     tally.failures = [repr(r) for r in results if isinstance(r, BaseException)]
@@ -172,6 +213,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.6,
                         help="average seconds a seat thinks before it moves (0: as fast as the server answers)")
+    parser.add_argument("--bot", default=None, choices=("easy", "medium", "hard", "expert"),
+                        help="the second seat is a bot of this level, not a friend who accepts an invitation")
+    parser.add_argument("--bot-delay", type=float, default=0.6,
+                        help="seconds the server's bots wait before they move (0.6, the server's default)")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
@@ -184,7 +229,7 @@ def main() -> None:
     db = args.db or f"sqlite:///{folder / 'parlour.db'}"
     port = free_port()
     log = folder / "server.log"
-    server = start_server(db, port, log)
+    server = start_server(db, port, log, args.tables, args.bot_delay)
     try:
         with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) as http:
             games = {g["id"]: g for g in http.get("/api/games").json()}
@@ -193,10 +238,7 @@ def main() -> None:
             start = time.perf_counter()
             tables = []
             for _ in range(args.tables):
-                answer = http.post("/api/tables", json={"game": args.game, "options": {},
-                                                        "seats": [{"kind": "friend"}, {"kind": "friend"}]})
-                answer.raise_for_status()
-                tables.append(answer.json())
+                tables.append(create_table(http, args.game, args.bot))
             created = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -227,8 +269,11 @@ def main() -> None:
     failures = [f for t in tallies for f in t.failures]
     finished = sum(t.finished for t in tallies)
     ms = 1000.0
+    clients = sum(len(t["seats"]) for t in tables)
     rows = [
-        ("game, tables, clients", f"{args.game}, {args.tables}, {2 * args.tables} in {args.procs} process(es)"),
+        ("game, tables, clients", f"{args.game}, {args.tables}, {clients} in {args.procs} process(es)"
+                                  + (f", each against a {args.bot} bot ({args.bot_delay:g} s delay)" if args.bot
+                                     else "")),
         ("think time", f"{args.think:g} s on average"),
         ("database", "SQLite (temp dir)" if args.db is None else db.split("://")[0]),
         ("tables created", f"{args.tables} in {created:.2f} s ({args.tables / created:.0f}/s)"),

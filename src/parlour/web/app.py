@@ -53,6 +53,8 @@ MAX_FRAME = 1024 * 1024
 MAX_RECORD = 5 * 1024 * 1024
 HELLO_SECONDS = 10
 """A connection must say a valid ``hello`` this soon after it opens."""
+POLICY_VIOLATION = 1008
+"""The close code of a connection the server shuts out (no hello in time, a flood, a foreign origin)."""
 SESSION_COOKIE = "parlour_session"
 SESSION_DAYS = 400
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -104,7 +106,7 @@ class Guard:
         changing = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD", "OPTIONS")
         if changing and not same_origin(headers.get("origin"), headers.get("host"), self.allowed):
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
+                await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": "foreign origin"})
                 return
             body = json.dumps({"error": "requests from another site's pages are refused"}).encode()
             await send({"type": "http.response.start", "status": 403, "headers": [
@@ -307,8 +309,8 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
 
 async def _close(websocket: WebSocket, conn: Connection, code: str, message: str) -> None:
     conn.send(error(code, message, conn.table.version if conn.table is not None else None))
-    await asyncio.sleep(0.1)  # let the writer send it
-    await websocket.close(code=1008)
+    await asyncio.sleep(0.1)  # let the writer send it (uvicorn reads nothing meanwhile: its queue is full)
+    await websocket.close(code=POLICY_VIOLATION)
 
 
 async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: TableManager,
@@ -362,6 +364,32 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
             conn.send(error("internal", "the server could not handle that message", version))
 
 
+def _firm_websockets() -> Any:
+    """uvicorn's WebSocket protocol, except that a connection closed for a policy violation is no longer
+    parsed: the polite closing handshake would parse everything a flooder has still sent before its
+    close reply comes, which holds up every other connection of the event loop.  What it still sends is
+    read and dropped unparsed (so the connection is not reset and what the server sent it, the error and
+    the close frame, arrives), until uvicorn's close timeout ends the connection."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # another uvicorn: its own default
+        return "auto"
+
+    class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
+        shut_out = False
+
+        def data_received(self, data: bytes) -> None:
+            if not self.shut_out:
+                super().data_received(data)
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message.get("type") == "websocket.close" and message.get("code") == POLICY_VIOLATION:
+                self.shut_out = True
+
+    return FirmWebSocketProtocol
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlour.db",
           bot_delay: float = 0.6, limits: Limits | None = None, https_only: bool = False,
           allowed_origins: frozenset[str] = frozenset()) -> None:
@@ -371,5 +399,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlou
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/", limits=limits,
                      https_only=https_only, allowed_origins=allowed_origins)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="warning", access_log=False)
+    uvicorn.run(app, host=host, port=port, ws=_firm_websockets(), ws_max_size=MAX_FRAME, log_level="warning",
+                access_log=False)
     sys.stdout.flush()
