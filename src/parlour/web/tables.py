@@ -66,12 +66,12 @@ def bot_move(spec: str, observation: dict[str, Any], legal: list[str], seed: str
 
 
 def bot_hint(observation: dict[str, Any], legal: list[str], seed: str) -> list[dict[str, Any]]:
-    """The hint bot's three best moves, in a worker process."""
+    """The hint bot's three best moves, in a worker process (the server words them for the player)."""
     moves = [Move.parse(text) for text in legal]
     return [
         {"move": str(e.move), "value": round(e.value, 2),
          "margin": None if e.margin == float("inf") else round(e.margin, 2),
-         "share": round(e.share, 3), "text": bots.format_estimate(e)}
+         "share": round(e.share, 3)}
         for e in bots.hint(observation, moves, random.Random(seed))
     ]
 
@@ -846,8 +846,12 @@ class TableManager:
         legal = [str(m) for m in table.state.legal_moves()]
         moves = await asyncio.get_running_loop().run_in_executor(
             self.executor, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
-        if conn.table is not table or conn.seat != seat:
-            return
+        if conn.table is not table or conn.seat != seat or table.version != version:
+            return  # the table moved on meanwhile: the hint is about a position that has gone
+        for entry in moves:  # in words, for the player who asked: "You play 9♣ on your ♣ meld: +2.7 ± 1.3 …"
+            margin = "?" if entry["margin"] is None else f"{entry['margin']:.1f}"
+            entry["text"] = (f"{table.state.describe_move(Move.parse(entry['move']), seat)}: "
+                             f"{entry['value']:+.1f} ± {margin} points ({entry['share']:.0%} of the search)")
         conn.send({"type": "hint", "version": version, "moves": moves})
 
     # -- bots, timers, broadcasting -------------------------------------------------------
