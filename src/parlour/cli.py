@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import stat
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,6 +17,7 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from parlour import games, record
@@ -77,6 +80,35 @@ def rules_command(game_id: Annotated[str, typer.Argument(metavar="GAME", help="a
     console.print(Markdown(_game(game_id).rules()))
 
 
+def _save_problem(path: Path) -> str | None:
+    """Why the play command could not write its record to ``path``, or None if it can.
+
+    Checked before the first deal, so a bad --save never costs a match.
+    """
+    if path.is_dir():
+        return f"--save {path} is a folder; name a file, like {path / 'match.json'}"
+    folder = path.parent
+    if not folder.exists():
+        return f"--save {path}: there is no folder {folder}"
+    if not folder.is_dir():
+        return f"--save {path}: {folder} is not a folder"
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            return f"--save {path} exists and is not a regular file"
+        info = folder.stat()
+        euid = os.geteuid() if hasattr(os, "geteuid") else None
+        if (info.st_mode & stat.S_ISVTX and euid not in (None, 0)
+                and euid not in (info.st_uid, path.lstat().st_uid)):
+            return f"--save {path} belongs to someone else in a shared folder and cannot be replaced"
+    try:  # a real trial: the record is written next to it, then moved into place
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"--save {path}: cannot write in the folder {folder} ({exc.strerror or exc})"
+    return None
+
+
 @app.command("play")
 def play_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")],
@@ -105,6 +137,11 @@ def play_command(
     name_list = [n.strip() for n in names.split(",")] if names else None
     if name_list is not None and len(name_list) != game.players:
         raise _fail(f"{game.name} needs {game.players} names, got {len(name_list)}")
+    if save is not None:
+        problem = _save_problem(save)
+        if problem is not None:
+            err.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
+            raise typer.Exit(2)
     try:
         table = TerminalTable(
             game, seats, seed=seed, options=values, names=name_list, save=save, console=console
@@ -112,6 +149,10 @@ def play_command(
     except ValueError as exc:
         raise _fail(str(exc)) from None
     table.run()
+    if table.save_error is not None:
+        err.print(f"[red]error:[/red] the record could not be saved to {escape(str(save))} "
+                  f"({escape(table.save_error)})", soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @app.command("replay")

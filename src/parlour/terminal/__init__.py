@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 
 from parlour import bots, record
@@ -63,6 +64,8 @@ class TerminalTable:
         self.read = read or self.console.input
         self._last_human: int | None = None
         self._seen_events = 0
+        #: Why the last attempt to write the record failed (None: the record on disk is up to date).
+        self.save_error: str | None = None
 
     def _default_names(self) -> list[str]:
         if len(self.humans) == 1:
@@ -73,10 +76,15 @@ class TerminalTable:
 
     # -- the loop ----------------------------------------------------------
     def run(self) -> State:
-        """Play until the match ends or a person quits; save the record if asked."""
+        """Play until the match ends or a person quits; save the record if asked.
+
+        With ``save``, the record is written at the start, after every move and at every new
+        round, so a match cut short by anything (even SIGKILL) leaves every move made on disk.
+        """
         out = self.console
         out.print(Rule(f"{self.game.name} — seed {self.seed}"))
         try:
+            self._save()
             while True:
                 seat = self.state.current_player()
                 if seat is None:
@@ -85,6 +93,7 @@ class TerminalTable:
                     if self.state.is_match_over():
                         break
                     self.state.next_round()
+                    self._save()
                     self._seen_events = 0
                     out.print(Rule(f"Round {self.state.round_index + 1}"))
                     continue
@@ -93,16 +102,19 @@ class TerminalTable:
                         self.state.observation(seat), self.state.legal_moves(), self.rngs[seat]
                     )
                     self.state.apply(move)
+                    self._save()
                     out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
                     self._announce_events()
                 else:
                     self._human_turn(seat)
         except Quit:
             out.print("You left the table.")
+        except KeyboardInterrupt:
+            out.print()
+            out.print("Stopped.")
         finally:
-            if self.save is not None:
-                record.save(self.state, self.save, meta={"seed": self.seed, "seats": self.seats})
-                out.print(f"Record saved to {self.save}")
+            if self._save(final=True):
+                out.print(f"Record saved to {escape(str(self.save))}", soft_wrap=True)
         if self.state.is_match_over():
             totals = self.state.totals
             winners = self.state.winners()
@@ -113,6 +125,30 @@ class TerminalTable:
                 out.print(f"[bold]{who} win{'s' if len(winners) == 1 else ''} the match[/bold] "
                           f"({' – '.join(map(str, totals))}).")
         return self.state
+
+    def _save(self, *, final: bool = False) -> bool:
+        """Write the record if asked; on failure say so once (in one line) and play on.
+
+        Returns whether the record on disk is now complete and up to date.
+        """
+        if self.save is None:
+            return False
+        try:
+            record.save(self.state, self.save, meta={"seed": self.seed, "seats": self.seats})
+        except OSError as exc:
+            failing = self.save_error is not None
+            self.save_error = exc.strerror or str(exc)
+            if not failing and not final:
+                self.console.print(
+                    f"[yellow]could not save the record to {escape(str(self.save))} "
+                    f"({escape(self.save_error)}); playing on, trying again after every move[/yellow]",
+                    soft_wrap=True,
+                )
+            return False
+        if self.save_error is not None and not final:
+            self.console.print(f"[green]record saved again to {escape(str(self.save))}[/green]", soft_wrap=True)
+        self.save_error = None
+        return True
 
     def _announce_events(self) -> None:
         for event in self.state.events[self._seen_events:]:
@@ -150,6 +186,7 @@ class TerminalTable:
                 out.print(f"[red]{exc}[/red]")
                 continue
             self.state.apply(move)
+            self._save()
             out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
             self._announce_events()
             return
