@@ -167,7 +167,7 @@ def replay_command(
         if as_json:
             print(json.dumps(exc.as_json()))
         else:
-            err.print(f"[red]invalid record:[/red] {exc}")
+            err.print(f"[red]invalid record:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(1) from None
     result = record.result(state)
     if as_json:
@@ -188,7 +188,8 @@ def hint_command(
     try:
         state = record.replay(record.load(file))
     except record.RecordError as exc:
-        raise _fail(f"invalid record: {exc}", 1) from None
+        err.print(f"[red]error:[/red] invalid record: {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(1) from None
     to_move = state.current_player()
     if to_move is None:
         raise _fail("nobody is to move: the round is over", 1)

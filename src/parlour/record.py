@@ -6,11 +6,16 @@ record needs no seed to replay: the deals and moves fix everything.
 
 Every problem is reported as one :class:`RecordError` naming the round and
 move (both counted from 1; move 0 is a round's deal, round 0 the header).
+Its message is one short line; a problem with the file or its header (round
+0) carries no "round 0, move 0" prefix.  Nothing else escapes the reader:
+unreadable files, bad bytes, deep nesting, huge numbers and wrong types all
+become a :class:`RecordError`.
 """
 
 from __future__ import annotations
 
 import json
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,13 +26,38 @@ from parlour.game import Deal, Game, State
 FORMAT = "parlour-record/1"
 _KEYS = {"format", "game", "options", "players", "first", "rounds", "totals", "meta"}
 _ROUND_KEYS = {"deal", "moves", "scores"}
+MAX_DEPTH = 64  # nesting of arrays and objects: a record needs 4, its free ``meta`` a few more
+MAX_REASON = 240  # characters of an error's reason (one readable line)
+# What the engine may raise on data of the wrong type or size (besides ValueError).
+_ENGINE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+
+_repr = reprlib.Repr()
+_repr.maxstring = 60
+_repr.maxother = 60
+_repr.maxlong = 40
+_repr.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """A short, one-line repr of a value taken from a record (however big or deep)."""
+    try:
+        return _repr.repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+
+
+def _one_line(reason: str) -> str:
+    text = " ".join(str(reason).split())
+    return text if len(text) <= MAX_REASON else text[: MAX_REASON - 1] + "…"
 
 
 class RecordError(ValueError):
     """A record that cannot be replayed, with where and why."""
 
     def __init__(self, round_number: int, move_number: int, reason: str) -> None:
-        super().__init__(f"round {round_number}, move {move_number}: {reason}")
+        reason = _one_line(reason)
+        # Round 0 is the file or its header: "round 0, move 0" would tell the reader nothing.
+        super().__init__(f"round {round_number}, move {move_number}: {reason}" if round_number else reason)
         self.round = round_number
         self.move = move_number
         self.reason = reason
@@ -59,24 +89,57 @@ class Record:
     meta: dict[str, Any] | None = None
 
 
-def loads(text: str) -> Record:
-    """Parse a record from JSON text (shape only; see :func:`replay`)."""
+def _decode(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")  # a byte-order mark (as Windows editors write) is fine
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            0, 0, f"{what} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+
+
+def loads(text: str | bytes) -> Record:
+    """Parse a record from JSON text or UTF-8 bytes (shape only; see :func:`replay`)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), "the record")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise RecordError(0, 0, "the record is empty (a record is a JSON object)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(0, 0, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        msg = exc.msg.removesuffix(" at")  # "Unterminated string starting at" + " at line …"
+        cut = exc.pos >= len(text.rstrip()) or msg.startswith("Unterminated string")
+        end = " (the file ends too early: is it cut short?)" if cut else ""
+        raise RecordError(0, 0, f"not valid JSON: {msg} at line {exc.lineno} column {exc.colno}{end}") from None
+    except RecursionError:
+        raise RecordError(0, 0, f"not a record: arrays or objects nested too deeply (more than {MAX_DEPTH})") from None
+    except ValueError as exc:  # e.g. a number with more digits than Python converts
+        raise RecordError(0, 0, f"not valid JSON: {exc}") from None
     return from_data(data)
 
 
 def load(path: str | Path) -> Record:
     """Read a record file (shape only; see :func:`replay`)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordError(0, 0, f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(0, 0, f"{path} is not UTF-8 text") from None
-    return loads(text)
+        raise RecordError(0, 0, f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # e.g. a NUL in the path
+        raise RecordError(0, 0, f"cannot read {path!r}: {exc}") from None
+    return loads(_decode(raw, str(path)))
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether ``data`` nests arrays and objects deeper than :data:`MAX_DEPTH` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 def _int_list(value: Any, size: int, what: str, where: tuple[int, int]) -> list[int]:
@@ -85,30 +148,35 @@ def _int_list(value: Any, size: int, what: str, where: tuple[int, int]) -> list[
         or len(value) != size
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise RecordError(*where, f"{what} must be a list of {size} whole numbers, not {value!r}")
+        raise RecordError(*where, f"{what} must be a list of {size} whole numbers, not {_show(value)}")
     return value
 
 
 def from_data(data: Any) -> Record:
     """Check a decoded JSON object's shape and build a :class:`Record`."""
     if not isinstance(data, dict):
-        raise RecordError(0, 0, "a record is a JSON object")
+        raise RecordError(0, 0, f"a record is a JSON object, not {_json_type(data)}")
+    if _too_deep(data):
+        raise RecordError(0, 0, f"not a record: arrays or objects nested too deeply (more than {MAX_DEPTH})")
     unknown = set(data) - _KEYS
     if unknown:
-        raise RecordError(0, 0, f"unknown key(s) {sorted(unknown)} (only 'meta' may hold free data)")
+        raise RecordError(0, 0, f"unknown key(s) {_show(sorted(unknown))} (only 'meta' may hold free data)")
     if data.get("format") != FORMAT:
-        raise RecordError(0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise RecordError(0, 0, f"format must be {FORMAT!r}, not {_show(data.get('format'))}")
+    game_id = data.get("game")
     try:
-        game = games.get(data.get("game"))  # type: ignore[arg-type]
-    except (ValueError, TypeError):
-        raise RecordError(0, 0, f"unknown game {data.get('game')!r} (known: {', '.join(games.ids())})") from None
+        game = games.get(game_id) if isinstance(game_id, str) else None
+    except ValueError:
+        game = None
+    if game is None:
+        raise RecordError(0, 0, f"unknown game {_show(game_id)} (known: {', '.join(games.ids())})")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(0, 0, "options must be an object")
     try:
         options = game.check_options(options)
-    except ValueError as exc:
-        raise RecordError(0, 0, str(exc)) from None
+    except _ENGINE_ERRORS as exc:
+        raise RecordError(0, 0, _reason(exc, "options")) from None
     players = data.get("players")
     if (
         not isinstance(players, list)
@@ -118,7 +186,7 @@ def from_data(data: Any) -> Record:
         raise RecordError(0, 0, f"players must be a list of {game.players} names")
     first = data.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < game.players:
-        raise RecordError(0, 0, f"first must be a seat from 0 to {game.players - 1}, not {first!r}")
+        raise RecordError(0, 0, f"first must be a seat from 0 to {game.players - 1}, not {_show(first)}")
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list) or not rounds_data:
         raise RecordError(0, 0, "rounds must be a non-empty list")
@@ -128,13 +196,13 @@ def from_data(data: Any) -> Record:
             raise RecordError(number, 0, "a round is an object with deal, moves and scores")
         bad = set(item) - _ROUND_KEYS
         if bad:
-            raise RecordError(number, 0, f"unknown key(s) {sorted(bad)} in round")
+            raise RecordError(number, 0, f"unknown key(s) {_show(sorted(bad))} in round")
         if "deal" not in item:
             raise RecordError(number, 0, "round has no deal")
         try:
             deal = game.deal_from_json(item["deal"])
-        except ValueError as exc:
-            raise RecordError(number, 0, str(exc)) from None
+        except _ENGINE_ERRORS as exc:
+            raise RecordError(number, 0, _reason(exc, "deal")) from None
         moves = item.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError(number, 0, "moves must be a list of move texts")
@@ -149,6 +217,25 @@ def from_data(data: Any) -> Record:
     if meta is not None and not isinstance(meta, dict):
         raise RecordError(0, 0, "meta must be an object")
     return Record(game, options, players, first, rounds, totals, meta)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return "a number" if isinstance(value, (int, float)) else f"a {type(value).__name__}"
+
+
+def _reason(exc: BaseException, what: str) -> str:
+    """The reason of an engine error: a ValueError speaks for itself, anything else is a malformed ``what``."""
+    if isinstance(exc, ValueError) and not isinstance(exc, RecordError):
+        return str(exc) or f"bad {what}"
+    if isinstance(exc, RecursionError):
+        return f"the {what} is nested too deeply"
+    return f"the {what} is malformed ({type(exc).__name__}: {exc})"
 
 
 def replay(record: Record) -> State:
@@ -174,18 +261,22 @@ def replay(record: Record) -> State:
                 state.next_round(rnd.deal)
         except RecordError:
             raise
-        except ValueError as exc:
-            raise RecordError(number, 0, str(exc)) from None
+        except _ENGINE_ERRORS as exc:
+            raise RecordError(number, 0, _reason(exc, "deal")) from None
         for index, text in enumerate(rnd.moves, 1):
             if state.is_round_over():
-                raise RecordError(number, index, f"{text!r} comes after the round has ended")
+                raise RecordError(number, index, f"{_show(text)} comes after the round has ended")
             try:
                 move = state.parse_move(text)
-            except ValueError as exc:
-                raise RecordError(number, index, str(exc)) from None
-            if str(move) != text:
-                raise RecordError(number, index, f"{text!r} is not in canonical notation (write {str(move)!r})")
-            state.apply(move)
+                if str(move) != text:
+                    raise RecordError(
+                        number, index, f"{_show(text)} is not in canonical notation (write {str(move)!r})"
+                    )
+                state.apply(move)
+            except RecordError:
+                raise
+            except _ENGINE_ERRORS as exc:
+                raise RecordError(number, index, _reason(exc, "move")) from None
         if rnd.scores is not None:
             if not state.is_round_over():
                 raise RecordError(number, len(rnd.moves), "scores are given but the round is not finished")

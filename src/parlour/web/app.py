@@ -178,6 +178,8 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             raise TableError(f"the request is larger than {limit // 1024} kB", 413)
         try:
             return json.loads(raw)
+        except RecursionError:
+            raise TableError("the request body is JSON nested too deeply", 422) from None
         except ValueError:
             raise TableError("the request body must be JSON") from None
 
