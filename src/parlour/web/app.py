@@ -179,7 +179,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         try:
             return json.loads(raw)
         except RecursionError:
-            raise TableError("the request body is JSON nested too deeply", 422) from None
+            raise TableError("the request body is JSON nested too deeply") from None
         except ValueError:
             raise TableError("the request body must be JSON") from None
 
