@@ -245,7 +245,14 @@ def play_to_end(pages: list[Page], max_changes: int = 3000, stop_at: int | None 
             wait_version_above(pages[0], first["version"])
             continue
         mover = next((i for i, s in enumerate(states) if s["status"] == "playing" and s["legal"]), None)
-        if mover is None:  # a bot (or another page, not yet told) is to move
+        if mover is None:
+            top = max(s["version"] for s in states)
+            behind = [p for p, s in zip(pages, states) if s["version"] < top]
+            if behind:  # a page not yet told of the last move (it may be the one to move next)
+                for p in behind:
+                    p.wait_for_function("v => window.parlour.state.version >= v", arg=top)
+                continue
+            # every page is up to date and none is to move: a bot is
             pages[0].wait_for_function(
                 "v => window.parlour.state.version > v || window.parlour.state.legal.length > 0",
                 arg=first["version"],
