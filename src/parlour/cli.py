@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import stat
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
@@ -92,14 +91,8 @@ def _save_problem(path: Path) -> str | None:
         return f"--save {path}: there is no folder {folder}"
     if not folder.is_dir():
         return f"--save {path}: {folder} is not a folder"
-    if path.exists() or path.is_symlink():
-        if not path.is_file():
-            return f"--save {path} exists and is not a regular file"
-        info = folder.stat()
-        euid = os.geteuid() if hasattr(os, "geteuid") else None
-        if (info.st_mode & stat.S_ISVTX and euid not in (None, 0)
-                and euid not in (info.st_uid, path.lstat().st_uid)):
-            return f"--save {path} belongs to someone else in a shared folder and cannot be replaced"
+    if (path.exists() or path.is_symlink()) and not path.is_file():
+        return f"--save {path} exists and is not a regular file"
     try:  # a real trial: the record is written next to it, then moved into place
         handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
         os.close(handle)

@@ -117,12 +117,12 @@ class ServerProcess:
         if self.alive():
             raise RuntimeError("the server is already running")
         self.starts += 1
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = self.environment()
         with open(self.log_path, "ab") as log:
             log.write(f"--- start #{self.starts}: {' '.join(self.command())}\n".encode())
             log.flush()
             self.proc = subprocess.Popen(
-                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=ROOT, env=env
+                self.command(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.cwd, env=env
             )
         deadline = time.monotonic() + timeout
         with httpx.Client(trust_env=False, timeout=2.0) as client:
@@ -141,6 +141,13 @@ class ServerProcess:
                         f"parlour serve did not answer GET /api/games within {timeout:.0f} s:\n{self.output()}"
                     )
                 time.sleep(0.1)
+
+    cwd: Path = ROOT
+    """Where the server runs."""
+
+    def environment(self) -> dict[str, str]:
+        """The server's environment variables."""
+        return dict(os.environ, PYTHONUNBUFFERED="1")
 
     def alive(self) -> bool:
         """True while the process runs."""

@@ -18,12 +18,10 @@ import random
 import subprocess
 import sys
 import tarfile
-import time
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
@@ -32,7 +30,7 @@ from sqlalchemy import create_engine, inspect, text
 from parlour import record as records
 from parlour.web.store import VERSION_TABLE, Base, SeatRow, TableRow, TableStore, digest
 
-from .conftest import ROOT, START_TIMEOUT, Client, ServerProcess, play_to_end
+from .conftest import ROOT, Client, ServerProcess, play_to_end
 
 PREVIOUS_RELEASE = "3932b9d"
 """The last commit of the first release of ``parlour serve`` (seat tokens, no migrations)."""
@@ -73,28 +71,10 @@ class PreviousServer(ServerProcess):
     def __init__(self, tree: Path, db_url: str, log_path: Path) -> None:
         super().__init__(db_url, log_path=log_path)
         self.tree = tree
+        self.cwd = tree
 
-    def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(self.tree / "src"))
-        with open(self.log_path, "ab") as log:
-            log.write(f"--- previous release: {' '.join(self.command())}\n".encode())
-            log.flush()
-            self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, cwd=self.tree, env=env)
-        deadline = time.monotonic() + timeout
-        with httpx.Client(trust_env=False, timeout=2.0) as client:
-            while True:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"the previous release exited while starting:\n{self.output()}")
-                try:
-                    if client.get(f"{self.url}/api/games").status_code == 200:
-                        return self
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    self.kill()
-                    raise RuntimeError(f"the previous release did not answer:\n{self.output()}")
-                time.sleep(0.1)
+    def environment(self) -> dict[str, str]:
+        return dict(super().environment(), PYTHONPATH=str(self.tree / "src"))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
