@@ -22,6 +22,19 @@ def test_games_lists_twenty() -> None:
     assert out.returncode == 0 and "twenty" in out.stdout and "Twenty" in out.stdout
 
 
+def test_games_fits_80_columns_and_says_what_each_option_means() -> None:
+    out = run("games", columns=80)
+    assert out.returncode == 0, out.stderr
+    assert "…" not in out.stdout and max(len(line) for line in out.stdout.splitlines()) <= 80
+    words = out.stdout.split()
+    for game in games.all_games():
+        for option in game.options:
+            assert any(word.startswith(f"{option.name}=") for word in words)
+            assert all(word in words for word in option.help.split())  # wrapped, but every word there
+    assert "(0:" in words and "limit)" in words  # silver-bars max_rounds=0: no limit
+    assert "best_of=none" in words and "true/false" in words  # values as typed after -o NAME=
+
+
 def test_python_dash_m() -> None:
     out = subprocess.run([sys.executable, "-m", "parlour", "games"], capture_output=True, text=True)
     assert out.returncode == 0 and "twenty" in out.stdout
@@ -143,7 +156,7 @@ def test_replay_json_ok_and_invalid(data_dir: Path, tmp_path: Path) -> None:
 def test_replay_prints_the_match(data_dir: Path) -> None:
     out = run("replay", str(data_dir / "twenty-illustrative.json"))
     assert out.returncode == 0
-    assert "Bertha scores 10 for Exact Twenty" in out.stdout and "Winner: Bertha" in out.stdout
+    assert "Bertha scores 10 for Exact Twenty" in out.stdout and "Bertha wins the match (" in out.stdout
 
 
 def test_replay_missing_file(tmp_path: Path) -> None:
@@ -160,8 +173,10 @@ def test_hint_during_play_and_from_a_record(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stdout.splitlines() if "of the search" in line]
     assert 1 <= len(lines) <= 3 and all(line.strip().startswith("play ") for line in lines)
+    assert bots.HINT_LEGEND in out.stdout
     out = run("hint", str(path), "--seat", "1")
-    assert out.returncode == 1 and "turn" in out.stderr
+    assert out.returncode == 1 and out.stderr.strip() == (
+        "error: You (seat 0) are to move (play); Computer (random)'s next decision depends on that move")
 
 
 def test_arena_prints_a_table_and_json(tmp_path: Path) -> None:

@@ -126,8 +126,8 @@ def test_replay_json_of_the_golden_records(data_dir: Path) -> None:
 def test_replay_prints_the_meld_scores(data_dir: Path) -> None:
     out = run("replay", str(data_dir / "minus-twenty-bonus.json"))
     assert out.returncode == 0
-    assert "Ann scores 41 for the hearts meld: (27 - 20) x 3 + 20" in out.stdout
-    assert "Winner: Ann" in out.stdout
+    assert "Ann scores 41 for their hearts meld: (27 - 20) x 3 + 20" in out.stdout
+    assert "Ann wins the match (" in out.stdout
 
 
 def test_replay_invalid_record_names_round_and_move(data_dir: Path, tmp_path: Path) -> None:

@@ -186,8 +186,8 @@ def test_replay_json_and_text(data_dir: Path) -> None:
         "totals": [24, 24, -65], "complete": True, "winners": [0, 1],
     }
     out = run("replay", str(data_dir / "progression-six-rounds.json"))
-    assert out.returncode == 0 and "Winner: Ada and Ben" in out.stdout
-    assert "Ben scores 35 for the spades stack" in " ".join(out.stdout.split())
+    assert out.returncode == 0 and "Ada and Ben win the match (" in out.stdout
+    assert "Ben scores 35 for their spades stack" in " ".join(out.stdout.split())
 
 
 def test_replay_of_the_invalid_record(data_dir: Path) -> None:

@@ -308,9 +308,9 @@ def test_the_round_ends_on_the_last_draw_and_scores_every_meld() -> None:
     # Ann: hearts (27 - 20) x 3 + 20 = 41.  Bo: spades 44 - 20 + 20 = 44, clubs K T (10 - 20) x 2 = -20.
     assert state.scores == [41, 24]
     assert state.log() == [
-        "Ann scores 41 for the hearts meld: (27 - 20) x 3 + 20",
-        "Bo scores -20 for the clubs meld: (10 - 20) x 2",
-        "Bo scores 44 for the spades meld: 44 - 20 + 20",
+        "Ann scores 41 for their hearts meld: (27 - 20) x 3 + 20",
+        "Bo scores -20 for their clubs meld: (10 - 20) x 2",
+        "Bo scores 44 for their spades meld: 44 - 20 + 20",
     ]
     with pytest.raises(IllegalMoveError, match="the round is over"):
         play(state, "draw")

@@ -177,23 +177,29 @@ def test_every_legal_move_reads_right_for_every_reader(game_id: str) -> None:
         seen = {v: visible(state, v) for v in viewers(state)}
         for move in state.legal_moves():
             played = {a for a in move.args if isinstance(a, Card)}
-            taken: set[Card] = set()
+            after = state.copy()
+            after.apply(move)
+            gained = set(hand_of(after, mover) - hand_of(state, mover))  # drawn or taken
+            taken = gained if move.verb == "take" else set()
             if move.verb == "take":
-                after = state.copy()
-                after.apply(move)
-                taken = set(hand_of(after, mover) - hand_of(state, mover))
                 assert len(taken) == 1
             for viewer in viewers(state):
-                text = move_text(state, move, viewer)
+                offered = move_text(state, move, viewer)
+                made = move_text(state, move, viewer, made=True)
                 start = "You " if viewer == mover else f"{state.names[mover]} "
-                assert text.startswith(start), (game_id, str(move), viewer, text)
-                named = named_cards(text)
-                assert named <= seen[viewer] | played, (game_id, str(move), viewer, text)
-                assert played <= named, (game_id, str(move), text)  # the card played is said
-                if move.verb == "draw":
-                    assert not named, (game_id, text)  # not even to the drawer
-                if taken:
-                    assert taken <= seen[viewer] and taken <= named, (game_id, str(move), text)
+                for text in (offered, made):
+                    assert text.startswith(start), (game_id, str(move), viewer, text)
+                    assert played <= named_cards(text), (game_id, str(move), text)  # the card played is said
+                    if taken:
+                        assert taken <= seen[viewer] and taken <= named_cards(text), (game_id, str(move), text)
+                # Offered (a hint, a button): nothing the reader cannot see now, not even the card to be drawn.
+                assert named_cards(offered) <= seen[viewer] | played, (game_id, str(move), viewer, offered)
+                # Made: the mover is also told what they drew; nobody else is.
+                told = gained - taken if viewer == mover else set()
+                assert named_cards(made) <= seen[viewer] | played | told, (game_id, str(move), viewer, made)
+                assert told <= named_cards(made), (game_id, str(move), made)
+                if viewer != mover:
+                    assert made == offered, (game_id, str(move), viewer, made)
 
 
 @pytest.mark.parametrize("game_id", games.ids())
@@ -221,7 +227,7 @@ def test_the_move_log_replays_the_round_without_touching_the_state(game_id: str)
             continue
         move = rng.choice(state.legal_moves())
         for viewer in said:
-            said[viewer].append(move_text(state, move, viewer))
+            said[viewer].append(move_text(state, move, viewer, made=True))
         state.apply(move)
     assert rounds == 2 or state.is_match_over()
 
@@ -258,6 +264,11 @@ def test_minus_twenty_names_melds_piles_and_the_card_taken() -> None:
     deal = deal_with(game, {"hands": ["6H JH 9S 2C 3C 4C 5C", "7C 9D TD 8S 2H 3H 4H"]})
     state = game.new_match(deal=deal, first=0, names=NAMES[:2])
     said = sentences(state, "play 6H", "draw", "discard 8S", "draw", "discard 2C", "take S", "play 7C", "take C")
+    first, second = (card_text(c) for c in deal["stock"][:2])
+    assert [e["text"] for e in move_log(state, 0)][1::2][:2] == [
+        f"You draw {first} from the draw pile", "Bo draws a card from the draw pile"]
+    assert [e["text"] for e in move_log(state, 1)][1::2][:2] == [
+        "Ann draws a card from the draw pile", f"You draw {second} from the draw pile"]
     assert said[0] == {0: "You play 6♥ on your ♥ meld", 1: "Ann plays 6♥ on their ♥ meld",
                        None: "Ann plays 6♥ on their ♥ meld"}
     assert said[1] == {0: "You draw a card from the draw pile", 1: "Ann draws a card from the draw pile",
@@ -281,6 +292,8 @@ def test_progression_names_private_and_public_stacks() -> None:
     assert said[0] == {0: "You play 9♠ on the public ♠ stack", 1: "Ann plays 9♠ on the public ♠ stack",
                        2: "Ann plays 9♠ on the public ♠ stack", None: "Ann plays 9♠ on the public ♠ stack"}
     assert said[1][2] == "Ann draws a card from the draw pile"
+    assert move_log(state, 0)[1]["text"] == f"You draw {card_text(deal['stock'][0])} from the draw pile"
+    assert move_log(state, 1)[1]["text"] == "Ann draws a card from the draw pile"
     assert said[2] == {0: "Bo plays 7♥ on their private ♥ stack", 1: "You play 7♥ on your private ♥ stack",
                        2: "Bo plays 7♥ on their private ♥ stack", None: "Bo plays 7♥ on their private ♥ stack"}
     assert said[3][0] == "Bo takes 9♠ from the public ♠ stack"
@@ -316,7 +329,129 @@ def test_silver_bars_is_worded_from_the_readers_side_of_the_table() -> None:
     assert said[10][0] == "You lock your vault 4 (2 silver bars)"
     assert said[11][0] == "Bo discards 9♠"
     assert said[12][1] == "Ann steals 3♦ from your vault 1 into their vault 2 with a hi thief (Joker)"
-    log = state.log()
-    assert "Ann's lo thief takes the 2♦ from the opponent's vault 3 into vault 4" in log
-    assert "Ann calls a worker's strike: 1 miner (8♦) goes to the discard pile" in log
-    assert "Ann's hi thief takes the 3♦ from the opponent's vault 1 into vault 2" in log
+    assert move_log(state, 0)[0]["text"] == f"You put 2♣ into your vault 1 and draw {card_text(deal['stock'][0])}"
+    assert move_log(state, 1)[0]["text"] == "Ann puts 2♣ into their vault 1"
+    assert move_log(state, 0)[10]["text"] == "You lock your vault 4 (2 silver bars)"  # a lock draws nothing
+    log = {viewer: state.log(viewer) for viewer in viewers(state)}
+    assert "Your lo thief takes the 2♦ from Bo's vault 3 into your vault 4" in log[0]
+    assert "Ann's lo thief takes the 2♦ from your vault 3 into their vault 4" in log[1]
+    assert "Ann's lo thief takes the 2♦ from Bo's vault 3 into their vault 4" in log[None]
+    assert "You call a worker's strike: 1 miner (8♦) goes from Bo's vaults to the discard pile" in log[0]
+    assert "Ann calls a worker's strike: 1 miner (8♦) goes from your vaults to the discard pile" in log[1]
+    assert "Ann's hi thief takes the 3♦ from your vault 1 into their vault 2" in log[1]
+
+
+# -- events: every kind of every game, in the second and the third person -------------
+
+EVENT_KINDS = {
+    "minus-twenty": {"Meld", "Negative Meld", "Eight-Card Meld", "Stall rule"},
+    "progression": {"Over Twelve", "Twelve or Under", "Face Cards Only", "Stall Rule"},
+    "twenty": {"Exact Twenty", "Beyond Twenty", "Five Tally", "Six Tally", "Seven Tally", "Eight Tally",
+               "End of Round Bonus", "New Hand"},  # and longer tallies, named alike
+    "silver-bars": {"Theft", "Worker's Strike", "Lock-out", "Draw Pile Empty", "Shipment", "Perfect Round"},
+}
+"""What each game's rules call the things that happen (the kinds its events carry)."""
+
+_PLAYOUT_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "minus-twenty": [{}, {"stall_limit": 2}], "progression": [{}, {"stall_limit": 1}], "twenty": [{}],
+    "silver-bars": [{}],
+}
+
+
+def play_out(state: State, rng: random.Random, *moves: str) -> State:
+    """Make ``moves``, then random moves to the end of the round."""
+    for text in moves:
+        state.apply(state.parse_move(text))
+    while not state.is_round_over():
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def rare_events(game_id: str) -> list[tuple[State, list[Any]]]:
+    """Rounds (and their events) made to show what seeded random play seldom does."""
+    game = games.get(game_id)
+    rng = random.Random(7)
+    if game_id == "minus-twenty":  # eight clubs in one meld
+        deal = deal_with(game, {"hands": ["2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D"]})
+        deal["stock"].remove(cards("9C")[0])
+        deal["stock"].insert(0, cards("9C")[0])
+        state = game.new_match(deal=deal, first=0, names=NAMES[:2])
+        moves = [m for n in range(2, 10) for m in (f"play {n}C", "draw", f"discard {min(n, 8)}D", "draw")]
+        return [(state, play_out(state, rng, *moves[:-2]).events)]
+    if game_id == "twenty":  # a tally of seven cards, none reaching 20
+        deal = deal_with(game, {"revealed": ["KS", "QS"], "hands": ["AC 2C 3C AS 5C", "AD 2D AH 2H 4D"]})
+        state = game.new_match(deal=deal, first=0, names=NAMES[:2])
+        play_out(state, rng, "play AC", "play AD", "play 2C", "play 2D", "play 3C", "play AH", "play AS")
+        return [(state, state.events)]
+    if game_id == "silver-bars":  # a perfect round (80 silver bars), worded as the round's end words it
+        state = new_match(game_id, 1)
+        state.scores = [80, 7]  # type: ignore[attr-defined]
+        state.locked = [5, 2]  # type: ignore[attr-defined]
+        state.events = []
+        state._end_round(0)  # type: ignore[attr-defined]
+        return [(state, state.events)]
+    return []
+
+
+def events_of(game_id: str) -> dict[str, tuple[State, Any]]:
+    """One event of each kind the game shows, with a state whose names it reads."""
+    game = games.get(game_id)
+    found: dict[str, tuple[State, Any]] = {}
+    for options in _PLAYOUT_OPTIONS[game_id]:
+        for seed in range(12):
+            state = game.new_match(seed=seed, options=options, names=NAMES[:game.players])
+            for event in play_out(state, random.Random(seed)).events:
+                found.setdefault(event.kind, (state, event))
+    for state, events in rare_events(game_id):
+        for event in events:
+            found.setdefault(event.kind, (state, event))
+    return found
+
+
+_WRONG_PLURAL = re.compile(r"(?<![\d.])1 (cards|miners|silver bars|locked vaults|vaults|turns|points)\b")
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_every_event_kind_reads_right_in_the_second_and_third_person(game_id: str) -> None:
+    found = events_of(game_id)
+    assert set(found) == EVENT_KINDS[game_id]
+    for kind, (state, event) in found.items():
+        names = state.names
+        for viewer in viewers(state):
+            text = event.describe(names, viewer)
+            what = (game_id, kind, viewer, text)
+            assert "{" not in text and "}" not in text, what
+            assert not _WRONG_PLURAL.search(text), what
+            assert text[0].isupper(), what
+            if event.seat is None or "{player" not in event.text:  # of no one seat: how the round ended
+                assert text.startswith("The "), what
+            elif viewer == event.seat:
+                assert text.startswith(("You ", "Your ")), what
+                assert not re.match(r"You \w+s\b", text), what  # "You score", never "You scores"
+                assert "their" not in text and "You's" not in text, what
+            else:
+                name = names[event.seat]
+                assert text.startswith(f"{name}'s ") or re.match(rf"{re.escape(name)} \w+s\b", text), what
+            if viewer is None or viewer not in (event.seat, event.other):
+                assert "your" not in text.lower().split(), what
+
+
+def test_events_read_as_golden_sentences() -> None:
+    twenty = events_of("twenty")
+    said = {kind: {v: e.describe(s.names, v) for v in viewers(s)} for kind, (s, e) in twenty.items()}
+    dealt = twenty["New Hand"][1].seat
+    assert said["New Hand"][dealt] == "You are dealt a new hand of five"
+    assert said["New Hand"][None] == f"{NAMES[dealt]} is dealt a new hand of five"
+    bonus = twenty["End of Round Bonus"][1]
+    assert said["End of Round Bonus"][bonus.seat] == f"You take the End of Round Bonus of {bonus.points}"
+    assert said["End of Round Bonus"][None] == f"{NAMES[bonus.seat]} takes the End of Round Bonus of {bonus.points}"
+    seven = said["Seven Tally"]
+    assert seven[0] == "You score 60 for Seven Tally" and seven[1] == seven[None] == "Ann scores 60 for Seven Tally"
+    meld = {v: e.describe(s.names, v) for s, e in [events_of("minus-twenty")["Eight-Card Meld"]] for v in viewers(s)}
+    assert meld[0].startswith("You score ") and " for your clubs meld: " in meld[0]
+    assert meld[1].startswith("Ann scores ") and " for their clubs meld: " in meld[1]
+    state, perfect = events_of("silver-bars")["Perfect Round"]
+    assert perfect.describe(state.names, 0) == "You ship 80 silver bars: a Perfect Round!"
+    assert perfect.describe(state.names, 1) == "Ann ships 80 silver bars: a Perfect Round!"
+    shipment = next(e for e in state.events if e.kind == "Shipment")
+    assert shipment.describe(state.names, 1) == "You ship 7 silver bars from 2 locked vaults"

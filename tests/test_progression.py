@@ -328,10 +328,10 @@ def test_round_scores_add_each_private_stack_with_events() -> None:
     assert state.scores == [33, -30, 5]
     texts = [e.describe(state.names) for e in state.events]
     assert texts == [
-        "Ada scores 33 for the hearts stack (KH JH 2H 6H 7H 8H: (23 - 12) × 3 = 33)",
-        "Ben scores -30 for the spades stack (AS QS: 2 face cards alone: -10 × 3 = -30)",
-        "Cleo scores 0 for the clubs stack (KC 5C 7C: total 12, not over 12: 0)",
-        "Cleo scores 5 for the diamonds stack (8D 9D: (17 - 12) × 1 = 5)",
+        "Ada scores 33 for their hearts stack (K♥ J♥ 2♥ 6♥ 7♥ 8♥: (23 - 12) × 3 = 33)",
+        "Ben scores -30 for their spades stack (A♠ Q♠: 2 face cards alone: -10 × 3 = -30)",
+        "Cleo scores 0 for their clubs stack (K♣ 5♣ 7♣: total 12, not over 12: 0)",
+        "Cleo scores 5 for their diamonds stack (8♦ 9♦: (17 - 12) × 1 = 5)",
     ]
     assert state.totals == [33, -30, 5]
 
@@ -548,11 +548,11 @@ def test_golden_faces_boundary_and_multiplier_stacks(data_dir: Path) -> None:
     state = record.replay(record.load(data_dir / "progression-six-rounds.json"))
     rounds = state.history
     events = [[e.describe(state.names) for e in r.events] for r in rounds]
-    assert "Cleo scores -50 for the spades stack (AS JS QS KS: 4 face cards alone: -10 × 5 = -50)" in events[0]
-    assert "Ada scores 0 for the diamonds stack (3D 9D: total 12, not over 12: 0)" in events[1]
-    assert "Ada scores 1 for the clubs stack (4C 9C: (13 - 12) × 1 = 1)" in events[1]
-    assert "Ben scores 2 for the spades stack (QS 6S 7S: (13 - 12) × 2 = 2)" in events[1]
-    assert "Ben scores 35 for the spades stack (AS JS QS KS 9S TS: (19 - 12) × 5 = 35)" in events[2]
+    assert "Cleo scores -50 for their spades stack (A♠ J♠ Q♠ K♠: 4 face cards alone: -10 × 5 = -50)" in events[0]
+    assert "Ada scores 0 for their diamonds stack (3♦ 9♦: total 12, not over 12: 0)" in events[1]
+    assert "Ada scores 1 for their clubs stack (4♣ 9♣: (13 - 12) × 1 = 1)" in events[1]
+    assert "Ben scores 2 for their spades stack (Q♠ 6♠ 7♠: (13 - 12) × 2 = 2)" in events[1]
+    assert "Ben scores 35 for their spades stack (A♠ J♠ Q♠ K♠ 9♠ 10♠: (19 - 12) × 5 = 35)" in events[2]
 
 
 def test_golden_take_back_and_the_takeback_option(data_dir: Path) -> None:

@@ -266,7 +266,9 @@ def test_lo_thief_takes_the_lowest_top_bar_and_chooses_between_ties() -> None:
     play(state, "play JC 4 3")
     assert vault(state, 1, 4) == [] and vault(state, 0, 3) == ["2S"]
     assert str(state.discard_pile[-1]) == "JC"
-    assert state.events[-1].describe(NAMES) == "Ann's lo thief takes the 2♠ from the opponent's vault 4 into vault 3"
+    assert state.events[-1].describe(NAMES) == "Ann's lo thief takes the 2♠ from Bo's vault 4 into their vault 3"
+    assert state.events[-1].describe(NAMES, 0) == "Your lo thief takes the 2♠ from Bo's vault 4 into your vault 3"
+    assert state.events[-1].describe(NAMES, 1) == "Ann's lo thief takes the 2♠ from your vault 4 into their vault 3"
 
 
 def test_illegal_move_while_setting_up_is_rejected_with_a_reason() -> None:
@@ -315,7 +317,7 @@ def test_a_strike_removes_top_miners_and_costs_the_next_turn() -> None:
     assert [str(c) for c in state.discard_pile[-2:]] == ["7C", "9C"]
     assert state.strike == card("QS") and state.strike_against == 0
     assert state.legal_moves() == [Move("resolve")]
-    assert "Bo calls a worker's strike: 2 miners (7♣ and 9♣) go to the discard pile" in state.log()
+    assert "Bo calls a worker's strike: 2 miners (7♣ and 9♣) go from Ann's vaults to the discard pile" in state.log()
     for text in ("play 8C 1", "discard 8C", "lock 1"):
         with pytest.raises(IllegalMoveError, match="a worker's strike is pending against Ann"):
             state.parse_move(text)
@@ -334,7 +336,8 @@ def test_a_strike_with_no_miners_still_costs_a_turn() -> None:
     state = new(["play 2C 1"], final_hands=("AC 3C 6S 8C 8S 9S TS", "QS 6D AD 9D TD TH 9H"))
     play(state, "play QS")
     assert state.legal_moves() == [Move("resolve")]
-    assert state.events[-1].describe(NAMES) == "Bo calls a worker's strike: no miner goes to the discard pile"
+    assert state.events[-1].describe(NAMES) == (
+        "Bo calls a worker's strike: no miner goes from Ann's vaults to the discard pile")
 
 
 def test_locks_need_a_bar_on_top_and_do_not_draw() -> None:
@@ -566,7 +569,7 @@ def test_golden_lo_thief_chose_one_of_two_tied_vaults(data_dir: Path) -> None:
 
 def test_golden_strike_is_resolved_and_the_draw_pile_can_end_on_one(data_dir: Path) -> None:
     state = load("strike", data_dir)
-    assert "Bo calls a worker's strike: 2 miners (7♣ and 9♣) go to the discard pile" in [
+    assert "Bo calls a worker's strike: 2 miners (7♣ and 9♣) go from Ann's vaults to the discard pile" in [
         e.describe(state.names) for e in state.events]
     assert isinstance(state, SilverBarsState) and state.strike is None
     ended = load("draw-pile", data_dir)

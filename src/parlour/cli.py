@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,11 +20,49 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from parlour import games, record
-from parlour.game import Game
+from parlour.game import Game, Option, State
+
+try:  # typer 0.2x carries its own click; before, it used click's exceptions
+    from typer import TyperException as UsageProblem
+except ImportError:  # pragma: no cover
+    from click import ClickException as UsageProblem  # type: ignore[assignment]
+
+
+class _OneLineErrors(TyperGroup):
+    """parlour's commands, whose usage errors (a missing argument, an unknown option, a
+    number out of range) read like every other error: one line, ``error: …``."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; a usage error is one line and exit code 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except UsageProblem as exc:
+            if type(exc).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+                ctx = getattr(exc, "ctx", None)
+                see = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                err.print(f"[red]error:[/red] {escape(exc.format_message())}{escape(see)}", soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err.print("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
+    cls=_OneLineErrors,
     help="parlour: four card games of the Lost Cities family, in the terminal.",
     no_args_is_help=True,
     add_completion=False,
@@ -33,7 +73,8 @@ err = Console(stderr=True, highlight=False)
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
+    """Say what is wrong in one line (never markup, never wrapped) and exit with ``code``."""
+    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -44,14 +85,34 @@ def _game(game_id: str) -> Game:
         raise _fail(str(exc)) from None
 
 
+def _seats(text: str, flag: str = "--players") -> list[str]:
+    """Players given as ``A,B,…``; a bot's own settings keep their commas
+    (``random,ismcts:iterations=400,rollout=random`` is two players)."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if specs and ":" in specs[-1] and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    if not any(specs):
+        raise _fail(f"{flag} names nobody (give them comma-separated, like {flag} hard,hard)")
+    return specs
+
+
 def _options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    """The rule options given as ``-o NAME=VALUE``, each at most once, checked against the game."""
     values: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
-        if not sep:
+        name = name.strip()
+        if not sep or not name:
             raise _fail(f"--option takes NAME=VALUE, like hand_size=8, not {pair!r}")
+        if name in given:
+            raise _fail(f"option {name!r} is given twice (-o {given[name]} and -o {pair}): give it once")
+        given[name] = pair
         try:
-            values[name.strip()] = game.option(name.strip()).parse_text(text)
+            values[name] = game.option(name).parse_text(text)
         except ValueError as exc:
             raise _fail(str(exc)) from None
     try:
@@ -63,14 +124,48 @@ def _options(game: Game, pairs: list[str]) -> dict[str, Any]:
 
 @app.command("games")
 def games_command() -> None:
-    """List the games parlour plays."""
-    table = Table(title="Games")
-    for column in ("id", "name", "players", "in short", "options (default)"):
-        table.add_column(column)
+    """List the games parlour plays, and each game's rule options with what they mean."""
+    table = Table(title="Games", box=box.SIMPLE_HEAD)
+    table.add_column("id", no_wrap=True)
+    table.add_column("name")
+    table.add_column("players", justify="right")
+    table.add_column("in short", ratio=1)
     for game in games.all_games():
-        opts = ", ".join(f"{o.name}={json.dumps(o.default)}" for o in game.options) or "—"
-        table.add_row(game.id, game.name, str(game.players), game.summary, opts)
+        table.add_row(game.id, game.name, str(game.players), game.summary)
     console.print(table)
+    for game in games.all_games():
+        if not game.options:
+            continue
+        options = Table(title=f"{game.id} options: give them as -o NAME=VALUE to play, arena or lab run",
+                        box=box.SIMPLE_HEAD, title_justify="left")
+        options.add_column("NAME=default", no_wrap=True)
+        options.add_column("values")
+        options.add_column("meaning", ratio=1)
+        for option in game.options:
+            options.add_row(f"{option.name}={_option_text(option.default)}", _option_values(option), option.help)
+        console.print(options)
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as it is typed after ``-o NAME=``: ``8``, ``true``, ``none``."""
+    if value is None:
+        return "none"
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _option_values(option: Option) -> str:
+    """The values an option takes, in a few words: ``1 to 20``, ``none or ≥ 1``, ``true/false``."""
+    if option.kind is bool:
+        allowed = "true/false"
+    elif option.minimum is not None and option.maximum is not None:
+        allowed = f"{option.minimum} to {option.maximum}"
+    elif option.minimum is not None:
+        allowed = f"≥ {option.minimum}"
+    elif option.maximum is not None:
+        allowed = f"≤ {option.maximum}"
+    else:
+        allowed = "a whole number"
+    return f"none or {allowed}" if option.nullable else allowed
 
 
 @app.command("rules")
@@ -121,15 +216,22 @@ def play_command(
 
     game = _game(game_id)
     values = _options(game, option or [])
+    if hotseat and players is not None:
+        # --hotseat is only a short way to say "every seat human": with --players too, one of them is a slip.
+        human = ",".join(["human"] * game.players)
+        raise _fail(f"give --hotseat or --players, not both (--hotseat is --players {human})")
     if hotseat:
         seats = ["human"] * game.players
-    elif players:
-        seats = [p.strip() for p in players.split(",")]
+    elif players is not None:
+        seats = _seats(players)
     else:
         seats = ["human"] + ["hard"] * (game.players - 1)
-    name_list = [n.strip() for n in names.split(",")] if names else None
-    if name_list is not None and len(name_list) != game.players:
-        raise _fail(f"{game.name} needs {game.players} names, got {len(name_list)}")
+    name_list = [n.strip() for n in names.split(",")] if names is not None else None
+    if name_list is not None:
+        if len(name_list) != game.players:
+            raise _fail(f"{game.name} needs {game.players} names, got {len(name_list)}: {names!r}")
+        if not all(name_list) or len(set(name_list)) != len(name_list):
+            raise _fail(f"--names: every seat needs a name of its own, not {names!r}")
     if save is not None:
         problem = _save_problem(save)
         if problem is not None:
@@ -154,8 +256,19 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as one JSON object")] = False,
 ) -> None:
     """Replay a match record, checking every deal, move and score."""
+    from parlour import narrate
+
+    said: list[list[tuple[int, str, str]]] = []
+
+    def word(state: Any, move: Any) -> None:
+        """Each move as it is made, in words: (seat, notation, sentence), a list a round."""
+        if state.round_index == len(said):
+            said.append([])
+        seat = state.current_player()
+        said[-1].append((seat, str(move), narrate.move_text(state, move, narrate.reader_of(state.names), made=True)))
+
     try:
-        state = record.replay(record.load(file))
+        state = record.replay(record.load(file), before_move=None if as_json else word)
     except record.RecordError as exc:
         if as_json:
             print(json.dumps(exc.as_json()))
@@ -166,32 +279,78 @@ def replay_command(
     if as_json:
         print(json.dumps(result))
         return
-    _print_replay(state)
+    _print_replay(state, said)
 
 
 @app.command("hint")
 def hint_command(
-    file: Annotated[Path, typer.Argument(help="a parlour-record/1 JSON file of a match in progress")],
-    seat: Annotated[int | None, typer.Option(help="the seat asking (default: the seat to move)")] = None,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a parlour-record/1 JSON file of a match in progress")],
+    seat: Annotated[int | None, typer.Option(
+        help="the seat asking, from 0 (default: the seat to move)")] = None,
     seed: Annotated[int, typer.Option(help="seed of the search")] = 0,
 ) -> None:
-    """The computer's three best moves for the seat to move, with its estimate of each."""
-    from parlour import bots
+    """The computer's three best moves at a seat's next decision, with its estimate of each."""
+    from parlour import bots, narrate
 
     try:
-        state = record.replay(record.load(file))
+        match = record.load(file)
+        state = record.replay(match)
     except record.RecordError as exc:
-        err.print(f"[red]error:[/red] invalid record: {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(1) from None
-    to_move = state.current_player()
-    if to_move is None:
-        raise _fail("nobody is to move: the round is over", 1)
-    if seat is not None and seat != to_move:
-        raise _fail(f"it is seat {to_move}'s turn ({state.names[to_move]}), not seat {seat}'s", 1)
-    console.print(f"Hint for {state.names[to_move]} (seat {to_move}), by the {bots.HINT_LEVEL} bot:")
-    for estimate in bots.hint(state.observation(to_move), state.legal_moves(), random.Random(seed)):
-        console.print("  " + bots.format_estimate(estimate))
-    console.print("[dim]value: expected round score minus the others' (mean), ± its 95% interval[/dim]")
+        unread = str(exc).startswith("cannot read")  # no file at all: not an invalid record
+        raise _fail(str(exc) if unread else f"invalid record: {exc}", 1) from None
+    names = state.names
+    reader = narrate.reader_of(names)  # "You", when parlour play wrote the record
+    if seat is not None and not 0 <= seat < state.num_players:
+        seats = ", ".join(f"{s} ({names[s]})" for s in range(state.num_players))
+        raise _fail(f"--seat {seat}: there is no such seat; the seats are {seats}")
+    dealt = False
+    while (to_move := state.current_player()) is None:
+        number = state.round_index + 1
+        if state.is_match_over():
+            raise _fail(f"the match is over, nothing is left to hint: {narrate.result_text(state, reader)}", 1)
+        if not record.deal_next_round(match, state):
+            raise _fail(f"round {number} is over and the record does not deal round {number + 1} (nor hold the seed "
+                        f"that deals it): ask again once it is dealt", 1)
+        dealt = True
+    asking = to_move if seat is None else seat
+    verbs = _decision(state)
+    if asking != to_move:
+        mover = narrate.Voice(names, to_move, reader)
+        who = f"{mover.subject()} (seat {to_move})"
+        where = (f"round {state.round_index} is over and {who} {mover.verb('move')} first in round "
+                 f"{state.round_index + 1} ({verbs})" if dealt else f"{who} {mover.verb('be')} to move ({verbs})")
+        whose = "your" if asking == reader else f"{names[asking]}'s"
+        raise _fail(f"{where}; {whose} next decision depends on that move", 1)
+    then = _same_turn_next(state)
+    console.print(f"Hint for {escape(names[asking])} (seat {asking}), round {state.round_index + 1} "
+                  f"({verbs}), by the {bots.HINT_LEVEL} bot:", soft_wrap=True)
+    if dealt:
+        console.print(f"[dim](round {state.round_index + 1} as the record's seed deals it)[/dim]")
+    for estimate in bots.hint(state.observation(asking), state.legal_moves(), random.Random(seed)):
+        console.print("  " + escape(bots.format_estimate(estimate)))
+    if then:
+        again = narrate.Voice(names, asking, reader).says("move", f"again ({then})")
+        console.print(f"[dim]then {escape(again)}: a second decision of the turn, to ask about after this move[/dim]",
+                      soft_wrap=True)
+    console.print(f"[dim]{escape(bots.HINT_LEGEND)}[/dim]", soft_wrap=True)
+
+
+def _decision(state: State) -> str:
+    """What the seat to move is deciding, by the verbs of its legal moves: ``play or discard``."""
+    legal = {move.verb for move in state.legal_moves()}
+    verbs = [verb for verb in state.move_forms if verb in legal] + sorted(legal - set(state.move_forms))
+    return " or ".join([", ".join(verbs[:-1]), verbs[-1]] if len(verbs) > 2 else verbs)
+
+
+def _same_turn_next(state: State) -> str | None:
+    """The decision that follows in the same turn (a draw after a play), if any move leads to one."""
+    seat = state.current_player()
+    for move in state.legal_moves():
+        after = state.copy()
+        after.apply(move)
+        if after.current_player() == seat:
+            return _decision(after)
+    return None
 
 
 @app.command("serve")
@@ -225,11 +384,17 @@ def serve_command(
     except ImportError as exc:
         raise _fail(f"the web server needs its packages ({exc.name}): run make serve, or pip install parlour") \
             from None
+    from sqlalchemy.exc import SQLAlchemyError
+
     limits = Limits(open_tables=max_open, tables_per_hour=max_per_hour, live_tables=max_tables,
                     bot_tables=max_bot_tables, idle_seconds=idle_minutes * 60, messages_per_second=message_rate,
                     message_burst=max(1, round(2 * message_rate)))
-    serve(host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, https_only=https_only,
-          allowed_origins=frozenset(allow_origin or ()))
+    _check_database_path(db, "parlour.db")
+    try:
+        serve(host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, https_only=https_only,
+              allowed_origins=frozenset(allow_origin or ()))
+    except (SQLAlchemyError, ImportError) as exc:  # the database is opened (and migrated) before the first request
+        raise _database_error(db, exc) from None
 
 
 @app.command("arena")
@@ -251,7 +416,11 @@ def arena_command(
 
     game = _game(game_id)
     values = _options(game, option or [])
-    specs = [p.strip() for p in players.split(",")]
+    specs = _seats(players)
+    try:  # before the progress bar: a mistake is one line, not a bar and then a line
+        arena.check(game.id, specs, options=values, save=save)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     seatings = len(arena.seatings(len(specs)))
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
@@ -302,10 +471,10 @@ DB_HELP = "the lab database: a SQLite file or a SQLAlchemy URL"
 def lab_run_command(
     plan_or_game: Annotated[str, typer.Argument(metavar="PLAN|GAME", help="a TOML plan, or a game id for a quick run")],
     players: Annotated[str | None, typer.Option(help="quick run: bot levels or names, one per seat")] = None,
-    matches: Annotated[int | None, typer.Option(help="quick run: independent matches (seats rotate)")] = None,
-    deals: Annotated[int | None, typer.Option(help="quick run: duplicate deals, each in every seating")] = None,
+    matches: Annotated[int | None, typer.Option(min=1, help="quick run: independent matches (seats rotate)")] = None,
+    deals: Annotated[int | None, typer.Option(min=1, help="quick run: duplicate deals, each in every seating")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="quick run: option NAME=VALUE")] = None,
-    seed: Annotated[int, typer.Option(help="quick run: seed")] = 0,
+    seed: Annotated[int | None, typer.Option(help="quick run: seed (default: 0)")] = None,
     rounds_only: Annotated[bool, typer.Option(help="quick run: single rounds instead of matches")] = False,
     name: Annotated[str | None, typer.Option(help="quick run: the experiment's name")] = None,
     jobs: Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")] = os.cpu_count() or 1,
@@ -317,19 +486,51 @@ def lab_run_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from parlour.lab import plan, runner
-    from parlour.store import Store
 
-    try:
-        if plan_or_game.endswith(".toml") or Path(plan_or_game).is_file():
-            specs = plan.load_plan(plan_or_game)
-        else:
-            game = _game(plan_or_game)
-            if not players:
-                raise _fail("a quick run needs --players (e.g. --players hard,hard)")
+    try:  # everything is checked before the database is opened and the progress bar drawn
+        runner.check_backend(backend)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if address is not None and backend != "ray":
+        raise _fail("--address is the Ray cluster's: give it with --backend ray")
+    quick = {"--players": players is not None, "--matches": matches is not None, "--deals": deals is not None,
+             "--option": bool(option), "--seed": seed is not None, "--rounds-only": rounds_only,
+             "--name": name is not None}
+    path = Path(plan_or_game)
+    if path.is_dir():
+        raise _fail(f"{plan_or_game} is a folder; lab run takes a game id ({', '.join(games.ids())}) "
+                    f"or a plan file (.toml)")
+    if plan_or_game.endswith(".toml") or path.is_file():
+        given = [flag for flag, used in quick.items() if used]
+        if given:
+            raise _fail(f"{', '.join(given)}: only for a quick run with a game id; "
+                        f"the plan {plan_or_game} sets its own (edit it, or run a game id)")
+        try:
+            specs = plan.load_plan(path)
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+    else:
+        if plan_or_game not in games.ids():
+            raise _fail(f"{plan_or_game!r} is neither a game id ({', '.join(games.ids())}) nor a plan file (.toml)")
+        game = _game(plan_or_game)
+        if players is None:
+            example = ",".join(["hard"] * game.players)
+            raise _fail(f"a quick run needs --players, one per seat (e.g. --players {example})")
+        if matches is not None and deals is not None:
+            raise _fail("give --matches or --deals, not both (a quick run plays independent matches or duplicate "
+                        "deals)")
+        if matches is None and deals is None:
+            raise _fail("a quick run needs --matches N (independent matches) or --deals N (duplicate deals)")
+        try:
             specs = [plan.make_spec(
-                game=game.id, players=[p.strip() for p in players.split(",")], matches=matches, deals=deals,
-                options=_options(game, option or []), seed=seed, rounds_only=rounds_only, name=name)]
-        store = Store(db)
+                game=game.id, players=_seats(players), matches=matches, deals=deals,
+                options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name)]
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+    store = _store(db)
+    try:
+        runner.check(specs, store, backend)
+        runner.start(backend, jobs, address)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -353,6 +554,38 @@ def lab_run_command(
     console.print(f"played {played} new matches")
 
 
+def _store(db: str) -> Any:
+    """The lab database at ``db`` (a file or a URL), or one line saying why it cannot be opened."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from parlour.store import Store
+
+    _check_database_path(db)
+    try:
+        return Store(db)
+    except (SQLAlchemyError, ImportError, OSError, ValueError) as exc:
+        raise _database_error(db, exc) from None
+
+
+def _check_database_path(db: str, example: str = "lab.sqlite") -> None:
+    """A database given as a file path must name a file in a folder that exists."""
+    if "://" in db:
+        return
+    if Path(db).is_dir():
+        raise _fail(f"--db {db} is a folder; name the database file, like {Path(db) / example}")
+    if not Path(db).absolute().parent.is_dir():
+        raise _fail(f"--db {db}: there is no folder {Path(db).parent}")
+
+
+def _database_error(db: str, exc: BaseException) -> typer.Exit:
+    """A database that cannot be opened, in one line: the database's own words, not SQLAlchemy's wrapping."""
+    from sqlalchemy.exc import DBAPIError
+
+    cause = exc.orig if isinstance(exc, DBAPIError) else exc
+    lines = str(cause).strip().splitlines()
+    return _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}")
+
+
 @lab.command("report")
 def lab_report_command(
     experiments: Annotated[list[str] | None, typer.Argument(help="experiment names (default: all)")] = None,
@@ -362,14 +595,18 @@ def lab_report_command(
 ) -> None:
     """Write a report: score distributions, seat advantage, lengths, events, luck vs skill, variants compared."""
     from parlour.lab import report
-    from parlour.store import Store
 
     if fmt not in ("html", "json", "markdown"):
         raise _fail(f"--format must be html, json or markdown, not {fmt!r}")
     if "://" not in db and not Path(db).exists():
         raise _fail(f"no lab database at {db} (run 'parlour lab run' first)")
+    if out.exists() and not out.is_dir():
+        raise _fail(f"--out {out} is a file; the report is a folder (of the report and its plots)")
+    store = _store(db)
+    if not store.experiments():
+        raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
     try:
-        path = report.write(Store(db), experiments or None, out, fmt)
+        path = report.write(store, experiments or None, out, fmt)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(f"report written to {path}")
@@ -388,14 +625,22 @@ def lab_ladder_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from parlour.lab import ladder, runner
-    from parlour.store import Store
 
     game = _game(game_id)
+    rated = _seats(levels, "--levels")
+    twice = sorted({v for v in rated if rated.count(v) > 1})
+    if twice:
+        raise _fail(f"--levels names {', '.join(twice)} twice: each level is rated once")
     try:
-        specs = ladder.ladder_specs(game.id, [v.strip() for v in levels.split(",")], matches, seed)
-        store = Store(db)
+        specs = ladder.ladder_specs(game.id, rated, matches, seed)
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    store = _store(db)
+    try:
+        runner.check(specs, store)
+    except ValueError:  # the ladder names its experiments itself: what differs is --matches or --seed
+        raise _fail(f"{game.id}'s ladder in {db} was played with another --matches or --seed: give the same "
+                    f"ones, or another --db") from None
     progress = Progress(TextColumn("[bold]ladder"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=err)
     task = progress.add_task("ladder", total=None)
@@ -416,34 +661,32 @@ def lab_ladder_command(
     console.print(table)
 
 
-def _print_replay(state: Any) -> None:
+def _print_replay(state: Any, said: list[list[tuple[int, str, str]]]) -> None:
+    """Each round's moves in words (who made each one), its events where they happened, its scores."""
+    from parlour import narrate
+
     names = state.names
-    rounds = [*state.history]
-    current = (state.deal, state.moves, state.scores, state.events)
-    for number, (_, moves, scores, events) in enumerate(
-        [(r.deal, r.moves, r.scores, r.events) for r in rounds] + [current], 1
-    ):
+    reader = narrate.reader_of(names)
+    rounds = [(r.scores, r.events) for r in state.history] + [(state.scores, state.events)]
+    for number, (scores, events) in enumerate(rounds, 1):
         console.rule(f"Round {number}")
         by_move: dict[int, list[str]] = {}
         for event in events:
-            if event.points:
-                by_move.setdefault(event.move, []).append(event.describe(names))
-        for index, move in enumerate(moves, 1):
-            line = f"{index:3d}. {move}"
-            if by_move.get(index):
-                line += "   [yellow]" + "; ".join(by_move[index]) + "[/yellow]"
-            console.print(line)
-        over = number <= len(rounds) or state.is_round_over()
+            by_move.setdefault(event.move, []).append(event.describe(names, reader))
+        worded = said[number - 1] if number <= len(said) else []
+        for line in by_move.get(0, []):
+            console.print(f"     [yellow]{escape(line)}[/yellow]", soft_wrap=True)
+        for index, (_, notation, text) in enumerate(worded, 1):
+            console.print(f"{index:3d}. {escape(text)}  [dim]({escape(notation)})[/dim]", soft_wrap=True)
+            for line in by_move.get(index, []):
+                console.print(f"     [yellow]{escape(line)}[/yellow]", soft_wrap=True)
+        over = number <= len(state.history) or state.is_round_over()
         label = "scores" if over else "scores so far (unfinished)"
-        console.print(f"{label}: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores)))
+        console.print(f"{label}: " + ", ".join(f"{escape(n)} {s}" for n, s in zip(names, scores)))
     console.rule()
-    console.print("totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, state.totals)))
+    console.print("totals: " + ", ".join(f"{escape(n)} {t}" for n, t in zip(names, state.totals)))
     if state.is_match_over():
-        winners = state.winners()
-        if len(winners) == len(names):
-            console.print("The match is drawn.")
-        else:
-            console.print("Winner: " + " and ".join(names[w] for w in winners))
+        console.print(escape(narrate.result_text(state, reader)), soft_wrap=True)
     else:
         console.print("The match is unfinished.")
 

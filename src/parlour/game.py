@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from parlour.cards import SUITS, Card
-from parlour.narrate import Voice, arg_text
+from parlour.narrate import Voice, arg_text, event_text
 
 Arg: TypeAlias = "Card | str | int"
 Deal: TypeAlias = dict[str, Any]
@@ -149,10 +149,16 @@ class Option:
 
 
 class Event(NamedTuple):
-    """Something that happened, in the game's own words.
+    """Something that happened, as data, with the game's wording of it.
 
-    ``text`` is a template in which ``{player}`` (the acting seat) is
-    replaced by that seat's name; see :meth:`describe`.
+    ``text`` is a template that :func:`parlour.narrate.event_text` words for
+    each reader: ``{player}`` is the acting seat (``You`` to that seat, its
+    name to anyone else), ``{player's}`` its possessive at the start of a
+    sentence (``Your``, ``Bob's``), ``{their}`` the acting seat's possessive
+    later in the sentence (``your``, ``their``), ``{other's}`` the possessive of
+    the seat ``other`` (``your`` to that seat), and any other ``{verb}`` a verb
+    in its base form that agrees with ``{player}``: ``{player} {score} 10``
+    reads ``You score 10`` or ``Bob scores 10``.
     """
 
     move: int
@@ -162,11 +168,13 @@ class Event(NamedTuple):
     """What the rules call it: ``Exact Twenty``, ``Five Tally``, ``End of Round Bonus``."""
     points: int
     text: str
+    other: int | None = None
+    """A second seat the sentence is about (the player robbed by a theft)."""
 
-    def describe(self, names: Sequence[str]) -> str:
-        """The event as a sentence, e.g. ``Bertha scores 10 for Exact Twenty``."""
-        player = names[self.seat] if self.seat is not None else ""
-        return self.text.format(player=player)
+    def describe(self, names: Sequence[str], viewer: int | None = None) -> str:
+        """The event as a sentence for ``viewer`` (``None``: a spectator, who sees
+        every seat by name): ``Bertha scores 10 for Exact Twenty``, ``You score 10 …``."""
+        return event_text(self, names, viewer)
 
 
 class RoundResult(NamedTuple):
@@ -521,13 +529,16 @@ class State(ABC):
         return IllegalMoveError(f"{move} is not allowed: {reason}")
 
     # -- presentation --------------------------------------------------------
-    def describe_move(self, move: Move, viewer: int | None) -> str:
-        """The legal ``move``, about to be made by the player to move, as an
-        English sentence for ``viewer`` (``None``: a spectator), e.g. ``You
-        play 6♥ on your ♥ meld`` or ``Bob takes 9♠ from the ♠ discard pile``.
+    def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
+        """The legal ``move``, to be made by the player to move, as an English
+        sentence for ``viewer`` (``None``: a spectator), e.g. ``You play 6♥ on
+        your ♥ meld`` or ``Bob takes 9♠ from the ♠ discard pile``.
 
-        It names no card that ``viewer`` cannot see once the move is made.
-        Games word their own moves; this default says the verb and arguments.
+        It names no card that ``viewer`` cannot see once the move is made, and
+        while the move is only offered (``made`` false: a hint, a button) no
+        card the mover cannot see yet: a card drawn from the draw pile is named
+        only with ``made``, and only to the mover.  Games word their own moves;
+        this default says the verb and arguments.
         """
         return self.voice(viewer).says(move.verb, " ".join(arg_text(a) for a in move.args))
 
@@ -540,9 +551,9 @@ class State(ABC):
             raise ValueError(f"no seat {viewer} in a {self.num_players}-player game")
         return Voice(self.names, seat, viewer)
 
-    def log(self) -> list[str]:
-        """The current round's events as sentences."""
-        return [e.describe(self.names) for e in self.events]
+    def log(self, viewer: int | None = None) -> list[str]:
+        """The current round's events as sentences for ``viewer`` (``None``: a spectator)."""
+        return [e.describe(self.names, viewer) for e in self.events]
 
     def _base_observation(self, seat: int) -> Observation:
         """The public part every game's observation shares."""

@@ -11,10 +11,15 @@ and the round's move log as a reader sees it.
 '7♣, 9♣ and 10♠'
 >>> Voice(("Ann", "Bob"), seat=1, viewer=0).says("take", "9♠ from the ♠ discard pile")
 'Bob takes 9♠ from the ♠ discard pile'
+
+Events (a meld scored, a theft, a new hand dealt) are worded here too, from
+templates the games give (:func:`event_text`), so that the terminal, the
+replay and the web log say the same thing.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -22,13 +27,15 @@ from typing import TYPE_CHECKING, Any
 from parlour.cards import RANKS, Card
 
 if TYPE_CHECKING:  # only for types: the contract itself calls this module
-    from parlour.game import Move, State
+    from parlour.game import Event, Move, State
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 """Suit letter to suit symbol."""
 
 _RANK_TEXT = {"T": "10"}
 _IRREGULAR = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_SECOND_PERSON = {"be": "are"}
+_FIELD = re.compile(r"\{([a-z']+)\}")
 
 
 def suit_text(suit: str) -> str:
@@ -100,8 +107,8 @@ class Voice:
         return "You" if self.is_you else self.names[self.seat]
 
     def verb(self, base: str) -> str:
-        """``base`` agreeing with the subject: ``play`` or ``plays``."""
-        return base if self.is_you else third_person(base)
+        """``base`` agreeing with the subject: ``play`` or ``plays``, ``are`` or ``is``."""
+        return _SECOND_PERSON.get(base, base) if self.is_you else third_person(base)
 
     def says(self, verb: str, rest: str = "") -> str:
         """The sentence ``<subject> <verb> <rest>``: ``You play 7♥``, ``Bob plays 7♥``."""
@@ -117,18 +124,83 @@ class Voice:
         return f"{self.names[owner]}'s"
 
 
-def move_text(before: State, move: Move, viewer: int | None) -> str:
-    """``move``, about to be made in ``before`` by the player to move, as a
-    sentence for ``viewer`` (``None``: a spectator).
+def event_text(event: Event, names: Sequence[str], viewer: int | None) -> str:
+    """``event`` as a sentence for ``viewer`` (``None``: a spectator, or a record
+    read aloud): its template (see :class:`~parlour.game.Event`) in the second
+    person for the reader's own seat, the third person for everyone else.
 
-    It names only cards that ``viewer`` can see once the move is made: a
-    draw from the draw pile never says which card it was.
+    >>> from parlour.game import Event
+    >>> scored = Event(3, 0, "Exact Twenty", 10, "{player} {score} 10 for Exact Twenty")
+    >>> event_text(scored, ("Ann", "Bob"), 0), event_text(scored, ("Ann", "Bob"), 1)
+    ('You score 10 for Exact Twenty', 'Ann scores 10 for Exact Twenty')
     """
-    return before.describe_move(move, viewer)
+    seat = event.seat
+    voice = Voice(names, seat, viewer) if seat is not None else None
+
+    def word(match: re.Match[str]) -> str:
+        field = match.group(1)
+        if field == "other's":
+            if event.other is None:
+                raise ValueError(f"event {event.kind!r} says {{other's}} but names no other seat")
+            return "your" if event.other == viewer else f"{names[event.other]}'s"
+        if voice is None:
+            raise ValueError(f"event {event.kind!r} has no acting seat for {{{field}}}")
+        if field == "player":
+            return voice.subject()
+        if field == "player's":
+            return "Your" if voice.is_you else f"{names[voice.seat]}'s"
+        if field == "their":
+            return "your" if voice.is_you else "their"
+        return voice.verb(field)
+
+    return _FIELD.sub(word, event.text)
+
+
+def reader_of(names: Sequence[str]) -> int | None:
+    """The seat that a log of these names is read by: the one seat named ``You``
+    (as ``parlour play`` names the one person at the keyboard), else nobody."""
+    yours = [seat for seat, name in enumerate(names) if name.strip().lower() == "you"]
+    return yours[0] if len(yours) == 1 else None
+
+
+def result_text(state: State, viewer: int | None) -> str:
+    """How a finished match ended, for ``viewer``: ``You win the match (95 – 54).``,
+    ``Ann and Bo win the match (…).``, ``The match is drawn at 60.``"""
+    totals, winners = state.totals, state.winners()
+    if len(winners) == len(totals):
+        return f"The match is drawn at {totals[0]}."
+    if viewer in winners:
+        others = [state.names[w] for w in winners if w != viewer]
+        who, verb = " and ".join(["You", *others]), "win"
+    else:
+        who = " and ".join(state.names[w] for w in winners)
+        verb = "wins" if len(winners) == 1 else "win"
+    return f"{who} {verb} the match ({' – '.join(map(str, totals))})."
+
+
+def event_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    """The current round's events for ``viewer``, oldest first: ``[{"seat": 0, "move": 12,
+    "kind": "Exact Twenty", "points": 10, "text": "You score 10 for Exact Twenty"}, …]``
+    (``move``: how many of the round's moves had been made)."""
+    return [{"seat": e.seat, "move": e.move, "kind": e.kind, "points": e.points,
+             "text": event_text(e, state.names, viewer)} for e in state.events]
+
+
+def move_text(before: State, move: Move, viewer: int | None, *, made: bool = False) -> str:
+    """``move``, to be made in ``before`` by the player to move, as a sentence
+    for ``viewer`` (``None``: a spectator).
+
+    It never names a card that ``viewer`` cannot see.  A draw from the draw
+    pile is not named while the move is only offered (a hint, a button); with
+    ``made`` (the move is being reported as done) the mover, and only the
+    mover, is told which card they drew.
+    """
+    return before.describe_move(move, viewer, made=made)
 
 
 def move_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
-    """The current round's moves in words for ``viewer``, oldest first:
+    """The current round's moves in words for ``viewer`` as made (see
+    :func:`move_text`), oldest first:
     ``[{"seat": 1, "move": "take S", "text": "Bob takes 9♠ from the ♠ discard pile"}, …]``.
 
     Works on a copy (undone to the round's start, then replayed move by
@@ -140,6 +212,7 @@ def move_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
         replay.undo()
     log: list[dict[str, Any]] = []
     for move in moves:
-        log.append({"seat": replay.current_player(), "move": str(move), "text": replay.describe_move(move, viewer)})
+        log.append({"seat": replay.current_player(), "move": str(move),
+                    "text": replay.describe_move(move, viewer, made=True)})
         replay.apply(move)
     return log

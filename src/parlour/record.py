@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from parlour import games
-from parlour.game import Deal, Game, State
+from parlour.game import Deal, Game, Move, State
 
 FORMAT = "parlour-record/1"
 _KEYS = {"format", "game", "options", "players", "first", "rounds", "totals", "meta"}
@@ -238,10 +239,12 @@ def _reason(exc: BaseException, what: str) -> str:
     return f"the {what} is malformed ({type(exc).__name__}: {exc})"
 
 
-def replay(record: Record) -> State:
+def replay(record: Record, before_move: Callable[[State, Move], None] | None = None) -> State:
     """Play a record through the engine, checking every deal, move and score.
 
-    Returns the final state; raises :class:`RecordError` at the first problem.
+    ``before_move(state, move)``, if given, is called with each checked move
+    just before it is made (to word it, say).  Returns the final state; raises
+    :class:`RecordError` at the first problem.
     """
     game = record.game
     state: State | None = None
@@ -268,13 +271,14 @@ def replay(record: Record) -> State:
                 raise RecordError(number, index, f"{_show(text)} comes after the round has ended")
             try:
                 move = state.parse_move(text)
-                if str(move) != text:
-                    raise RecordError(
-                        number, index, f"{_show(text)} is not in canonical notation (write {str(move)!r})"
-                    )
+            except _ENGINE_ERRORS as exc:
+                raise RecordError(number, index, _reason(exc, "move")) from None
+            if str(move) != text:
+                raise RecordError(number, index, f"{_show(text)} is not in canonical notation (write {str(move)!r})")
+            if before_move is not None:
+                before_move(state, move)
+            try:
                 state.apply(move)
-            except RecordError:
-                raise
             except _ENGINE_ERRORS as exc:
                 raise RecordError(number, index, _reason(exc, "move")) from None
         if rnd.scores is not None:
@@ -288,6 +292,35 @@ def replay(record: Record) -> State:
     if record.totals is not None and list(record.totals) != state.totals:
         raise RecordError(0, 0, f"recorded totals {record.totals} but the rounds give {state.totals}")
     return state
+
+
+def deal_next_round(match: Record, state: State) -> bool:
+    """Deal the next round of ``state`` (replayed from ``match``) as the match itself deals it.
+
+    A record needs no seed, but ``parlour play`` and the lab keep theirs in its
+    ``meta``: replayed with that seed's shuffles, the match deals what it would
+    have dealt.  Only a seed that gives every recorded deal is used.  Returns
+    whether the round was dealt.
+    """
+    seed = (match.meta or {}).get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return False
+    game = match.game
+    shuffled = game.new_match(seed=seed, options=match.options, names=match.players)
+    if shuffled.first != match.first:
+        return False
+    for number, played in enumerate(match.rounds):
+        if number:
+            shuffled.next_round()
+        assert shuffled.deal is not None
+        if game.deal_to_json(shuffled.deal) != game.deal_to_json(played.deal):
+            return False
+        for text in played.moves:
+            shuffled.apply(shuffled.parse_move(text))
+    shuffled.next_round()
+    assert shuffled.deal is not None
+    state.next_round(shuffled.deal)
+    return True
 
 
 def to_data(state: State, meta: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -48,7 +48,6 @@ LAPTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 STEP_TIMEOUT = 20_000  # ms: a bot's move, a reconnect
 SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-SCORING = re.compile(r"\b(scores?|ships|bonus|points?)\b", re.IGNORECASE)
 """A log sentence with points in it."""
 PRINTED_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([♣♦♥♠])")
 
@@ -296,11 +295,12 @@ def check_breakdown(page: Page, st: dict[str, Any]) -> None:
     names = st["view"]["names"]
     last = st["summary"]["rounds"][-1]
     assert box.locator(".seat-result").count() == len(names)
-    for seat, name in enumerate(names):
+    for seat in range(len(names)):
         seat_box = box.locator(f".seat-result[data-seat='{seat}']")
         head = seat_box.locator(".round-score").inner_text().replace("−", "-")
         assert head.startswith(("+" if last[seat] > 0 else "") + str(last[seat])), (head, last[seat])
-        scoring = [line for line in st["log"] if line.startswith(name) and SCORING.search(line)]
+        # what scored, and all of the round's end (a meld worth 0 too), in the server's words for this reader
+        scoring = [e["text"] for e in st["log"] if e["seat"] == seat and (e["points"] or e["move"] == len(st["moves"]))]
         shown = seat_box.locator(".score-lines li").all_inner_texts()
         assert shown == scoring, (shown, scoring)
 
@@ -761,6 +761,61 @@ def test_the_move_box_keeps_its_text_when_a_bot_moves(server: ServerProcess, con
     no_errors(page)
 
 
+def test_a_face_card_typed_alone_that_can_only_be_discarded_asks_first(
+    server: ServerProcess, context: BrowserContext
+) -> None:
+    """A card typed alone in the move box that names only a discard asks first when it is a face card
+    (Minus Twenty's multipliers, Silver Bars' thieves, strikes and rubble): "no" keeps it and sends
+    nothing; "yes", or the whole notation typed, sends the discard; a number card is not asked about."""
+    name_me(context, server, "Ada")
+    table = create(context, server, "minus-twenty", AGAINST)
+    page = context.new_page()  # not new_page(): here a dialog is expected
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    asked: list[str] = []
+    answers: list[bool] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if answers.pop(0):
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.goto(table_url(server, table))
+    wait_turn_or_end(page)
+    # What the page is told it may play: here, K♦ and 7♦ only as discards (the asking is the page's own rule).
+    page.evaluate("() => { window.parlour.state.legal = ['discard KD', 'discard 7D', 'draw']; }")
+
+    def moves_sent(since: int) -> list[str]:
+        return [json.loads(f)["move"] for f in sent[since:] if json.loads(f).get("type") == "move"]
+
+    def typed(text: str) -> list[str]:
+        """Type ``text`` and press Enter; the moves that the page then sends."""
+        before = len(sent)
+        page.locator("#notation").fill(text)
+        page.locator("#notation").press("Enter")
+        deadline = time.monotonic() + STEP_TIMEOUT / 1000
+        while not moves_sent(before) and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        return moves_sent(before)
+
+    answers.append(False)
+    before = len(sent)
+    page.locator("#notation").fill("kd")
+    page.locator("#notation").press("Enter")
+    page.locator(".toast", has_text="Kept K♦.").wait_for()  # said once the person has answered "no"
+    assert asked == ["K♦ can only be discarded now: discard it?"] and moves_sent(before) == []
+    assert page.locator("#notation").input_value() == "kd"  # kept, to correct
+    answers.append(True)
+    assert typed("kd") == ["discard KD"] and len(asked) == 2
+    page.evaluate("() => { window.parlour.state.legal = ['discard KD', 'discard 7D', 'draw']; }")
+    assert typed("discard kd") == ["discard KD"] and len(asked) == 2
+    page.evaluate("() => { window.parlour.state.legal = ['discard KD', 'discard 7D', 'draw']; }")
+    assert typed("7d") == ["discard 7D"] and len(asked) == 2
+
+
 def test_an_unknown_table_says_there_is_none(server: ServerProcess, context: BrowserContext) -> None:
     page = new_page(context)
     sockets: list[str] = []
@@ -935,6 +990,10 @@ def test_the_move_log_shows_the_servers_words(server: ServerProcess, context: Br
     theirs = [m["text"] for m in st["moves"] if m["seat"] == 1]
     assert mine and all(t.startswith("You ") for t in mine), mine
     assert theirs and all(t.startswith("Medium bot ") for t in theirs), theirs
+    # The card I drew is named to me; the bot's never is.
+    draws = [t for t in mine if t.startswith("You draw ")]
+    assert draws and all(re.fullmatch(r"You draw (10|[2-9AJQK])[♣♦♥♠] from the draw pile", t) for t in draws), draws
+    assert all(t == "Medium bot draws a card from the draw pile" for t in theirs if " draws " in t), theirs
     no_errors(page)
 
 

@@ -164,6 +164,9 @@ def make(spec: str) -> Bot:
 HINT_LEVEL = "hard"
 """The level whose search gives hints."""
 
+HINT_LEGEND = "value: expected round score minus the others' (mean), ± its 95% interval"
+"""What the numbers of a hint mean: printed under every hint (plain text, no markup)."""
+
 
 def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, top: int = 3) -> list[MoveEstimate]:
     """The hint bot's ``top`` best moves for the observing seat, with estimates."""

@@ -323,7 +323,7 @@ class MinusTwentyState(State):
                     scores[seat] += points
                     self.events.append(Event(
                         number, seat, meld_kind(meld, points), points,
-                        f"{{player}} scores {points} for the {SUIT_NAMES[SUITS[suit]]} meld: "
+                        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
                         f"{meld_arithmetic(meld)}",
                     ))
         self.scores = scores
@@ -404,13 +404,15 @@ class MinusTwentyState(State):
         return [seat for seat in (0, 1) if wins[seat] == max(wins)]
 
     # -- views -----------------------------------------------------------------
-    def describe_move(self, move: Move, viewer: int | None) -> str:
+    def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your ♥ meld``, ``Bob takes 9♠ from the ♠ discard pile``,
-        ``You draw a card from the draw pile`` (the drawn card is never named)."""
+        ``Bob draws a card from the draw pile`` (``You draw 5♠ from the draw pile``
+        once made: only the drawer is told the card)."""
         voice = self.voice(viewer)
         verb, args = move
         if verb == "draw":
-            return voice.says("draw", "a card from the draw pile")
+            drawn = card_text(self.stock[self.stock_pos]) if made and voice.is_you else "a card"
+            return voice.says("draw", f"{drawn} from the draw pile")
         if verb == "take":
             suit: str = args[0]  # type: ignore[assignment]
             top = self.discard_piles[SUIT_INDEX[suit]][-1]

@@ -304,10 +304,10 @@ class ProgressionState(State):
                     continue
                 points = stack_score(stack)
                 self.scores[owner] += points
-                cards = " ".join(map(str, stack))
+                cards = " ".join(map(card_text, stack))
                 self.events.append(Event(
                     number, owner, stack_kind(stack), points,
-                    f"{{player}} scores {points} for the {SUIT_NAMES[SUITS[suit]]} stack "
+                    f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
                     f"({cards}: {stack_reckoning(stack)})",
                 ))
 
@@ -350,13 +350,15 @@ class ProgressionState(State):
         return move
 
     # -- views -----------------------------------------------------------------
-    def describe_move(self, move: Move, viewer: int | None) -> str:
+    def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your private ♥ stack``, ``Cleo takes 9♠ from the public
-        ♠ stack``, ``Bob draws a card from the draw pile`` (never naming it)."""
+        ♠ stack``, ``Bob draws a card from the draw pile`` (``You draw 5♠ from the
+        draw pile`` once made: only the drawer is told the card)."""
         voice = self.voice(viewer)
         verb, args = move
         if verb == "draw":
-            return voice.says("draw", "a card from the draw pile")
+            drawn = card_text(self.stock[self.stock_pos]) if made and voice.is_you else "a card"
+            return voice.says("draw", f"{drawn} from the draw pile")
         if verb == "take":
             suit: str = args[0]  # type: ignore[assignment]
             top = self.public[SUIT_INDEX[suit]][-1]

@@ -570,7 +570,8 @@ class SilverBarsState(State):
             what = "no miner goes"
         self.events.append(Event(
             len(self.moves) + 1, seat, "Worker's Strike", 0,
-            f"{{player}} calls a worker's strike: {what} to the discard pile",
+            f"{{player}} {{call}} a worker's strike: {what} from {{other's}} vaults to the discard pile",
+            other,
         ))
         return struck
 
@@ -589,8 +590,9 @@ class SilverBarsState(State):
         thief = "lo" if KIND[card] == LO_THIEF else "hi"
         self.events.append(Event(
             len(self.moves) + 1, seat, "Theft", 0,
-            f"{{player}}'s {thief} thief takes the {card_text(bar)} from the opponent's vault {src + 1} "
-            f"into vault {dst + 1}",
+            f"{{player's}} {thief} thief takes the {card_text(bar)} from {{other's}} vault {src + 1} "
+            f"into {{their}} vault {dst + 1}",
+            other,
         ))
         return src, dst, old_src, old_dst
 
@@ -619,7 +621,7 @@ class SilverBarsState(State):
         number = len(self.moves)
         if locked_out is not None:
             self.events.append(Event(
-                number, locked_out, "Lock-out", 0, "{player} has locked all five vaults: the round ends",
+                number, locked_out, "Lock-out", 0, "{player} {have} locked all five vaults: the round ends",
             ))
         else:
             self.events.append(Event(
@@ -629,14 +631,13 @@ class SilverBarsState(State):
             points = self.scores[seat]
             if points == PERFECT:
                 self.events.append(Event(
-                    number, seat, "Perfect Round", points, "{player} ships 80 silver bars: a Perfect Round!",
+                    number, seat, "Perfect Round", points, "{player} {ship} 80 silver bars: a Perfect Round!",
                 ))
             else:
                 vaults = self.locked[seat]
                 self.events.append(Event(
                     number, seat, "Shipment", points,
-                    f"{{player}} ships {points} silver bar{'' if points == 1 else 's'} "
-                    f"from {vaults} locked vault{'' if vaults == 1 else 's'}",
+                    f"{{player}} {{ship}} {plural(points, 'silver bar')} from {plural(vaults, 'locked vault')}",
                 ))
 
     def undo(self) -> Move:
@@ -717,15 +718,23 @@ class SilverBarsState(State):
         return max(totals) >= self.options["target_score"] and totals[0] != totals[1]
 
     # -- views -----------------------------------------------------------------
-    def describe_move(self, move: Move, viewer: int | None) -> str:
+    def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """The move from ``viewer``'s side of the table: ``You put 4♥ into your
         vault 2``, ``Bo steals 2♠ from your vault 1 into their vault 4 with a lo
         thief (J♣)``, ``You call a worker's strike (Q♠) on Bo's vaults``.
 
         Each player's vaults are numbered 1–5 from that player's left, as the
-        notation numbers them.  The card drawn after a play or discard is not
-        part of the move and is never named.
+        notation numbers them.  The card drawn after a play or discard is named
+        only once the move is made, and only to the mover: ``You discard 7♣ and
+        draw 9♦``.
         """
+        sentence = self._move_words(move, viewer)
+        if made and viewer == self.to_move and move.verb in ("play", "discard"):
+            sentence += f" and draw {card_text(self.stock[self.stock_pos])}"
+        return sentence
+
+    def _move_words(self, move: Move, viewer: int | None) -> str:
+        """The move itself in words (see :meth:`describe_move`)."""
         voice = self.voice(viewer)
         seat = voice.seat
         mine, theirs = voice.whose(seat), voice.whose(1 - seat)

@@ -147,17 +147,17 @@ class TwentyState(State):
         points = 0
         if value == 20:
             points = EXACT
-            self._score(seat, points, number, "Exact Twenty", f"{{player}} scores {points} for Exact Twenty")
+            self._score(seat, points, number, "Exact Twenty", f"{{player}} {{score}} {points} for Exact Twenty")
         elif value > 20:
             points = value - 20
             self._score(
                 seat, points, number, "Beyond Twenty",
-                f"{{player}} scores {points} for Beyond Twenty (tally {value})",
+                f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})",
             )
         elif len(tally) >= HAND:
             points = tally_points(len(tally))
             kind = tally_name(len(tally))
-            self._score(seat, points, number, kind, f"{{player}} scores {points} for {kind}")
+            self._score(seat, points, number, kind, f"{{player}} {{score}} {points} for {kind}")
         if value >= 20:
             cleared = tally
             self.set_aside.extend(tally)
@@ -176,7 +176,7 @@ class TwentyState(State):
             if self.last_scorer is not None:
                 self._score(
                     self.last_scorer, self.bonus, number, "End of Round Bonus",
-                    f"{{player}} takes the End of Round Bonus of {self.bonus}",
+                    f"{{player}} {{take}} the End of Round Bonus of {self.bonus}",
                 )
         self._undo.append((seat, index, before, last_scorer, cleared, points, dealt, events_before))
 
@@ -190,7 +190,7 @@ class TwentyState(State):
         self.hands[seat] = self.stock[pos:pos + HAND]
         self.stock_pos = pos + HAND
         self.hands_dealt[seat] += 1
-        self.events.append(Event(number, seat, "New Hand", 0, "{player} is dealt a new hand of five"))
+        self.events.append(Event(number, seat, "New Hand", 0, "{player} {be} dealt a new hand of five"))
 
     def undo(self) -> Move:
         if not self._undo:
@@ -220,7 +220,7 @@ class TwentyState(State):
         return move
 
     # -- views -----------------------------------------------------------------
-    def describe_move(self, move: Move, viewer: int | None) -> str:
+    def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 7♥: the tally is 15`` — and what the tally comes to."""
         card: Card = move.args[0]  # type: ignore[assignment]
         value = self.tally_value + VALUE[card]

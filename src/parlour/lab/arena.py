@@ -9,6 +9,7 @@ what is left is the players' skill.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -205,6 +206,36 @@ class Tournament:
         return plain
 
 
+def check(
+    game_id: str,
+    specs: Sequence[str],
+    *,
+    options: dict[str, Any] | None = None,
+    save: str | Path | None = None,
+) -> dict[str, Any]:
+    """Check a tournament before its first match (and make the folder for its records):
+    the game, one player per seat, every bot, the options.  Returns all options with
+    defaults filled in; raises :class:`ValueError` saying what is wrong.
+    """
+    game = games.get(game_id)
+    if len(specs) != game.players:
+        raise ValueError(f"{game.name} needs {game.players} players, got {len(specs)}: {','.join(specs)}")
+    for spec in specs:
+        bots.make(spec)
+    values = game.check_options(options)
+    if save is not None:
+        folder = Path(save)
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"cannot save the records in {folder}: it is a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"cannot make the folder {folder} for the records: {exc.strerror or exc}") from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError(f"cannot save the records in {folder}: the folder is not writable")
+    return values
+
+
 def run(
     game_id: str,
     specs: Sequence[str],
@@ -222,13 +253,7 @@ def run(
     Results do not depend on ``jobs``: each deal depends only on its seed.
     """
     game = games.get(game_id)
-    if len(specs) != game.players:
-        raise ValueError(f"{game.name} needs {game.players} players, got {len(specs)}")
-    for spec in specs:
-        bots.make(spec)
-    values = game.check_options(options)
-    if save is not None:
-        Path(save).mkdir(parents=True, exist_ok=True)
+    values = check(game_id, specs, options=options, save=save)
     save_dir = str(save) if save is not None else None
     results: list[MatchResult] = []
     args = (game_id, list(specs), seed)

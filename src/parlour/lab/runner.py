@@ -10,6 +10,7 @@ in flight, so memory stays flat however many matches run.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import signal
@@ -65,6 +66,7 @@ def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
     """
     from parlour import games
 
+    _check_stored(store, spec)
     row = store.experiment(spec.name)
     if row is None:
         row = store.add_experiment(
@@ -72,11 +74,18 @@ def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
             players=list(spec.players), mode=spec.mode, count=spec.count, seed=spec.seed,
             rounds_only=spec.rounds_only)
         return row.id, set()
+    return row.id, store.done(row.id)
+
+
+def _check_stored(store: Store, spec: ExperimentSpec) -> None:
+    """Raise :class:`ValueError` if an experiment of ``spec``'s name is stored with another definition."""
+    row = store.experiment(spec.name)
+    if row is None:
+        return
     stored = {"game": row.game, "options": row.options, "players": row.players, "mode": row.mode,
               "count": row.count, "seed": row.seed, "rounds_only": row.rounds_only}
     if stored != spec.definition():
         raise ValueError(f"experiment {spec.name!r} is already stored with other settings; give it another name")
-    return row.id, store.done(row.id)
 
 
 def _work(store: Store, specs: Sequence[ExperimentSpec]) -> tuple[Iterator[Work], int, int]:
@@ -122,6 +131,27 @@ class _Writer:
         self.last = time.monotonic()
 
 
+BACKENDS = ("processes", "ray")
+"""Where matches are played: this machine's processes, or a Ray cluster."""
+
+
+def check_backend(backend: str) -> None:
+    """Raise :class:`ValueError` unless ``backend`` is one of :data:`BACKENDS` and can run here."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (processes or ray)")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise ValueError("the ray backend needs Ray, which is not installed: pip install 'parlour[ray]'")
+
+
+def check(specs: Sequence[ExperimentSpec], store: Store, backend: str = "processes") -> None:
+    """What :func:`run` checks before its first match, for front ends to call before they
+    show any progress: the backend, and that no experiment is stored under the same name
+    with other settings.  Raises :class:`ValueError`."""
+    check_backend(backend)
+    for spec in specs:
+        _check_stored(store, spec)
+
+
 def run(
     specs: Sequence[ExperimentSpec],
     store: Store,
@@ -138,6 +168,7 @@ def run(
     as matches finish.  An interruption (Ctrl-C) writes what has finished
     before it propagates.
     """
+    check(specs, store, backend)
     work, pending, done = _work(store, specs)
     if started is not None:
         started(pending, done)
@@ -145,14 +176,11 @@ def run(
     try:
         if backend == "ray":
             _run_ray(work, writer, jobs, address)
-        elif backend == "processes":
-            if jobs <= 1:
-                for experiment_id, spec, tasks in work:
-                    writer.add(*play_chunk(experiment_id, spec, tasks))
-            else:
-                _run_processes(work, writer, jobs)
+        elif jobs <= 1:
+            for experiment_id, spec, tasks in work:
+                writer.add(*play_chunk(experiment_id, spec, tasks))
         else:
-            raise ValueError(f"unknown backend {backend!r} (processes or ray)")
+            _run_processes(work, writer, jobs)
     finally:
         writer.flush()
     return pending
@@ -190,14 +218,32 @@ def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:
             raise
 
 
-def _run_ray(work: Iterable[Work], writer: _Writer, jobs: int, address: str | None) -> None:
+def start(backend: str, jobs: int = 1, address: str | None = None) -> None:
+    """Check ``backend`` and, for Ray, connect to the cluster (or start a local one) now, so
+    that a wrong address is reported before the first match.  Raises :class:`ValueError`."""
+    check_backend(backend)
+    if backend == "ray":
+        _init_ray(jobs, address)
+
+
+def _init_ray(jobs: int, address: str | None) -> None:
     import ray
 
-    if not ray.is_initialized():
+    if ray.is_initialized():
+        return
+    try:
         if address:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
             ray.init(num_cpus=max(jobs, 1), include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    except ConnectionError:
+        raise ValueError(f"cannot connect to the Ray cluster at {address} (is it running there?)") from None
+
+
+def _run_ray(work: Iterable[Work], writer: _Writer, jobs: int, address: str | None) -> None:
+    import ray
+
+    _init_ray(jobs, address)
     remote = ray.remote(play_chunk)
     running: list[Any] = []
     source = iter(work)

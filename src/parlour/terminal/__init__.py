@@ -15,12 +15,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
 
-from parlour import bots, record
-from parlour.game import Game, State
+from parlour import bots, narrate, record
+from parlour.cards import Card
+from parlour.game import Game, Move, State
 from parlour.match import bot_rng, resolve_shorthand
 from parlour.terminal.views import render_observation, render_round_end
 
 HUMAN = "human"
+
+FACE_RANKS = (11, 12, 13)
+"""Jack, Queen, King: cards not to throw away by a slip of the keyboard."""
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
 Other commands: [b]moves[/b] lists your legal moves, [b]hint[/b] asks the computer for its best moves,
@@ -53,6 +57,8 @@ class TerminalTable:
         self.seats = [s.strip().lower() for s in seats]
         self.bots = {i: bots.make(s) for i, s in enumerate(self.seats) if s != HUMAN}
         self.humans = [i for i, s in enumerate(self.seats) if s == HUMAN]
+        #: Whose side of the table the log is told from: the one person playing, or nobody (hot-seat).
+        self.reader = self.humans[0] if len(self.humans) == 1 else None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         self.seed = seed
@@ -62,6 +68,7 @@ class TerminalTable:
         self.save = save
         self.console = console or Console(highlight=False)
         self.read = read or self.console.input
+        self._markup = read is None  # Rich's input reads its prompt as markup: "[y/N]" must be escaped
         self._last_human: int | None = None
         self._seen_events = 0
         #: Why the last attempt to write the record failed (None: the record on disk is up to date).
@@ -101,10 +108,7 @@ class TerminalTable:
                     move = self.bots[seat].choose(
                         self.state.observation(seat), self.state.legal_moves(), self.rngs[seat]
                     )
-                    self.state.apply(move)
-                    self._save()
-                    out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
-                    self._announce_events()
+                    self._make(move, self.reader)
                 else:
                     self._human_turn(seat)
         except Quit:
@@ -116,14 +120,7 @@ class TerminalTable:
             if self._save(final=True):
                 out.print(f"Record saved to {escape(str(self.save))}", soft_wrap=True)
         if self.state.is_match_over():
-            totals = self.state.totals
-            winners = self.state.winners()
-            if len(winners) == len(totals):
-                out.print(f"[bold]The match is drawn at {totals[0]}.[/bold]")
-            else:
-                who = " and ".join(self.names[w] for w in winners)
-                out.print(f"[bold]{who} win{'s' if len(winners) == 1 else ''} the match[/bold] "
-                          f"({' – '.join(map(str, totals))}).")
+            out.print(f"[bold]{escape(narrate.result_text(self.state, self.reader))}[/bold]", soft_wrap=True)
         return self.state
 
     def _save(self, *, final: bool = False) -> bool:
@@ -150,10 +147,18 @@ class TerminalTable:
         self.save_error = None
         return True
 
+    def _make(self, move: Move, viewer: int | None) -> None:
+        """Make ``move``, save the record, and say what happened as ``viewer`` may hear it."""
+        text = narrate.move_text(self.state, move, viewer, made=True)
+        self.state.apply(move)
+        self._save()
+        self.console.print(f"{escape(text)}  [dim]({move})[/dim]", soft_wrap=True)
+        self._announce_events()
+
     def _announce_events(self) -> None:
         for event in self.state.events[self._seen_events:]:
-            if event.points or event.kind != "New Hand":
-                self.console.print(f"  [yellow]{event.describe(self.names)}[/yellow]")
+            text = escape(event.describe(self.names, self.reader))
+            self.console.print(f"  [yellow]{text}[/yellow]", soft_wrap=True)
         self._seen_events = len(self.state.events)
 
     def _human_turn(self, seat: int) -> None:
@@ -164,8 +169,9 @@ class TerminalTable:
             out.clear()
         self._last_human = seat
         out.print(render_observation(self.state.observation(seat)))
+        prompt = "Your move: " if self.names[seat] == "You" else f"{self.names[seat]}, your move: "
         while True:
-            text = self._ask(f"{self.names[seat]}, your move: ").strip()
+            text = self._ask(prompt).strip()
             if not text:
                 continue
             word = text.lower()
@@ -183,23 +189,37 @@ class TerminalTable:
             try:
                 move = resolve_shorthand(self.state, text)
             except ValueError as exc:
-                out.print(f"[red]{exc}[/red]")
+                out.print(f"[red]{escape(str(exc))}[/red]")
                 continue
-            self.state.apply(move)
-            self._save()
-            out.print(f"[bold]{self.names[seat]}[/bold]: [cyan]{move}[/cyan]")
-            self._announce_events()
+            if not self._confirm_discard(text, move):
+                continue
+            self._make(move, seat)
             return
+
+    def _confirm_discard(self, text: str, move: Move) -> bool:
+        """A card typed alone that can only be discarded: ask first if it is a face card
+        (a King thrown away by a slip of the keyboard is not taken back)."""
+        card = move.args[0] if move.args else None
+        if move.verb != "discard" or not isinstance(card, Card) or card.rank not in FACE_RANKS:
+            return True
+        if text.split()[0].lower() == "discard":
+            return True
+        answer = self._ask(f"{narrate.card_text(card)} can only be discarded now: discard it? [y/N] ").strip().lower()
+        if answer in ("y", "yes"):
+            return True
+        self.console.print("Kept.")
+        return False
 
     def _hint(self, seat: int) -> None:
         self.console.print(f"[dim]thinking ({bots.HINT_LEVEL} bot)…[/dim]")
         rng = random.Random(f"parlour-hint:{self.seed}:{self.state.round_index}:{len(self.state.moves)}")
         for estimate in bots.hint(self.state.observation(seat), self.state.legal_moves(), rng):
             self.console.print("  " + bots.format_estimate(estimate))
+        self.console.print(f"[dim]{bots.HINT_LEGEND}[/dim]")
 
     def _ask(self, prompt: str) -> str:
         try:
-            return self.read(prompt)
+            return self.read(escape(prompt) if self._markup else prompt)
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             raise Quit from None

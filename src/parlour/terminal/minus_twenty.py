@@ -11,6 +11,7 @@ from rich.text import Text
 
 from parlour.cards import SUIT_NAMES, SUITS, Card
 from parlour.games.minus_twenty import meld_score
+from parlour.narrate import plural
 from parlour.terminal.views import card_text, cards_text, scoreboard, sorted_cards
 
 
@@ -82,7 +83,7 @@ def render(obs: dict[str, Any]) -> RenderableType:
         pile.append(f"   stall count {obs['stall_count']} of {limit}", style="dim")
     lines.append(pile)
     known = obs["known"][other]
-    their_hand = Text(f"{names[other]}: {obs['hand_sizes'][other]} cards in hand")
+    their_hand = Text(f"{names[other]}: {plural(obs['hand_sizes'][other], 'card')} in hand")
     if known:
         their_hand.append_text(Text.assemble("; known from the discard piles: ", cards_text(sorted_cards(known))))
     lines.append(their_hand)
@@ -95,7 +96,9 @@ def render(obs: dict[str, Any]) -> RenderableType:
     lines.append(mine_hand)
     if obs["to_move"] == seat:
         if obs["step"] == "play":
-            lines.append(Text("Play a card onto your meld (play 7H) or discard it (discard 7H).", style="cyan"))
+            example = sorted_cards(obs["hand"])[0]
+            lines.append(Text(f"Play a card onto your meld (play {example}) or discard it (discard {example}).",
+                              style="cyan"))
         elif obs["step"] == "draw":
             takes = [s for s in SUITS if obs["discard_piles"][s] and obs["discard_piles"][s][-1] != obs["discarded"]]
             hint = "Now draw (draw)" + (f" or take a top card (take {'/'.join(takes)})" if takes else "") + "."

@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from parlour.narrate import plural
 from parlour.terminal.views import cards_text, scoreboard, sorted_cards
 
 
@@ -28,7 +29,7 @@ def render(obs: dict[str, Any]) -> RenderableType:
         if other != seat:
             hand = obs["hands"][other]
             shown = cards_text(sorted_cards(hand)) if hand is not None else Text(
-                f"{obs['hand_sizes'][other]} cards", style="dim")
+                plural(obs['hand_sizes'][other], 'card'), style="dim")
             lines.append(Text.assemble(f"{name}: ", shown))
     lines.append(Text.assemble("Your hand: ", cards_text(sorted_cards(obs["hand"]))))
     return Group(*lines)

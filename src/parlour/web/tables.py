@@ -751,7 +751,7 @@ class TableManager:
             said: dict[int | None, dict[str, Any]] = {}
         else:
             move = Move.parse(change)
-            said = {viewer: {"seat": seat, "move": change, "text": state.describe_move(move, viewer)}
+            said = {viewer: {"seat": seat, "move": change, "text": state.describe_move(move, viewer, made=True)}
                     for viewer in table.narration}
             state.apply(move)
             status = table.status
@@ -927,7 +927,8 @@ class TableManager:
             "status": status, "deadline": table.deadline,
             "can_undo": bool(self._undo_count(table, seat)),
             "can_hint": self._against_bots(table, seat) and to_move == seat,
-            "last": last, "log": state.log(), "values": views.display_values(view), "summary": summary,
+            "last": last, "log": narrate.event_log(state, seat), "values": views.display_values(view),
+            "summary": summary,
             "moves": list(self._narration(table, seat)),
         }
 

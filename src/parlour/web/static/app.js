@@ -1085,7 +1085,14 @@
           const text = input.value.trim();
           if (!text) return;
           if (!myLegal().length) { toast("It is not your turn.", "warn"); return; }
-          playMove(resolveNotation(text, myLegal()));
+          const move = resolveNotation(text, myLegal());
+          // A card typed alone that can only be discarded: a face card is not thrown away without a word.
+          const face = text.trim().split(/\s+/).length === 1 && /^discard [JQK][CDHS]$/.test(move) ? move.split(" ")[1] : null;
+          if (face && !window.confirm(C.cardShort(face) + " can only be discarded now: discard it?")) {
+            toast("Kept " + C.cardShort(face) + ".", "info");
+            return;
+          }
+          playMove(move);
           input.value = "";
         },
       }, input, h("button.btn.small#notation-send", { type: "submit" }, "Send"));
@@ -1131,18 +1138,13 @@
   /** The round's score of each seat, with the scoring sentences of the round's log and each meld/stack/vault's value. */
   function roundBreakdown(st, names, last) {
     const view = st.view;
-    const logNames = view.names || names;
-    const lines = (st.log || []).filter(function (l) { return /\b(scores?|ships|bonus|points?)\b/i.test(l); });
     const general = [];
-    const bySeat = logNames.map(function () { return []; });
-    for (const line of lines) {
-      let who = -1;
-      logNames.forEach(function (n, i) {
-        if (line.indexOf(n + " ") === 0 || line.indexOf(n + "'s ") === 0) {
-          if (who < 0 || n.length > logNames[who].length) who = i;
-        }
-      });
-      if (who >= 0) bySeat[who].push(line); else general.push(line);
+    const bySeat = names.map(function () { return []; });
+    const end = Array.isArray(st.moves) ? st.moves.length : -1;
+    for (const event of logEvents(st)) {
+      // What scored, and everything of the round's end (a meld that scores 0, how the round ended).
+      if (!event.points && event.move !== end) continue;
+      if (event.seat !== null && bySeat[event.seat]) bySeat[event.seat].push(event.text); else general.push(event.text);
     }
     const values = st.values || {};
     const seatBoxes = names.map(function (n, i) {
@@ -1662,6 +1664,14 @@
       st && st.status === "finished" && st.summary ? st.summary.winners : [], playing);
   }
 
+  /** The round's events as the server words them for this viewer: [{seat, move, kind, points, text}]
+   *  (an older server sent sentences only). */
+  function logEvents(st) {
+    return (st.log || []).map(function (e) {
+      return typeof e === "string" ? { seat: null, move: null, kind: "", points: 0, text: e } : e;
+    });
+  }
+
   /** The round's moves as the server words them for this viewer, and the round's events. */
   function logPanel(st) {
     const view = st.view;
@@ -1675,7 +1685,7 @@
     const items = shown.map(function (m) {
       return h("li.move-line", { dataset: { seat: m.seat === null || m.seat === undefined ? "" : String(m.seat), move: m.move } }, m.text || m.move);
     });
-    const events = (st.log || []).map(function (line) { return h("li.event", line); });
+    const events = logEvents(st).map(function (e) { return h("li.event", e.text); });
     return h("section.panel.log-panel#log", h("h2", "This round"), h("div.log-scroll",
       events.length ? h("ul.events", events) : null,
       h("ol.log-list", { start: String(first) }, items.length ? items : h("li.muted", "No moves yet."))));
