@@ -18,7 +18,7 @@ Hide = Callable[[State, int, random.Random], State]
 
 def hide_for(game_id: str) -> Hide:
     """Each game's test module defines ``hide_<module>`` (re-deals what a seat cannot see)."""
-    name = games.module_name(game_id)
+    name = game_id.replace("-", "_")
     hide: Hide = getattr(importlib.import_module(f"test_{name}"), f"hide_{name}")
     return hide
 
@@ -125,8 +125,8 @@ def test_levels_and_specs() -> None:
     assert set(bots.LEVELS) == {"easy", "medium", "hard", "expert"}
     hard = bots.make("hard")
     assert isinstance(hard, ISMCTSBot) and hard.name == "hard"
-    assert hard.budget_for("minus-twenty") == Budget(bots.LEVEL_ITERATIONS["hard"]["minus-twenty"], None)
-    assert set(bots.LEVEL_ITERATIONS["hard"]) == set(games.ids())
+    assert hard.budget_for("minus-twenty") == Budget(games.entry("minus-twenty").levels["hard"], None)
+    assert all(set(games.entry(g).levels) == set(bots.SEARCH_LEVELS) for g in games.ids())
     assert bots.make("ismcts:iterations=10,rollout=heuristic").budget == Budget(10, None)
     with pytest.raises(ValueError, match="unknown bot"):
         bots.make("grandmaster")

@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from parlour.cards import SUITS, Card
@@ -623,37 +623,6 @@ def _cards_from_json(value: Any, where: str) -> Any:
     if isinstance(value, list):
         return [_cards_from_json(v, where) for v in value]
     raise ValueError(f"deal {where}: expected cards as text like '7H', not {value!r}")
-
-
-# -- registry ------------------------------------------------------------------
-
-@dataclass
-class Registry:
-    """Games by id, in the order they were registered."""
-
-    _games: dict[str, Game] = field(default_factory=dict)
-    _loaders: dict[str, Callable[[], Game]] = field(default_factory=dict)
-
-    def register(self, game_id: str, loader: Callable[[], Game]) -> None:
-        """Register a game lazily: ``loader`` is called on first use."""
-        self._loaders[game_id] = loader
-
-    def get(self, game_id: str) -> Game:
-        """The game called ``game_id``; :class:`ValueError` listing the known ids."""
-        if game_id not in self._games:
-            loader = self._loaders.get(game_id)
-            if loader is None:
-                raise ValueError(f"unknown game {game_id!r} (known: {', '.join(self.ids())})")
-            self._games[game_id] = loader()
-        return self._games[game_id]
-
-    def ids(self) -> list[str]:
-        """Every registered game id."""
-        return list(self._loaders)
-
-    def all(self) -> list[Game]:
-        """Every registered game."""
-        return [self.get(i) for i in self._loaders]
 
 
 def check_deck(cards: Iterable[Card], deck: Iterable[Card], game_name: str, label: str | None = None) -> None:

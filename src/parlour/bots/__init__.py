@@ -111,13 +111,21 @@ LEVELS: dict[str, str] = {
 }
 """Levels used everywhere a bot is named: each is a bot and a budget."""
 
-LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
-    "hard": {"twenty": 600, "minus-twenty": 1200, "progression": 1200, "silver-bars": 300},
-    "expert": {"twenty": 2400, "minus-twenty": 4800, "progression": 4800, "silver-bars": 1200},
-}
-"""Search iterations of the search levels, per game: ``hard`` decides within
-one second on one core (``benchmarks/search.py`` measures it).  Iterations,
-not seconds, so that the same seed gives the same decisions on any machine."""
+SEARCH_LEVELS = ("hard", "expert")
+"""The levels that search; each game's registry entry gives their iterations."""
+
+
+def level_iterations(level: str, game_id: str) -> int:
+    """Search iterations of ``level`` in ``game_id``, from the game's registry entry
+    (``hard`` decides within one second on one core: ``benchmarks/search.py`` measures
+    it).  Iterations, not seconds, so that the same seed gives the same decisions on any
+    machine."""
+    from parlour import games
+
+    levels = games.entry(game_id).levels
+    if level not in levels:
+        raise ValueError(f"{game_id!r} gives no search budget for the level {level!r}")
+    return levels[level]
 
 
 def _value(text: str) -> Any:

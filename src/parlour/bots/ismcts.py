@@ -123,12 +123,12 @@ class ISMCTSBot(Bot):
         ``exploration``: PUCT's constant below the root; ``depth``: moves per
         rollout (default: the game's own choice, else to the round's end);
         ``level``: take the iterations of that level for each game (see
-        ``LEVEL_ITERATIONS``); ``prior``: the weight of the rollout policy's
+        ``level_iterations``); ``prior``: the weight of the rollout policy's
         move in the tree (with heuristic rollouts)."""
-        from parlour.bots import LEVEL_ITERATIONS
+        from parlour.bots import SEARCH_LEVELS
 
-        if level is not None and level not in LEVEL_ITERATIONS:
-            raise ValueError(f"level must be one of {', '.join(LEVEL_ITERATIONS)}, not {level!r}")
+        if level is not None and level not in SEARCH_LEVELS:
+            raise ValueError(f"level must be one of {', '.join(SEARCH_LEVELS)}, not {level!r}")
         self.level = level
         if iterations is None and seconds is None and level is None:
             iterations = DEFAULT_ITERATIONS
@@ -177,10 +177,9 @@ class ISMCTSBot(Bot):
         """The budget of one decision in ``game_id``."""
         if self.level is None:
             return self.budget
-        from parlour.bots import LEVEL_ITERATIONS
+        from parlour.bots import level_iterations
 
-        table = LEVEL_ITERATIONS[self.level]
-        return Budget(table.get(game_id, DEFAULT_ITERATIONS), self.budget.seconds)
+        return Budget(level_iterations(self.level, game_id), self.budget.seconds)
 
     def describe(self) -> str:
         if self.level is not None:

@@ -76,13 +76,9 @@ from parlour.match import bot_rng
 
 __all__ = ["ENV_IDS", "ParlourEnv", "register_envs"]
 
-ENV_IDS: dict[str, str] = {
-    "parlour/MinusTwenty-v0": "minus-twenty",
-    "parlour/Progression-v0": "progression",
-    "parlour/Twenty-v0": "twenty",
-    "parlour/SilverBars-v0": "silver-bars",
-}
-"""Gymnasium id → parlour game id."""
+ENV_IDS: dict[str, str] = {f"parlour/{e.camel_name}-v0": e.id for e in games.REGISTRY.entries() if e.space}
+"""Gymnasium id → parlour game id: ``parlour/MinusTwenty-v0`` → ``minus-twenty``, for every
+registered game with an RL space."""
 
 REWARDS = ("match", "round")
 ILLEGAL = ("raise", "random")

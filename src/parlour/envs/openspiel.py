@@ -606,7 +606,7 @@ class _Observer:
 # -- registration ------------------------------------------------------------------------------
 
 GAME_CLASSES: dict[str, type[ParlourGame]] = {
-    game_id: type(f"{games.module_name(game_id).title().replace('_', '')}Game", (ParlourGame,),
+    game_id: type(f"{games.entry(game_id).camel_name}Game", (ParlourGame,),
                   {"game_id": game_id, "__doc__": f"{games.get(game_id).name} as an OpenSpiel game."})
     for game_id in games.GAME_IDS
 }

@@ -841,19 +841,10 @@ class SilverBarsSpace(GameSpace):
 
 # -- the registry ------------------------------------------------------------------------
 
-_SPACES: dict[str, Callable[[], GameSpace]] = {
-    "minus-twenty": MinusTwentySpace,
-    "progression": ProgressionSpace,
-    "twenty": TwentySpace,
-    "silver-bars": SilverBarsSpace,
-}
-
-
 @functools.cache
 def _space(game_id: str) -> GameSpace:
-    maker = _SPACES.get(game_id)
-    if maker is None:
-        raise ValueError(f"unknown game {game_id!r} (known: {', '.join(_SPACES)})")
+    """The space class that the game's registry entry names, made once."""
+    maker: Callable[[], GameSpace] = games.entry(game_id).load_space()
     return maker()
 
 
@@ -882,7 +873,8 @@ def actions_markdown() -> str:
         "seat in turn order, and so on.", "",
         "## Observation layouts", "",
     ]
-    parts += [space(g).layout_table() for g in _SPACES]
+    family = [e.id for e in games.FAMILY if e.space is not None]
+    parts += [space(g).layout_table() for g in family]
     parts += ["## Action tables", ""]
-    parts += [space(g).table() for g in _SPACES]
+    parts += [space(g).table() for g in family]
     return "\n".join(parts)

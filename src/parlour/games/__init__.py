@@ -1,37 +1,61 @@
 """The registry of games: ``parlour.games.get("twenty")``.
 
-Each game lives in its own module, ``parlour.games.<id with _ for ->``, which
-defines ``GAME``; it is loaded on first use.
+Each game is one :class:`~parlour.games.registry.GameEntry` — the game and
+the parts other layers plug in for it (heuristic advice, terminal view, RL
+space, search budgets) — registered here for the four games of the family,
+or by a plug-in with :func:`register`.  Modules named in the environment
+variable ``PARLOUR_PLUGINS`` (comma-separated) are imported on start-up, so
+a plug-in's games are known to every front end (``parlour play``, ``parlour
+serve``, the lab) without a change to parlour.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
-import importlib.util
+import os
+from types import MappingProxyType
 
-from parlour.game import Game, Registry
+from parlour.game import Game
+from parlour.games.registry import GameEntry, Registry
 
-GAME_IDS = ("minus-twenty", "progression", "twenty", "silver-bars")
-"""Every game of the family, in the order parlour lists them."""
+__all__ = ["GAME_IDS", "GameEntry", "all_games", "entry", "get", "ids", "register"]
+
+
+def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
+    """The entry of one of parlour's own games: its parts live where the layout says."""
+    module = game_id.replace("-", "_")
+    return GameEntry(
+        id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}",
+        terminal=f"parlour.terminal.{module}", space=f"parlour.envs.spaces:{space}",
+        levels=MappingProxyType({"hard": hard, "expert": expert}),
+    )
+
+
+FAMILY = (
+    # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
+    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800),
+    _family("progression", "ProgressionSpace", hard=1200, expert=4800),
+    _family("twenty", "TwentySpace", hard=600, expert=2400),
+    _family("silver-bars", "SilverBarsSpace", hard=300, expert=1200),
+)
+"""The four games of the family, in the order parlour lists them."""
+
+GAME_IDS = tuple(e.id for e in FAMILY)
+"""The ids of parlour's own games (plug-ins may register more: see :func:`ids`)."""
 
 REGISTRY = Registry()
+for _entry in FAMILY:
+    REGISTRY.register(_entry)
 
 
-def module_name(game_id: str) -> str:
-    """The module that holds a game's rules: ``minus-twenty`` → ``minus_twenty``."""
-    return game_id.replace("-", "_")
+def register(game_entry: GameEntry) -> None:
+    """Make a game known to parlour: every front end, bot and adapter then finds it."""
+    REGISTRY.register(game_entry)
 
 
-def _loader(game_id: str) -> Game:
-    module = importlib.import_module(f"parlour.games.{module_name(game_id)}")
-    game: Game = module.GAME
-    return game
-
-
-for _id in GAME_IDS:
-    if importlib.util.find_spec(f"parlour.games.{module_name(_id)}") is not None:
-        REGISTRY.register(_id, functools.partial(_loader, _id))
+def entry(game_id: str) -> GameEntry:
+    """The registry entry of ``game_id`` (``ValueError`` if unknown)."""
+    return REGISTRY.entry(game_id)
 
 
 def get(game_id: str) -> Game:
@@ -47,3 +71,7 @@ def ids() -> list[str]:
 def all_games() -> list[Game]:
     """Every game parlour plays, in registry order."""
     return REGISTRY.all()
+
+
+for _plugin in filter(None, (p.strip() for p in os.environ.get("PARLOUR_PLUGINS", "").split(","))):
+    importlib.import_module(_plugin)

@@ -5,7 +5,6 @@ Views take only an observation (what the seat may see), never a state.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,9 +12,9 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from parlour import games
 from parlour.cards import Card, sort_hand
 from parlour.game import State
-from parlour.games import module_name
 
 RED_SUITS = ("H", "D")
 
@@ -56,10 +55,9 @@ def scoreboard(obs: dict[str, Any]) -> Table:
 def render_observation(obs: dict[str, Any]) -> RenderableType:
     """The picture of the table for the seat that ``obs`` belongs to.
 
-    Each game draws itself in ``parlour.terminal.<module>.render(obs)``.
+    Each game draws itself: the ``render(obs)`` of the terminal module its registry entry names.
     """
-    module = importlib.import_module(f"parlour.terminal.{module_name(obs['game'])}")
-    render: Callable[[dict[str, Any]], RenderableType] = module.render
+    render: Callable[[dict[str, Any]], RenderableType] = games.entry(obs["game"]).load_terminal().render
     return render(obs)
 
 

@@ -8,23 +8,19 @@ search: it reads a sampled state, but only the parts the mover could know).
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
+from parlour import games
 from parlour.bots import Bot, Budget
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
-from parlour.games import module_name
 
 
 def advice(game_id: str) -> ModuleType:
-    """The module holding ``game_id``'s heuristic."""
-    try:
-        return importlib.import_module(f"parlour.bots.heuristic.{module_name(game_id)}")
-    except ModuleNotFoundError:
-        raise ValueError(f"there is no heuristic bot for {game_id!r} yet") from None
+    """The module holding ``game_id``'s heuristic (named by its registry entry)."""
+    return games.entry(game_id).load_advice()
 
 
 def rollout_policy(game_id: str) -> Callable[[State, random.Random], Move]:

@@ -1,0 +1,119 @@
+"""One entry per game: the game and every part other layers plug in for it.
+
+A :class:`GameEntry` names where each part lives, as ``module`` or
+``module:attribute`` paths loaded on first use (so listing the games imports
+no game, and a game's RL space is not imported by the terminal):
+
+- ``game``: the :class:`~parlour.game.Game` (rules, views, notation);
+- ``advice``: the heuristic advice module (``choose``, ``rollout``, ``evaluate``), which the
+  ``heuristic`` bot plays and the search takes as its knowledge;
+- ``terminal``: the module whose ``render(observation)`` draws a seat's view in the terminal;
+- ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
+- ``levels``: search iterations per search level (``hard``, ``expert``).
+
+Nothing else in parlour is keyed by a game id: a fifth game is one entry
+(``parlour.games.register``), and every front end, bot and adapter finds it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parlour.game import Game
+
+
+def load(path: str) -> Any:
+    """The object at ``module:attribute`` (or the module, without ``:``)."""
+    module_name, _, attribute = path.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where each part of one game lives (see the module docstring)."""
+
+    id: str
+    """The game's id, as in notation records and on the command line: ``minus-twenty``."""
+    game: str
+    """``module:attribute`` of the :class:`~parlour.game.Game`."""
+    advice: str | None = None
+    """Module of the heuristic advice (``choose``, ``rollout``, ``evaluate``)."""
+    terminal: str | None = None
+    """Module of the terminal view (``render(observation)``)."""
+    space: str | None = None
+    """``module:attribute`` of the RL :class:`~parlour.envs.spaces.GameSpace` class."""
+    levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Search iterations per search level: ``{"hard": 600, "expert": 2400}``."""
+
+    @property
+    def camel_name(self) -> str:
+        """The id in CamelCase, for names other libraries register: ``MinusTwenty``."""
+        return self.id.title().replace("-", "").replace("_", "")
+
+    def load_game(self) -> Game:
+        game: Game = load(self.game)
+        if game.id != self.id:
+            raise ValueError(f"the game at {self.game} has id {game.id!r}, registered as {self.id!r}")
+        return game
+
+    def load_advice(self) -> ModuleType:
+        if self.advice is None:
+            raise ValueError(f"there is no heuristic advice for {self.id!r}")
+        module: ModuleType = load(self.advice)
+        return module
+
+    def load_terminal(self) -> ModuleType:
+        if self.terminal is None:
+            raise ValueError(f"{self.id!r} has no terminal view")
+        module: ModuleType = load(self.terminal)
+        return module
+
+    def load_space(self) -> Any:
+        if self.space is None:
+            raise ValueError(f"{self.id!r} has no RL space")
+        return load(self.space)
+
+
+class Registry:
+    """Game entries by id, in the order they were registered; each game loaded once."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, GameEntry] = {}
+        self._games: dict[str, Game] = {}
+
+    def register(self, entry: GameEntry) -> None:
+        """Add a game (or replace the entry of the same id)."""
+        self._entries[entry.id] = entry
+        self._games.pop(entry.id, None)
+
+    def entry(self, game_id: str) -> GameEntry:
+        """The entry of ``game_id``; :class:`ValueError` listing the known ids."""
+        found = self._entries.get(game_id)
+        if found is None:
+            raise ValueError(f"unknown game {game_id!r} (known: {', '.join(self.ids())})")
+        return found
+
+    def get(self, game_id: str) -> Game:
+        """The game called ``game_id``; :class:`ValueError` listing the known ids."""
+        game = self._games.get(game_id)
+        if game is None:
+            game = self._games[game_id] = self.entry(game_id).load_game()
+        return game
+
+    def ids(self) -> list[str]:
+        """Every registered game id."""
+        return list(self._entries)
+
+    def entries(self) -> list[GameEntry]:
+        """Every entry, in registry order."""
+        return list(self._entries.values())
+
+    def all(self) -> list[Game]:
+        """Every registered game."""
+        return [self.get(i) for i in self._entries]
