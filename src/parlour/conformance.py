@@ -148,6 +148,25 @@ def check_errors(game: Game, state: State, seed: int, hide: Hide, rng: random.Ra
                         f"change: {message!r}")
 
 
+def check_events(game: Game, state: State, seed: int) -> None:
+    """A finished round's events are of the kinds the game declares, they are worded for
+    every reader, and they show exactly one way the round ended (or the game's usual end)."""
+    kinds = [event.kind for event in state.events]
+    unknown = sorted(set(kinds) - set(game.event_kinds))
+    if unknown:
+        raise _fail(seed, state, f"events of kinds the game does not declare: {unknown}")
+    signs = [e.kind for e in game.endings if e.kind is not None and e.kind in kinds]
+    if len(signs) > 1 or kinds.count(signs[0] if signs else "") > 1:
+        raise _fail(seed, state, f"the round ended in more than one way: {signs}")
+    if not signs and all(e.kind is not None for e in game.endings):
+        raise _fail(seed, state, f"the round ended in none of its ways ({[e.name for e in game.endings]})")
+    for event in state.events:
+        for viewer in (*range(state.num_players), None):
+            text = event.describe(state.names, viewer)
+            if not text or "{" in text or "}" in text:
+                raise _fail(seed, state, f"event {event.kind!r} is not worded for seat {viewer}: {text!r}")
+
+
 def check_copy(state: State, seed: int, rng: random.Random) -> None:
     """Playing on in a copy leaves the original untouched."""
     before = state.snapshot()
@@ -200,6 +219,7 @@ def run(
                     raise _fail(match_seed, state, "a player is to move but has no legal move")
                 if state.is_round_over():
                     check_record(game, state, match_seed)
+                    check_events(game, state, match_seed)
                 if state.is_match_over():
                     break
                 state.next_round()

@@ -177,6 +177,17 @@ class Event(NamedTuple):
         return event_text(self, names, viewer)
 
 
+@dataclass(frozen=True)
+class RoundEnding:
+    """One way a round of a game can end, as the game declares it (:attr:`Game.endings`)."""
+
+    name: str
+    """How people say it: ``Stall rule``, ``Lock-out``, ``Draw pile empty``."""
+    kind: str | None
+    """The event kind that says a round ended this way; ``None`` for the game's usual end,
+    which no event announces (a round that shows none of the other kinds ended so)."""
+
+
 class RoundResult(NamedTuple):
     """A finished round: its deal, its moves, its scores and its events."""
 
@@ -201,6 +212,20 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     deal_zones: ClassVar[tuple[str, ...]]
     """The keys of this game's deal, in record order."""
+    event_kinds: ClassVar[tuple[str, ...]]
+    """Every kind of :class:`Event` the game records (what its rules call the things that happen)."""
+    endings: ClassVar[tuple[RoundEnding, ...]]
+    """How a round can end, the strongest sign first: a round that shows the event kinds of
+    several endings ended by the first of them; one that shows none ended by the ending whose
+    kind is ``None``.  ``conformance.py`` checks that every round ends by exactly one."""
+
+    def ending_of(self, kinds: Iterable[str]) -> RoundEnding:
+        """How a finished round ended, from the kinds of its events."""
+        seen = set(kinds)
+        for ending in self.endings:
+            if ending.kind is None or ending.kind in seen:
+                return ending
+        raise ValueError(f"a round of {self.name} with events {sorted(seen)} ended in no way it can end")
 
     # -- options -----------------------------------------------------------
     def option(self, name: str) -> Option:

@@ -44,6 +44,7 @@ from parlour.game import (
     Observation,
     Option,
     OptionError,
+    RoundEnding,
     State,
     check_deck,
     restore_base,
@@ -535,6 +536,8 @@ class MinusTwenty(Game):
         Option("best_of", None, "play until a player has won more than half of this many rounds", int, 1,
                nullable=True),
     )
+    event_kinds = ("Meld", "Negative Meld", "Eight-Card Meld", "Stall rule")
+    endings = (RoundEnding("Stall rule", "Stall rule"), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 
     @property

@@ -41,6 +41,7 @@ from parlour.game import (
     Move,
     Observation,
     Option,
+    RoundEnding,
     State,
     check_deck,
     restore_base,
@@ -488,6 +489,8 @@ class Progression(Game):
             int, minimum=0,
         ),
     )
+    event_kinds = ("Over Twelve", "Twelve or Under", "Face Cards Only", "Stall Rule")
+    endings = (RoundEnding("Stall rule", "Stall Rule"), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 
     @property

@@ -62,6 +62,7 @@ from parlour.game import (
     MoveSyntaxError,
     Observation,
     Option,
+    RoundEnding,
     State,
     restore_base,
 )
@@ -977,6 +978,8 @@ class SilverBars(Game):
         Option("hi_thieves", DEFAULT_COUNTS["hi_thieves"], "hi thieves (jokers) in the draw pile",
                int, minimum=0, maximum=4),
     )
+    event_kinds = ("Theft", "Worker's Strike", "Lock-out", "Draw Pile Empty", "Shipment", "Perfect Round")
+    endings = (RoundEnding("Lock-out", "Lock-out"), RoundEnding("Draw pile empty", "Draw Pile Empty"))
     deal_zones = ("hands", "stock")
 
     @property

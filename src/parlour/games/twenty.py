@@ -34,6 +34,7 @@ from parlour.game import (
     Move,
     Observation,
     Option,
+    RoundEnding,
     State,
     check_deck,
     restore_base,
@@ -48,6 +49,9 @@ VALUE = [min(c.rank, 10) for c in ALL_CARDS[:52]]
 """Card value by card code: A 1, 2–9 pip, T J Q K 10."""
 PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
 """The move ``play <card>`` for every card, built once."""
+
+MAX_TALLY = max(n for n in range(53) if sum(sorted(VALUE)[:n]) < 20)
+"""The most cards a tally can hold below 20 (the lowest cards of the pack: ten)."""
 
 _COUNT_WORDS = [
     "", "", "", "", "", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven",
@@ -308,6 +312,9 @@ class Twenty(Game):
     options = (
         Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
     )
+    event_kinds = ("Exact Twenty", "Beyond Twenty", *(tally_name(n) for n in range(HAND, MAX_TALLY + 1)),
+                   "End of Round Bonus", "New Hand")
+    endings = (RoundEnding("Cards played out", None),)
     deal_zones = ("revealed", "hands", "stock")
 
     @property

@@ -34,6 +34,7 @@ from matplotlib.ticker import MaxNLocator
 from sqlalchemy import select
 
 from parlour import games
+from parlour.game import RoundEnding
 from parlour.lab.arena import _names  # the arena's player labels, so both name players alike
 from parlour.lab.stats import mean_and_margin, wilson_interval
 from parlour.store import EventRow, Experiment, Match, RoundRow, Store
@@ -44,8 +45,6 @@ FORMATS = ("html", "json", "markdown")
 """The formats :func:`write` can render."""
 ALPHA = 0.05
 """A p-value below this is marked significant."""
-ENDINGS = ("Stall rule", "Lock-out", "Draw Pile Empty", "Normal end")
-"""How a round can end, as the report counts it (from the round's events)."""
 _MAIN_FILE = {"html": "report.html", "json": "report.json", "markdown": "report.md"}
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
@@ -81,7 +80,7 @@ class _Played:
     counts: IntArray
     """(R, kinds) how often each kind happened in each round."""
     endings: IntArray
-    """(R,) how each round ended, as an index into :data:`ENDINGS`."""
+    """(R,) how each round ended, as an index into the game's ``endings``."""
 
     @property
     def seats(self) -> int:
@@ -175,23 +174,21 @@ def _load(store: Store, experiment: Experiment) -> _Played:
         round_moves=np.array([row.moves for row in round_rows], dtype=np.int64),
         kinds=kinds,
         counts=counts,
-        endings=_endings(kinds, counts),
+        endings=_endings(games.get(experiment.game).endings, kinds, counts),
     )
 
 
-def _endings(kinds: Sequence[str], counts: IntArray) -> IntArray:
-    """How each round ended, judged from its events (a stall-rule event wins over the others)."""
-    endings = np.full(len(counts), ENDINGS.index("Normal end"), dtype=np.int64)
+def _endings(endings: Sequence[RoundEnding], kinds: Sequence[str], counts: IntArray) -> IntArray:
+    """How each round ended, as an index into the game's ``endings``, judged from its events
+    as the game says (the first ending whose event kind a round shows; else the usual end)."""
+    usual = [i for i, ending in enumerate(endings) if ending.kind is None]
+    found = np.full(len(counts), usual[0] if usual else -1, dtype=np.int64)
     # Later assignments win, so go from the weakest sign to the strongest.
-    for ending, matches in (
-        ("Draw Pile Empty", lambda kind: kind == "Draw Pile Empty"),
-        ("Lock-out", lambda kind: kind == "Lock-out"),
-        ("Stall rule", lambda kind: "stall rule" in kind.lower()),
-    ):
-        columns = [i for i, kind in enumerate(kinds) if matches(kind)]
-        if columns:
-            endings[counts[:, columns].sum(axis=1) > 0] = ENDINGS.index(ending)
-    return endings
+    for number in reversed(range(len(endings))):
+        kind = endings[number].kind
+        if kind is not None and kind in kinds:
+            found[counts[:, kinds.index(kind)] > 0] = number
+    return found
 
 
 def _played(store: Store, names: Sequence[str] | None) -> list[_Played]:
@@ -353,13 +350,11 @@ def _events(p: _Played) -> dict[str, Any]:
         }
         for i, kind in enumerate(p.kinds)
     }
-    # A game with a stall rule shows its stall endings even when there were none.
-    stall = any("stall" in option.name for option in games.get(p.experiment.game).options)
+    # Every way the game's rounds can end, even one that never happened here.
     endings = {}
-    for number, ending in enumerate(ENDINGS):
+    for number, ending in enumerate(games.get(p.experiment.game).endings):
         seen = int((p.endings == number).sum())
-        if seen or ending == "Normal end" or (ending == "Stall rule" and stall):
-            endings[ending] = {"rounds": seen, "share": seen / rounds if rounds else None}
+        endings[ending.name] = {"rounds": seen, "share": seen / rounds if rounds else None}
     return {"rounds": rounds, "kinds": kinds, "endings": endings}
 
 
@@ -838,8 +833,8 @@ _EXPLAIN = {
         "matters; one that fires every round is part of the baseline score."
     ),
     "endings": (
-        "How rounds end, judged from their events: by the stall rule, by a lock-out, by an empty draw pile, "
-        "or normally (the game's ordinary end). Many stall endings mean players stop drawing new cards."
+        "How rounds end, judged from their events, in every way the game's rules end a round (a way that never "
+        "happened shows 0). Many stall endings mean players stop drawing new cards."
     ),
     "deal": (
         "In duplicate play every deal is played again in every seating, so the same cards are played by "
