@@ -234,7 +234,14 @@ def run(
                 check_copy(state, match_seed, random.Random(rng.random()))
                 before = state.snapshot()
                 for move in legal:
+                    count, receiver = state.stock_draws(move)
+                    left = state.stock_left()
                     state.apply(move)
+                    taken = left[:len(left) - len(state.stock_left())]
+                    if len(taken) != count:
+                        raise _fail(match_seed, state, f"{move} took {len(taken)} stock cards, not {count}")
+                    if taken and not Counter(taken) <= Counter(state.zones().get(f"hand {receiver}", [])):
+                        raise _fail(match_seed, state, f"{move} drew {taken}, not into seat {receiver}'s hand")
                     state.undo()
                     if state.snapshot() != before:
                         raise _fail(match_seed, state, f"undo after {move} does not restore the position")

@@ -219,6 +219,22 @@ class Game(ABC):
     several endings ended by the first of them; one that shows none ended by the ending whose
     kind is ``None``.  ``conformance.py`` checks that every round ends by exactly one."""
 
+    def card_universe(self) -> tuple[Card, ...]:
+        """Every card that any choice of options can deal, in card-code order, once each
+        (the chance outcomes of a deal or a draw)."""
+        return tuple(sorted(set(self.deck(self.check_options()))))
+
+    def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        """Where each card dealt at the start of a round goes, in dealing order: ``("hands",
+        seat)`` for a seat's hand, ``(zone, -1)`` for a zone of the deal everyone sees (Twenty's
+        revealed cards).  The rest of the deck is the stock.  This default deals the same number
+        of cards to every hand: :meth:`hand_size`."""
+        return [("hands", seat) for seat in range(self.players) for _ in range(self.hand_size(options))]
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        """Cards dealt to each hand at the start of a round."""
+        raise NotImplementedError(f"{self.name} does not say how many cards it deals")
+
     def ending_of(self, kinds: Iterable[str]) -> RoundEnding:
         """How a finished round ended, from the kinds of its events."""
         seen = set(kinds)
@@ -554,6 +570,22 @@ class State(ABC):
         return IllegalMoveError(f"{move} is not allowed: {reason}")
 
     # -- presentation --------------------------------------------------------
+    def stock_left(self) -> list[Card]:
+        """The cards still to be drawn from the stock, the next one first (the referee's
+        knowledge, never a seat's)."""
+        return list(self.zones().get("stock", []))
+
+    def arrange_stock(self, offset: int, card: Card) -> None:
+        """Make ``card``, one of the cards left in the stock, the one drawn ``offset`` draws
+        from now (a referee's chance node: the OpenSpiel adapter); the round's deal follows."""
+        raise NotImplementedError(f"{self.game.name} has no stock to arrange")
+
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        """How many cards the legal ``move``, about to be made, takes from the stock, and the
+        seat that receives them (``(0, -1)``: none).  The web's undo never goes back past such a
+        move, and the OpenSpiel adapter makes each card drawn a chance outcome."""
+        return 0, -1
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """The legal ``move``, to be made by the player to move, as an English
         sentence for ``viewer`` (``None``: a spectator), e.g. ``You play 6♥ on

@@ -28,9 +28,8 @@ not yet placed.  The rest is the engine's stock, in no particular order:
 whenever a move is about to take cards from it, chance nodes choose each
 card (uniformly over the stock's cards) and the adapter puts it at the
 engine's stock position just before the engine applies the move.  So the
-stock's order is never fixed in advance.  The per-game hooks
-(:data:`_DRAWS`) say how many stock cards a move takes and who receives
-them:
+stock's order is never fixed in advance.  The game says how many stock
+cards a move takes and who receives them (``State.stock_draws``):
 
 * Minus Twenty and Progression: ``draw`` takes one, for the mover;
 * Twenty: a play after which the other seat has no cards left (and the
@@ -38,10 +37,9 @@ them:
 * 100 Silver Bars: every ``play`` and ``discard`` draws one, for the mover.
 
 Twenty with ``open_hands`` deals round 2 from round 1's cards (hands
-exchanged), so round 2 has no chance nodes.  The engine's ``stock`` list is
-replaced (never changed in place) when a card is put in place, and each
-round's deal is rewritten with the cards in the order they were drawn when
-the round ends, so :func:`parlour.record.to_data` of :attr:`ParlourState.engine`
+exchanged), so round 2 has no chance nodes.  The engine puts each card in
+place (``State.arrange_stock``) and keeps its round's deal in the order the
+cards were drawn, so :func:`parlour.record.to_data` of :attr:`ParlourState.engine`
 replays to the same scores.
 
 **Observations.**  ``observation_string``: the seat's
@@ -76,7 +74,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +82,7 @@ import numpy as np
 import pyspiel
 
 from parlour import games
-from parlour.cards import Card, standard_deck
+from parlour.cards import Card
 from parlour.envs.spaces import GameSpace, space
 from parlour.game import Deal, Game, Move, State
 from parlour.games import minus_twenty as mt
@@ -100,47 +98,6 @@ _MOVE, _DEAL, _DRAW = 0, 1, 2
 or −1 for Twenty's revealed cards); a card drawn from the stock (owner: the seat
 that receives it)."""
 _PUBLIC = -1
-
-# -- per-game hooks --------------------------------------------------------------------
-
-
-def _draws_minus_twenty(state: State, move: Move) -> tuple[int, int]:
-    return (1, state.current_player() or 0) if move.verb == "draw" else (0, 0)
-
-
-def _draws_silver_bars(state: State, move: Move) -> tuple[int, int]:
-    return (1, state.current_player() or 0) if move.verb in ("play", "discard") else (0, 0)
-
-
-def _draws_twenty(state: State, move: Move) -> tuple[int, int]:
-    other = 1 - (state.current_player() or 0)
-    hands: list[list[Card]] = state.hands  # type: ignore[attr-defined]
-    if not hands[other] and state.stock_pos < len(state.stock):  # type: ignore[attr-defined]
-        return 5, other
-    return 0, 0
-
-
-_DRAWS: dict[str, Callable[[State, Move], tuple[int, int]]] = {
-    "minus-twenty": _draws_minus_twenty,
-    "progression": _draws_minus_twenty,
-    "twenty": _draws_twenty,
-    "silver-bars": _draws_silver_bars,
-}
-"""How many stock cards a move (about to be applied) takes, and the seat that receives them."""
-
-
-def _silver_bars_cards() -> tuple[Card, ...]:
-    most = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
-    return tuple(sorted(set(sb.silver_bars_deck(most))))
-
-
-_CARDS: dict[str, Callable[[], tuple[Card, ...]]] = {
-    "minus-twenty": lambda: tuple(mt.minus_twenty_deck()),
-    "progression": lambda: tuple(standard_deck()),
-    "twenty": lambda: tuple(standard_deck()),
-    "silver-bars": _silver_bars_cards,
-}
-"""The chance outcome table of each game: every card any option can deal, in card-code order."""
 
 _TWENTY_BOUND = 5000
 """More than a player can score in a round of Twenty: at most five tallies of ten cards
@@ -197,10 +154,11 @@ class _Spec:
     cards: tuple[Card, ...]
     card_index: dict[Card, int]
     deck: Counter[Card]
+    layout: list[tuple[str, int]]
+    """Where each card dealt at the start of a round goes, in dealing order (``Game.deal_layout``)."""
     slots: list[int]
-    """Owner of each card dealt at the start of a round, in dealing order."""
+    """Owner of each card dealt at the start of a round, in dealing order (−1: a public zone)."""
     open_hands: bool
-    draws: Callable[[State, Move], tuple[int, int]]
     obs_size: int
     slot_place: list[int] = field(default_factory=list)
     """Where each card dealt goes in its owner's hand (or among the revealed cards)."""
@@ -217,17 +175,13 @@ def _make_spec(game_id: str, rounds_only: bool, first: int, options_text: str) -
     options = _parse_options(game, options_text)
     if not 0 <= first < game.players:
         raise ValueError(f"first must be a seat from 0 to {game.players - 1}, not {first}")
-    cards = _CARDS[game_id]()
+    cards = game.card_universe()
     deck = game.deck(options)
-    if game_id == "twenty":
-        slots = [_PUBLIC, _PUBLIC] + [0] * 5 + [1] * 5
-    else:
-        size = options.get("hand_size", {"progression": 5, "silver-bars": sb.HAND}.get(game_id, 0))
-        slots = [seat for seat in range(game.players) for _ in range(size)]
+    layout = game.deal_layout(options)
+    slots = [seat if zone == "hands" else _PUBLIC for zone, seat in layout]
     sp = space(game_id, options)
     return _Spec(game, options, rounds_only, first, game.players, sp, cards, {c: i for i, c in enumerate(cards)},
-                 Counter(deck), slots, bool(options.get("open_hands", False)), _DRAWS[game_id],
-                 sp.obs_shape[0])
+                 Counter(deck), layout, slots, bool(options.get("open_hands", False)), sp.obs_shape[0])
 
 
 # -- the state's contents ----------------------------------------------------------------
@@ -303,8 +257,7 @@ class _World:
         else:
             engine = self.engine
             assert engine is not None
-            start = engine.stock_pos + self.filled  # type: ignore[attr-defined]
-            left = Counter(engine.stock[start:])  # type: ignore[attr-defined]
+            left = Counter(engine.stock_left()[self.filled:])
         total = sum(n for n in left.values() if n > 0)
         index = self.spec.card_index
         return sorted((index[c], n / total) for c, n in left.items() if n > 0)
@@ -322,11 +275,9 @@ class _World:
             return
         engine = self.engine
         assert engine is not None and self.pending is not None
-        at = engine.stock_pos + self.filled  # type: ignore[attr-defined]
-        stock: list[Card] = list(engine.stock)  # type: ignore[attr-defined]
-        where = stock.index(card, at)
-        stock[at], stock[where] = stock[where], stock[at]
-        engine.stock = stock  # type: ignore[attr-defined]
+        assert engine.deal is not None
+        at = len(engine.deal["stock"]) - len(engine.stock_left()) + self.filled  # its place in the round's stock
+        engine.arrange_stock(self.filled, card)
         self.log.append((_DRAW, self.receiver, at, card))
         self.note_card(self.receiver, card)
         self.filled += 1
@@ -340,14 +291,12 @@ class _World:
         spec = self.spec
         assert self.dealt is not None
         hands: list[list[Card]] = [[] for _ in range(spec.players)]
-        revealed: list[Card] = []
-        for owner, card in zip(spec.slots, self.dealt):
-            (revealed if owner == _PUBLIC else hands[owner]).append(card)
+        deal: Deal = {"hands": hands}
+        for (zone, seat), card in zip(spec.layout, self.dealt):
+            (hands[seat] if zone == "hands" else deal.setdefault(zone, [])).append(card)
         stock = Counter(spec.deck)
         stock.subtract(self.dealt)
-        deal: Deal = {"hands": hands, "stock": sorted(stock.elements())}
-        if spec.game.id == "twenty":
-            deal["revealed"] = revealed
+        deal["stock"] = sorted(stock.elements())
         self.dealt = None
         if self.engine is None:
             self.engine = spec.game.new_match(deal=deal, first=spec.first, options=spec.options)
@@ -362,7 +311,7 @@ class _World:
         player = engine.current_player()
         self.log.append((_MOVE, player if player is not None else -1, 0, action))
         self.note_move(move)
-        count, receiver = self.spec.draws(engine, move)
+        count, receiver = engine.stock_draws(move)
         if count:
             self.pending, self.to_draw, self.filled, self.receiver = move, count, 0, receiver
             return
@@ -375,9 +324,7 @@ class _World:
         assert engine is not None
         if not engine.is_round_over():
             return
-        assert engine.deal is not None
-        # The deal as it turned out: the stock in the order it was drawn.
-        engine.deal = {**engine.deal, "stock": list(engine.stock)}  # type: ignore[attr-defined]
+        assert engine.deal is not None  # as it turned out: arrange_stock keeps its stock in the order drawn
         if self.spec.open_hands and engine.round_index == 0:
             deal = engine.deal
             self.exchange = {"revealed": list(deal["revealed"]), "hands": [list(deal["hands"][1]),

@@ -32,7 +32,7 @@ settles them (the source leaves its scoring to Lost Cities):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
@@ -49,6 +49,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.games._base import StockPile
 from parlour.narrate import card_text, plural, suit_text
 
 HAND = 7
@@ -162,7 +163,7 @@ def round_winner(scores: list[int]) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-class MinusTwentyState(State):
+class MinusTwentyState(StockPile, State):
     """A match of Minus Twenty."""
 
     game: ClassVar[Game]
@@ -405,6 +406,9 @@ class MinusTwentyState(State):
         return [seat for seat in (0, 1) if wins[seat] == max(wins)]
 
     # -- views -----------------------------------------------------------------
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        return (1, self.to_move) if move.verb == "draw" else (0, -1)
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your ♥ meld``, ``Bob takes 9♠ from the ♠ discard pile``,
         ``Bob draws a card from the draw pile`` (``You draw 5♠ from the draw pile``
@@ -551,6 +555,9 @@ class MinusTwenty(Game):
     def deck(self, options: Any = None) -> list[Card]:
         """The 48 cards: 2–10, J, Q, K of four suits."""
         return minus_twenty_deck()
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        return int(options["hand_size"])
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         """Shuffle the 48; ``hand_size`` to each seat, the rest is the draw pile."""

@@ -30,7 +30,7 @@ settles them:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
@@ -46,6 +46,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.games._base import StockPile
 from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
@@ -131,7 +132,7 @@ def stack_kind(cards: Iterable[Card]) -> str:
     return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
 
 
-class ProgressionState(State):
+class ProgressionState(StockPile, State):
     """A match of Progression."""
 
     game: ClassVar[Game]
@@ -351,6 +352,9 @@ class ProgressionState(State):
         return move
 
     # -- views -----------------------------------------------------------------
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        return (1, self.to_move) if move.verb == "draw" else (0, -1)
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your private ♥ stack``, ``Cleo takes 9♠ from the public
         ♠ stack``, ``Bob draws a card from the draw pile`` (``You draw 5♠ from the
@@ -500,6 +504,9 @@ class Progression(Game):
     def deck(self, options: Any = None) -> list[Card]:
         """The 52-card pack."""
         return standard_deck()
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        return HAND
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         """Shuffle 52: five to each of the three seats, 37 in the draw pile."""

@@ -66,6 +66,7 @@ from parlour.game import (
     State,
     restore_base,
 )
+from parlour.games._base import StockPile
 from parlour.narrate import card_text, cards_text, plural
 
 HAND = 7
@@ -371,7 +372,7 @@ _END_EVENTS = 3
 """Events the end of a round adds: why it ended, and each player's shipment."""
 
 
-class SilverBarsState(State):
+class SilverBarsState(StockPile, State):
     """A match of 100 Silver Bars."""
 
     game: ClassVar[Game]
@@ -719,6 +720,10 @@ class SilverBarsState(State):
         return max(totals) >= self.options["target_score"] and totals[0] != totals[1]
 
     # -- views -----------------------------------------------------------------
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        # Every play and discard is followed by the draw; a lock and resolving a strike draw nothing.
+        return (1, self.to_move) if move.verb in ("play", "discard") else (0, -1)
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """The move from ``viewer``'s side of the table: ``You put 4♥ into your
         vault 2``, ``Bo steals 2♠ from your vault 1 into their vault 4 with a lo
@@ -990,6 +995,13 @@ class SilverBars(Game):
         """The draw pile's cards: 40 bars, 32 miners and the special cards the
         options ask for (95 by default); the ten locks are not in it."""
         return silver_bars_deck(options)
+
+    def card_universe(self) -> tuple[Card, ...]:
+        most = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
+        return tuple(sorted(set(silver_bars_deck(most))))
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        return HAND
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         """Shuffle the deck; 7 to each player, the rest is the draw pile."""

@@ -24,6 +24,7 @@ settles them:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
@@ -39,6 +40,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
+from parlour.games._base import StockPile
 from parlour.narrate import card_text
 
 HAND = 5
@@ -77,7 +79,7 @@ def tally_name(cards_on_tally: int) -> str:
     return f"{word} Tally"
 
 
-class TwentyState(State):
+class TwentyState(StockPile, State):
     """A match of Twenty."""
 
     game: ClassVar[Game]
@@ -224,6 +226,13 @@ class TwentyState(State):
         return move
 
     # -- views -----------------------------------------------------------------
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        # A new hand of five is dealt to the player whose hand is empty when the turn passes to them.
+        other = 1 - self.to_move
+        if not self.hands[other] and self.stock_pos < len(self.stock):
+            return HAND, other
+        return 0, -1
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 7♥: the tally is 15`` — and what the tally comes to."""
         card: Card = move.args[0]  # type: ignore[assignment]
@@ -324,6 +333,9 @@ class Twenty(Game):
     def deck(self, options: Any = None) -> list[Card]:
         """The 52-card pack."""
         return standard_deck()
+
+    def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+        return [("revealed", -1)] * 2 + [("hands", seat) for seat in range(2) for _ in range(HAND)]
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         """Shuffle 52: two revealed, five to each seat, 40 in the stock.

@@ -805,13 +805,12 @@ class TableManager:
         if not self._against_bots(table, seat) or table.state.current_player() is None:
             return 0
         probe = table.state.copy()
-        stock = len(probe.zones()["stock"])
         count, found = 0, False
         for who, change in reversed(table.changes[len(table.changes) - len(probe.moves):]):
             if change == NEXT_ROUND or (found and who != seat):
                 break
-            probe.undo()
-            if len(probe.zones()["stock"]) != stock:
+            move = probe.undo()
+            if probe.stock_draws(move)[0]:  # it showed a card of the stock: no going back past it
                 break
             count += 1
             found = found or who == seat
