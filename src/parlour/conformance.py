@@ -81,6 +81,7 @@ def check_views(game: Game, state: State, seed: int, hide: Hide, rng: random.Ran
     for seat in range(game.players):
         obs = state.observation(seat)
         text = json.dumps(obs, sort_keys=True)
+        json.dumps(game.display_values(obs))  # made from the view alone, and fit to send
         reloaded = json.loads(text)
         other = hide(state, seat, rng)
         if json.dumps(other.observation(seat), sort_keys=True) != text:

@@ -235,6 +235,12 @@ class Game(ABC):
         """Cards dealt to each hand at the start of a round."""
         raise NotImplementedError(f"{self.name} does not say how many cards it deals")
 
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """What the parts of the table in ``view`` (a seat's observation, or the public view
+        a spectator gets) are worth now, for a front end to show without scoring anything
+        itself: ``{"melds": [{"H": -11, "S": None, …}, …]}``.  None by default."""
+        return {}
+
     def ending_of(self, kinds: Iterable[str]) -> RoundEnding:
         """How a finished round ended, from the kinds of its events."""
         seen = set(kinds)

@@ -556,6 +556,11 @@ class MinusTwenty(Game):
         """The 48 cards: 2–10, J, Q, K of four suits."""
         return minus_twenty_deck()
 
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Each meld's score if the round ended now (``None``: no meld in that suit)."""
+        return {"melds": [{s: (meld_score(map(Card.parse, m[s])) if m[s] else None) for s in SUITS}
+                          for m in view["melds"]]}
+
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return int(options["hand_size"])
 

@@ -505,6 +505,11 @@ class Progression(Game):
         """The 52-card pack."""
         return standard_deck()
 
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """Each private stack's score if the round ended now (``None``: no stack in that suit)."""
+        return {"stacks": [{s: (stack_score(list(map(Card.parse, p[s]))) if p[s] else None) for s in SUITS}
+                           for p in view["private_stacks"]]}
+
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return HAND
 

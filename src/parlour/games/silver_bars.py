@@ -1000,6 +1000,10 @@ class SilverBars(Game):
         most = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
         return tuple(sorted(set(silver_bars_deck(most))))
 
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The silver bars in each vault (those of locked vaults are shipped)."""
+        return {"vaults": [[vault_bars(list(map(Card.parse, v["cards"]))) for v in seat] for seat in view["vaults"]]}
+
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return HAND
 

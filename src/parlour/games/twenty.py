@@ -334,6 +334,10 @@ class Twenty(Game):
         """The 52-card pack."""
         return standard_deck()
 
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """What the tally comes to."""
+        return {"tally": view.get("tally_value")}
+
     def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         return [("revealed", -1)] * 2 + [("hands", seat) for seat in range(2) for _ in range(HAND)]
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from parlour import record
-from parlour.cards import SUITS, Card
+from parlour import games, record
 from parlour.game import Move, State
 
 View = dict[str, Any]
@@ -54,46 +53,10 @@ def full_view(state: State) -> View:
     return view
 
 
-def _cards(texts: Sequence[str] | None) -> list[Card]:
-    return [Card.parse(t) for t in texts or ()]
-
-
-def _minus_twenty(view: View) -> dict[str, Any]:
-    from parlour.games.minus_twenty import meld_score
-
-    return {"melds": [{s: (meld_score(_cards(m[s])) if m[s] else None) for s in SUITS} for m in view["melds"]]}
-
-
-def _progression(view: View) -> dict[str, Any]:
-    from parlour.games.progression import stack_score
-
-    return {"stacks": [{s: (stack_score(_cards(p[s])) if p[s] else None) for s in SUITS}
-                       for p in view["private_stacks"]]}
-
-
-def _twenty(view: View) -> dict[str, Any]:
-    return {"tally": view.get("tally_value")}
-
-
-def _silver_bars(view: View) -> dict[str, Any]:
-    from parlour.games.silver_bars import vault_bars
-
-    return {"vaults": [[vault_bars(_cards(v["cards"])) for v in seat] for seat in view["vaults"]]}
-
-
-DISPLAY: dict[str, Callable[[View], dict[str, Any]]] = {
-    "minus-twenty": _minus_twenty,
-    "progression": _progression,
-    "twenty": _twenty,
-    "silver-bars": _silver_bars,
-}
-"""Each game's display values: what each meld, stack or vault is worth now."""
-
-
 def display_values(view: View) -> dict[str, Any]:
-    """The current value of each meld/stack/vault in ``view`` (see :data:`DISPLAY`)."""
-    compute = DISPLAY.get(view["game"])
-    return compute(view) if compute else {}
+    """What each meld, stack or vault in ``view`` is worth now, as its game says
+    (:meth:`~parlour.game.Game.display_values`)."""
+    return games.get(view["game"]).display_values(view)
 
 
 def steps(state: State, changes: Sequence[str], view: Callable[[State], View]) -> Iterator[View]:
