@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parlour.bots import levels
 from parlour.game import Move, Observation
 
 
@@ -103,29 +104,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 """Bot factories by name; settings are keyword arguments."""
 
-LEVELS: dict[str, str] = {
-    "easy": "heuristic:noise=0.35",
-    "medium": "heuristic",
-    "hard": "ismcts:level=hard,rollout=heuristic",
-    "expert": "ismcts:level=expert,rollout=heuristic",
-}
-"""Levels used everywhere a bot is named: each is a bot and a budget."""
-
-SEARCH_LEVELS = ("hard", "expert")
-"""The levels that search; each game's registry entry gives their iterations."""
-
-
-def level_iterations(level: str, game_id: str) -> int:
-    """Search iterations of ``level`` in ``game_id``, from the game's registry entry
-    (``hard`` decides within one second on one core: ``benchmarks/search.py`` measures
-    it).  Iterations, not seconds, so that the same seed gives the same decisions on any
-    machine."""
-    from parlour import games
-
-    levels = games.entry(game_id).levels
-    if level not in levels:
-        raise ValueError(f"{game_id!r} gives no search budget for the level {level!r}")
-    return levels[level]
+LEVELS: dict[str, str] = {level.name: level.spec for level in levels.LEVELS}
+"""Levels used everywhere a bot is named: each is a bot and a budget (see :mod:`parlour.bots.levels`)."""
 
 
 def _value(text: str) -> Any:
@@ -169,11 +149,10 @@ def make(spec: str) -> Bot:
 
 
 
-HINT_LEVEL = "hard"
-"""The level whose search gives hints."""
-
-HINT_LEGEND = "value: expected round score minus the others' (mean), ± its 95% interval"
-"""What the numbers of a hint mean: printed under every hint (plain text, no markup)."""
+HINT_LEVEL = levels.HINT_LEVEL
+HINT_LEGEND = levels.HINT_LEGEND
+SEARCH_LEVELS = levels.SEARCH_LEVELS
+level_iterations = levels.level_iterations
 
 
 def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, top: int = 3) -> list[MoveEstimate]:

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from parlour import games
+from parlour.bots import levels
 from parlour.lab.plan import ExperimentSpec, make_spec
 from parlour.store import Store
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = tuple(level.name for level in levels.LEVELS)
 
 
 def prefix(game_id: str) -> str:

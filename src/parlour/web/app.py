@@ -31,7 +31,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from parlour import bots, games, record
+from parlour import games, record
+from parlour.bots import levels as bot_levels
 from parlour.web.store import TableStore
 from parlour.web.tables import (
     Connection,
@@ -65,14 +66,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"same-origin"),
     (b"x-content-type-options", b"nosniff"),
 ]
-
-LEVEL_TEXT = {
-    "easy": "the club player's advice, with a 35% chance of a random move",
-    "medium": "a sound club player's advice for each game",
-    "hard": "IS-MCTS search over the hidden cards; decides within a second",
-    "expert": "IS-MCTS with four times the search of hard",
-}
-
 
 def _option(option: Any) -> dict[str, Any]:
     kind = {int: "int", bool: "bool", str: "str"}.get(option.kind, "str")
@@ -210,7 +203,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.get("/api/levels")
     async def levels() -> list[dict[str, str]]:
-        return [{"name": name, "description": LEVEL_TEXT.get(name, spec)} for name, spec in bots.LEVELS.items()]
+        return [{"name": level.name, "description": level.description} for level in bot_levels.LEVELS]
 
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:

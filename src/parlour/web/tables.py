@@ -31,14 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour import bots, games, narrate
+from parlour.bots import levels
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.web import views
 from parlour.web.store import LIVE, NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
 
 PERSON_KINDS = ("me", "friend", "open")
 SEAT_KINDS = (*PERSON_KINDS, "bot")
-TIMER_LEVEL = "medium"
-"""The bot that moves for a person whose turn timer has run out."""
 MAX_NAME = 40
 
 
@@ -875,7 +874,7 @@ class TableManager:
         elif table.turn_seconds:
             table.deadline = time.time() + table.turn_seconds
             table.task = asyncio.create_task(
-                self._later(table, table.version, seat, TIMER_LEVEL, table.turn_seconds))
+                self._later(table, table.version, seat, levels.TIMER_LEVEL, table.turn_seconds))
         self._changed(table)
 
     async def _later(self, table: Table, version: int, seat: int | None, spec: str | None, delay: float) -> None:

@@ -1,0 +1,53 @@
+"""Every level a person can choose, in one place: the bot and budget behind each,
+its description, the level that gives hints and the one that moves for a person
+whose turn timer ran out.  The search budgets per game are in each game's
+registry entry (:attr:`parlour.games.registry.GameEntry.levels`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level of play: a name people choose, the bot spec behind it, and what it does."""
+
+    name: str
+    spec: str
+    """The bot and its settings (see :func:`parlour.bots.make`)."""
+    description: str
+
+
+LEVELS = (
+    Level("easy", "heuristic:noise=0.35", "the club player's advice, with a 35% chance of a random move"),
+    Level("medium", "heuristic", "a sound club player's advice for each game"),
+    Level("hard", "ismcts:level=hard,rollout=heuristic",
+          "IS-MCTS search over the hidden cards; decides within a second"),
+    Level("expert", "ismcts:level=expert,rollout=heuristic", "IS-MCTS with four times the search of hard"),
+)
+"""The levels, weakest first."""
+
+SEARCH_LEVELS = ("hard", "expert")
+"""The levels that search; each game's registry entry gives their iterations."""
+
+HINT_LEVEL = "hard"
+"""The level whose search gives hints."""
+
+HINT_LEGEND = "value: expected round score minus the others' (mean), ± its 95% interval"
+"""What the numbers of a hint mean: printed under every hint (plain text, no markup)."""
+
+TIMER_LEVEL = "medium"
+"""The level that moves for a person whose turn timer has run out."""
+
+
+def level_iterations(level: str, game_id: str) -> int:
+    """Search iterations of ``level`` in ``game_id``, from the game's registry entry
+    (``hard`` decides within one second on one core: ``benchmarks/search.py`` measures
+    it).  Iterations, not seconds, so that the same seed gives the same decisions on any
+    machine."""
+    from parlour import games
+
+    levels = games.entry(game_id).levels
+    if level not in levels:
+        raise ValueError(f"{game_id!r} gives no search budget for the level {level!r}")
+    return levels[level]
