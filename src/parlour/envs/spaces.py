@@ -407,9 +407,9 @@ class ProgressionSpace(GameSpace):
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
-        phase = obs["phase"]
-        if phase is not None:
-            out[self._o_step + (phase == "draw")] = 1.0
+        step = obs["step"]
+        if step is not None:
+            out[self._o_step + (step == "draw")] = 1.0
         for c in obs["hand"]:
             out[self._o_hand + pos[c]] = 1.0
         for k in range(3):

@@ -413,7 +413,7 @@ class ProgressionState(StockPile, State):
             ],
             public_stacks={letter: [str(c) for c in self.public[i]] for i, letter in enumerate(SUITS)},
             stock_count=len(self.stock) - self.stock_pos,
-            phase=None if self._over else ("draw" if self.drawing else "play"),
+            step=None if self._over else ("draw" if self.drawing else "play"),
             played_public=SUITS[self.played_public] if self.played_public >= 0 else None,
             stall=self.stall,
         )

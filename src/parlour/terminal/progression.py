@@ -38,11 +38,11 @@ def _public(cards: list[str]) -> Text:
 
 def _turn(obs: dict[str, Any]) -> Text:
     """Who is to move and what they must do."""
-    if obs["phase"] is None:
+    if obs["step"] is None:
         return Text("The round is over.", style="bold")
     seat = obs["to_move"]
     who = "You" if seat == obs["seat"] else obs["names"][seat]
-    if obs["phase"] == "play":
+    if obs["step"] == "play":
         return Text(f"{who}: play a card — 'play <card>' (private stack) or 'public <card>'.", style="bold")
     forbidden = ""
     if obs["played_public"] is not None and not obs["options"]["takeback"]:

@@ -141,7 +141,7 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     seat = observation["seat"]
     hand = [Card.parse(c) for c in observation["hand"]]
     stacks = [[[Card.parse(c) for c in p[s]] for s in SUITS] for p in observation["private_stacks"]]
-    if observation["phase"] == "draw":
+    if observation["step"] == "draw":
         tops = {s: (Card.parse(p[-1]) if p else None) for s, p in observation["public_stacks"].items()}
         return best_draw(stacks[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
     others = [stacks[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
