@@ -17,7 +17,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from parlour.bots import levels
 from parlour.game import Move, Observation
@@ -155,12 +155,19 @@ SEARCH_LEVELS = levels.SEARCH_LEVELS
 level_iterations = levels.level_iterations
 
 
-def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, top: int = 3) -> list[MoveEstimate]:
-    """The hint bot's ``top`` best moves for the observing seat, with estimates."""
-    from parlour.bots.ismcts import ISMCTSBot
+@runtime_checkable
+class Analyst(Protocol):
+    """A bot that can say what it thinks of every move, not only choose one (for hints)."""
 
+    def analyse(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> list[MoveEstimate]:
+        """Every legal move with the bot's estimate, best first."""
+
+
+def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, top: int = 3) -> list[MoveEstimate]:
+    """The hint level's ``top`` best moves for the observing seat, with estimates."""
     bot = make(HINT_LEVEL)
-    assert isinstance(bot, ISMCTSBot)
+    if not isinstance(bot, Analyst):
+        raise TypeError(f"the hint level {HINT_LEVEL!r} is not an Analyst: it cannot estimate moves")
     return bot.analyse(observation, legal, rng)[:top]
 
 

@@ -190,26 +190,26 @@ class ISMCTSBot(Bot):
         """The rollout policy, how many moves a rollout plays (None: to the round's end),
         and how a rollout cut short is judged.
 
-        A game's heuristic module may name a ``ROLLOUT_DEPTH`` and an
-        ``evaluate(state)`` (each seat's expected round score): judged that
-        way, short rollouts are far less noisy than whole rounds.  Without
-        ``evaluate``, a cut-short rollout is judged by the scores so far
-        (right for Twenty, which scores as it goes).
+        The game's :class:`~parlour.bots.heuristic.Advice` (from its registry
+        entry) gives a rollout depth and an ``evaluate(state)`` (each seat's
+        expected round score): judged that way, short rollouts are far less
+        noisy than whole rounds.  Without ``evaluate``, a cut-short rollout is
+        judged by the scores so far (right for Twenty, which scores as it goes).
         """
-        from parlour.bots.heuristic import advice
+        from parlour.bots.heuristic import Advice, advice
 
+        knowledge: Advice | None
         try:
             knowledge = advice(game_id)
         except ValueError:
             knowledge = None
-        depth = self.depth if self.depth is not None else getattr(knowledge, "ROLLOUT_DEPTH", None)
-        evaluate: Evaluation | None = getattr(knowledge, "evaluate", None)
+        depth = self.depth if self.depth is not None else knowledge.rollout_depth if knowledge else None
+        evaluate = knowledge.evaluate if knowledge else None
         if self.rollout == "random":
             return random_rollout, depth, evaluate
         if knowledge is None:
             raise ValueError(f"no heuristic rollouts for {game_id!r}")
-        policy: RolloutPolicy = knowledge.rollout
-        return policy, depth, evaluate
+        return knowledge.rollout, depth, evaluate
 
     def _search(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget

@@ -25,7 +25,7 @@ def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
     """The entry of one of parlour's own games: its parts live where the layout says."""
     module = game_id.replace("-", "_")
     return GameEntry(
-        id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}",
+        id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
         terminal=f"parlour.terminal.{module}", space=f"parlour.envs.spaces:{space}",
         levels=MappingProxyType({"hard": hard, "expert": expert}),
     )

@@ -5,8 +5,8 @@ A :class:`GameEntry` names where each part lives, as ``module`` or
 no game, and a game's RL space is not imported by the terminal):
 
 - ``game``: the :class:`~parlour.game.Game` (rules, views, notation);
-- ``advice``: the heuristic advice module (``choose``, ``rollout``, ``evaluate``), which the
-  ``heuristic`` bot plays and the search takes as its knowledge;
+- ``advice``: the :class:`~parlour.bots.heuristic.Advice` (``choose``, ``rollout``,
+  ``evaluate``), which the ``heuristic`` bot plays and the search takes as its knowledge;
 - ``terminal``: the module whose ``render(observation)`` draws a seat's view in the terminal;
 - ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
 - ``levels``: search iterations per search level (``hard``, ``expert``).
@@ -43,7 +43,7 @@ class GameEntry:
     game: str
     """``module:attribute`` of the :class:`~parlour.game.Game`."""
     advice: str | None = None
-    """Module of the heuristic advice (``choose``, ``rollout``, ``evaluate``)."""
+    """``module:attribute`` of the heuristic :class:`~parlour.bots.heuristic.Advice`."""
     terminal: str | None = None
     """Module of the terminal view (``render(observation)``)."""
     space: str | None = None
@@ -62,11 +62,10 @@ class GameEntry:
             raise ValueError(f"the game at {self.game} has id {game.id!r}, registered as {self.id!r}")
         return game
 
-    def load_advice(self) -> ModuleType:
+    def load_advice(self) -> Any:
         if self.advice is None:
             raise ValueError(f"there is no heuristic advice for {self.id!r}")
-        module: ModuleType = load(self.advice)
-        return module
+        return load(self.advice)
 
     def load_terminal(self) -> ModuleType:
         if self.terminal is None:

@@ -1,16 +1,17 @@
 """Heuristic bots: each game's advice of a sound club player, as code.
 
-The advice for each game lives in ``parlour.bots.heuristic.<module>``, which
-offers ``choose(observation, legal, rng)`` (the bot) and
-``rollout(state, rng)`` (the same advice as a fast rollout policy for
-search: it reads a sampled state, but only the parts the mover could know).
+Each game's advice is an :class:`Advice` (its module's ``ADVICE``, named by
+the game's registry entry): ``choose(observation, legal, rng)`` (the bot),
+``rollout(state, rng)`` (the same advice as a fast rollout policy for search:
+it reads a sampled state, but only the parts the mover could know), and what
+a search needs to cut rollouts short.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from types import ModuleType
+from dataclasses import dataclass
 
 from parlour import games
 from parlour.bots import Bot, Budget
@@ -18,15 +19,27 @@ from parlour.cards import Card
 from parlour.game import Move, Observation, State
 
 
-def advice(game_id: str) -> ModuleType:
-    """The module holding ``game_id``'s heuristic (named by its registry entry)."""
-    return games.entry(game_id).load_advice()
+@dataclass(frozen=True)
+class Advice:
+    """A game's heuristic knowledge, as the heuristic bot plays it and a search takes it."""
+
+    choose: Callable[[Observation, Sequence[Move], random.Random], Move]
+    """The advised move for the seat of ``observation``."""
+    rollout: Callable[[State, random.Random], Move]
+    """The same advice over a sampled state, fast: a rollout policy for search."""
+    evaluate: Callable[[State], list[float]] | None = None
+    """Each seat's expected round score in a position, to judge a rollout cut short
+    (``None``: judge it by the scores so far, right for a game that scores as it goes)."""
+    rollout_depth: int | None = None
+    """Moves a rollout plays before it is judged (``None``: to the round's end)."""
 
 
-def rollout_policy(game_id: str) -> Callable[[State, random.Random], Move]:
-    """The game's heuristic as a rollout policy over sampled states."""
-    policy: Callable[[State, random.Random], Move] = advice(game_id).rollout
-    return policy
+def advice(game_id: str) -> Advice:
+    """``game_id``'s advice, as its registry entry names it."""
+    found = games.entry(game_id).load_advice()
+    if not isinstance(found, Advice):
+        raise TypeError(f"the advice of {game_id!r} is not an Advice: {found!r}")
+    return found
 
 
 def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
@@ -79,8 +92,7 @@ class HeuristicBot(Bot):
             return legal[0]
         if self.noise and rng.random() < self.noise:
             return rng.choice(legal)
-        move: Move = advice(observation["game"]).choose(observation, legal, rng)
-        return move
+        return advice(observation["game"]).choose(observation, legal, rng)
 
     def describe(self) -> str:
         return f"{self.name} (noise {self.noise:g})" if self.noise else self.name

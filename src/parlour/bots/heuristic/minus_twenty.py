@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from parlour.bots.heuristic import best_draw, by_suit
+from parlour.bots.heuristic import Advice, best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
 from parlour.games.minus_twenty import BONUS, BONUS_CARDS, MINUS, VALUE, MinusTwentyState
@@ -262,3 +262,7 @@ def evaluate(state: State) -> list[float]:
                 value += FUTURE_WEIGHT * chance * worth * min(1.0, spare / (expected * chance))
         values.append(value)
     return values
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH)
+"""This game's advice, as its registry entry names it."""

@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
 from parlour.games.silver_bars import (
@@ -190,3 +191,7 @@ def evaluate(state: State) -> list[float]:
                 total += bars(vault) * OPEN_VAULT_WORTH[0 if top_bar(vault) else 1]
         values.append(total)
     return values
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH)
+"""This game's advice, as its registry entry names it."""

@@ -18,6 +18,7 @@ import functools
 import random
 from collections.abc import Sequence
 
+from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
 from parlour.games.twenty import HAND, VALUE, TwentyState, tally_points
@@ -130,3 +131,7 @@ def rollout(state: State, rng: random.Random) -> Move:
     size = len(state.hands[other]) or (HAND if state.stock_pos < len(state.stock) else 0)
     card = best_card(state.hands[seat], state.tally_value, len(state.tally), _counts(unseen), size, known)
     return Move("play", (card,))
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, rollout_depth=ROLLOUT_DEPTH)
+"""This game's advice, as its registry entry names it."""
