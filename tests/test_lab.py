@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -113,7 +114,9 @@ def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: sig
     args = ["lab", "run", "twenty", "--players", "random,random", "--matches", "4000", "--seed", "9", "--jobs", "2"]
     whole, broken = tmp_path / "whole.sqlite", tmp_path / "broken.sqlite"
     proc = subprocess.Popen([*parlour_command(), *args, "--db", str(broken)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            # Ctrl-C must reach it as a person's would, even if this test runs with SIGINT ignored.
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while _count(broken) == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -122,12 +125,35 @@ def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: sig
     stored = _count(broken)
     assert 0 < stored < 4000, "the run should have been stopped mid-way"
     if how == signal.SIGINT:
-        assert proc.returncode == 130 and "run the same command to continue" in stderr
+        assert proc.returncode == 130 and "run the same command to continue" in stderr, stderr
     again = subprocess.run([*parlour_command(), *args, "--db", str(broken)], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     done = subprocess.run([*parlour_command(), *args, "--db", str(whole)], capture_output=True, text=True)
     assert done.returncode == 0
     assert Store(broken).dump() == Store(whole).dump()
+
+
+def test_ctrl_c_during_a_write_waits_for_the_write_to_finish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a batch is being written is raised once the batch is stored, whole and once,
+    so a run interrupted at any moment continues cleanly (it could end in a database error)."""
+    spec = quick(6)
+    store = Store(tmp_path / "lab.sqlite")
+    experiment_id, _ = runner.prepare(store, spec)
+    played = [runner.play_task(spec, task) for task in spec.tasks()]
+    write = store.add_matches
+
+    def interrupted_write(experiment: int, data: list[object]) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # as if Ctrl-C were pressed now, in the middle of the write
+        write(experiment, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "add_matches", interrupted_write)
+    writer = runner._Writer(store, None)
+    writer.add(experiment_id, played)
+    with pytest.raises(KeyboardInterrupt):
+        writer.flush()
+    assert store.done(experiment_id) == {t.index for t in spec.tasks()}
+    writer.flush()  # nothing is written twice
+    assert len(store.matches(experiment_id)) == len(played)
 
 
 @pytest.mark.slow

@@ -10,10 +10,12 @@ in flight, so memory stays flat however many matches run.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import logging
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -124,11 +126,31 @@ class _Writer:
             self.flush()
 
     def flush(self) -> None:
-        for experiment_id, played in self.buffer.items():
-            if played:
-                self.store.add_matches(experiment_id, played)
-        self.buffer = {}
+        """Write what is buffered.  A Ctrl-C that arrives meanwhile waits until the write is
+        done (so a batch is stored whole, once) and is then raised as usual."""
+        buffer, self.buffer = self.buffer, {}
         self.last = time.monotonic()
+        with _ctrl_c_deferred():
+            for experiment_id, played in buffer.items():
+                if played:
+                    self.store.add_matches(experiment_id, played)
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Hold back SIGINT (Ctrl-C) inside the block and raise it as :class:`KeyboardInterrupt`
+    when the block ends (a no-op outside the main thread, where Python delivers no signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught and callable(previous):
+        previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
 
 
 BACKENDS = ("processes", "ray")
