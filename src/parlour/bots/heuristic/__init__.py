@@ -41,8 +41,9 @@ def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
     return suits
 
 
-Outlook = Callable[[Sequence[Card], Sequence[Card]], float]
-"""What a suit's pile (meld or stack) can become with the given cards of that suit in hand."""
+Outlook = Callable[[int, Sequence[Card], Sequence[Card]], float]
+"""What a suit's pile (meld or stack) can become with the given cards of that suit in hand:
+``outlook(suit, pile, hand)``."""
 
 
 def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[str, Card | None],
@@ -59,7 +60,7 @@ def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[
             top = tops[move.args[0]]  # type: ignore[index]
             assert top is not None
             suit = top & 3
-            score = outlook(piles[suit], [*suits[suit], top]) - outlook(piles[suit], suits[suit])
+            score = outlook(suit, piles[suit], [*suits[suit], top]) - outlook(suit, piles[suit], suits[suit])
         if score > best_score:
             best, best_score = move, score
     return best

@@ -59,7 +59,7 @@ def summary(stack: Sequence[Card]) -> Summary:
     return floor, total, faces, len(stack)
 
 
-def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
+def outlook(suit: int, stack: Sequence[Card], hand: Sequence[Card]) -> int:
     """The best a suit can become: its stack plus the hand's cards that still fit, in rising order.
 
     An unstarted suit is an option, not a debt: it counts no less than 0.
@@ -289,3 +289,13 @@ def evaluate(state: State) -> list[float]:
                     value += _capped(total + share * pips[s], faces) - _capped(total, faces)
         values.append(value)
     return values
+
+
+START = "stack"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many private stacks ``seat`` has started this round (a measure of the advice)."""
+    assert isinstance(state, ProgressionState)
+    return sum(1 for stack in state.private[seat] if stack)

@@ -190,3 +190,14 @@ def evaluate(state: State) -> list[float]:
                 total += bars(vault) * OPEN_VAULT_WORTH[0 if top_bar(vault) else 1]
         values.append(total)
     return values
+
+
+START = "vault"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many of ``seat``'s vaults hold cards this round (a measure of the advice: only
+    vaults that are filled and locked ship anything)."""
+    assert isinstance(state, SilverBarsState)
+    return sum(1 for vault in state.vaults[seat] if vault)

@@ -130,3 +130,14 @@ def rollout(state: State, rng: random.Random) -> Move:
     size = len(state.hands[other]) or (HAND if state.stock_pos < len(state.stock) else 0)
     card = best_card(state.hands[seat], state.tally_value, len(state.tally), _counts(unseen), size, known)
     return Move("play", (card,))
+
+
+START = "score"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many times ``seat`` has scored this round, the End of Round Bonus aside.  Twenty has
+    nothing to start: the measure of a player who never engages is a round without a score."""
+    assert isinstance(state, TwentyState)
+    return sum(1 for e in state.events if e.seat == seat and e.points > 0 and e.kind != "End of Round Bonus")
