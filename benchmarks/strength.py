@@ -7,8 +7,17 @@ random seat; ismcts at ``hard`` vs heuristic ≥ 65% of matches (or of rounds
 with --rounds-only, over ≥ 200 deals) in each two-player game, and in
 Progression ≥ 45% of matches against two heuristics.
 
-    python benchmarks/strength.py [--games twenty ...] [--deals 100] [--hard-deals 200]
-                                  [--hard-rounds-only] [--jobs 2]
+The ``medium`` level is the heuristic bot, so "hard vs heuristic" is hard
+against medium.  Medium is also measured against ``easy`` (the heuristic
+with a random move 35% of the time), and every section reports, for each
+player, its average round score and how often it started nothing in a round
+(no meld in Minus Twenty, no private stack in Progression, no vault in 100
+Silver Bars, no score in Twenty: what each game's advice counts with
+``starts``): a player who never starts a meld cannot score.
+
+    python benchmarks/strength.py [--games twenty ...] [--deals 100] [--medium-deals 200]
+                                  [--hard-deals 200] [--hard-rounds-only] [--jobs 2]
+                                  [--only heuristic|medium|hard]
 
 Matches are stored as lab experiments in benchmarks/strength.sqlite, so an
 interrupted run continues where it stopped when started again with the same
@@ -23,13 +32,17 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from parlour import games
+from parlour import games, record
+from parlour.bots.heuristic import advice
+from parlour.game import State
 from parlour.lab import arena, plan, runner
-from parlour.store import Store
+from parlour.lab.stats import mean_and_margin, wilson_interval
+from parlour.store import Match, Store
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 DATABASE = Path(__file__).resolve().parent / "strength.sqlite"
@@ -41,22 +54,88 @@ def pairings(game_id: str) -> list[tuple[str, list[str], str]]:
         return [
             ("heuristic vs random", ["heuristic", "random", "random"],
              "heuristic averages more points than each random seat"),
+            ("medium vs easy", ["medium", "easy", "easy"], "medium averages more points than each easy seat"),
             ("hard vs heuristic", ["hard", "heuristic", "heuristic"], "hard wins ≥ 45%"),
         ]
     return [
         ("heuristic vs random", ["heuristic", "random"], "heuristic wins ≥ 90%"),
+        ("medium vs easy", ["medium", "easy"], "medium wins ≥ 75%"),
         ("hard vs heuristic", ["hard", "heuristic"], "hard wins ≥ 65%"),
     ]
+
+
+def kind(name: str) -> str:
+    """Which of ``--only``'s choices a pairing belongs to."""
+    return name.split()[0]
 
 
 def met(name: str, stats: list[arena.PlayerStats], players: int) -> bool:
     """Whether a pairing reached its goal."""
     first = stats[0]
-    if players == 3 and name == "heuristic vs random":
+    if players == 3 and kind(name) in ("heuristic", "medium"):
         return all(first.mean_diff > 0 and first.mean_diff > s.mean_diff for s in stats[1:])
     if players == 3:
         return first.win_rate >= 0.45
-    return first.win_rate >= (0.90 if name == "heuristic vs random" else 0.65)
+    return first.win_rate >= {"heuristic": 0.90, "medium": 0.75, "hard": 0.65}[kind(name)]
+
+
+def round_ends(text: str) -> list[State]:
+    """Each round of a stored match, replayed to its end (a copy of the state for each)."""
+    match = record.loads(text)
+    state: State | None = None
+    ends = []
+    for played in match.rounds:
+        if state is None:
+            state = match.game.new_match(options=match.options, first=match.first, names=match.players,
+                                         deal=played.deal)
+        else:
+            state.next_round(played.deal)
+        for move in played.moves:
+            state.apply(state.parse_move(move))
+        ends.append(state.copy())
+    return ends
+
+
+def complete_deals(matches: Sequence[Match], seatings: int) -> list[Match]:
+    """The matches of the deals played in every seating (a run cut short may leave one half-played)."""
+    played: dict[int | None, int] = {}
+    for match in matches:
+        played[match.deal] = played.get(match.deal, 0) + 1
+    return [m for m in matches if played[m.deal] == seatings]
+
+
+def round_figures(game_id: str, names: list[str], matches: Sequence[Match]) -> list[dict[str, Any]]:
+    """Each player's rounds: how many, in how many it started no meld (stack, vault, score:
+    see the game advice's ``starts``), its average round score and the mean starts a round.
+
+    The margin of the average round score is computed over deals (each deal's
+    rounds averaged first), as duplicate play makes the seatings of one deal
+    dependent; the interval of the share treats rounds as independent.
+    """
+    starts = advice(game_id).starts
+    assert starts is not None, f"{game_id}'s advice counts no starts"
+    figures: list[dict[str, Any]] = [
+        {"player": name, "rounds": 0, "no_start": 0, "starts": 0, "scores": {}} for name in names
+    ]
+    for match in matches:
+        for state in round_ends(match.record):
+            for seat, player in enumerate(match.seating):
+                item = figures[player]
+                made = starts(state, seat)
+                item["rounds"] += 1
+                item["no_start"] += made == 0
+                item["starts"] += made
+                item["scores"].setdefault(match.deal, []).append(state.scores[seat])
+    for item in figures:
+        rounds = item["rounds"] or 1
+        per_deal = [sum(v) / len(v) for v in item.pop("scores").values()]
+        mean, margin = mean_and_margin(per_deal)
+        item.update(no_start_share=item["no_start"] / rounds,
+                    no_start_ci=wilson_interval(item["no_start"], item["rounds"]),
+                    starts_per_round=item["starts"] / rounds, mean_round_score=mean,
+                    mean_round_score_margin=margin)
+        del item["starts"]
+    return figures
 
 
 def render(results: dict[str, Any]) -> str:
@@ -69,15 +148,21 @@ def render(results: dict[str, Any]) -> str:
         "difference is a seat's total minus the mean of the others', with its 95% interval over deals.",
         "Written by `benchmarks/strength.py`; each section names the exact command it ran.",
         "",
+        *MEDIUM_TEXT,
+        *glance(results),
     ]
     for game_id in games.ids():
         sections = results.get(game_id)
         if not sections:
             continue
         lines += [f"## {games.get(game_id).name}", ""]
-        for name, item in sections.items():
+        order = [name for name, _, _ in pairings(game_id)]
+        for name, item in sorted(sections.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
+            when = (f"partial: {item['partial']}, {item['date']}" if item.get("partial")
+                    else f"{item['seconds']:.0f} s, {item['date']}")
             lines += [f"### {name}", "", f"Goal: {item['goal']} — **{'met' if item['met'] else 'not met'}**.", "",
-                      f"`{item['command']}` ({item['seconds']:.0f} s, {item['date']})", "",
+                      f"`{item['command']}` ({when})", "",
+                      *([f"{item['note']}", ""] if item.get("note") else []),
                       f"| player | {item['unit']} | W | D | L | win rate | 95% CI | score diff ± 95% |",
                       "|---|---:|---:|---:|---:|---:|---:|---:|"]
             for p in item["stats"]:
@@ -86,28 +171,101 @@ def render(results: dict[str, Any]) -> str:
                              f"{p['win_rate']:.1%} | {lo:.1%}–{hi:.1%} | "
                              f"{p['mean_diff']:+.1f} ± {p['mean_diff_margin']:.1f} |")
             lines.append("")
+            if item.get("rounds"):
+                noun = item["start"]
+                lines += [f"| player | rounds | rounds with no {noun} | 95% CI | {noun}s a round "
+                          "| average round score ± 95% |",
+                          "|---|---:|---:|---:|---:|---:|"]
+                for r in item["rounds"]:
+                    lo, hi = r["no_start_ci"]
+                    lines.append(f"| {r['player']} | {r['rounds']} | {r['no_start']} ({r['no_start_share']:.1%}) | "
+                                 f"{lo:.1%}–{hi:.1%} | {r['starts_per_round']:.2f} | "
+                                 f"{r['mean_round_score']:+.1f} ± {r['mean_round_score_margin']:.1f} |")
+                lines.append("")
     return "\n".join(lines)
+
+
+MEDIUM_TEXT = [
+    "## What `medium` does",
+    "",
+    "`medium` is the heuristic bot: each game's advice of a sound club player, written out in",
+    "`src/parlour/bots/heuristic/`, with no search. `easy` is the same advice with a random move",
+    "35% of the time; `hard` searches (IS-MCTS) with the advice as its rollout policy.",
+    "",
+    "- **Minus Twenty**: a suit is judged by what its meld is expected to become — the meld, the",
+    "  cards in hand that still fit, and the suit's cards nobody has seen yet, each counted by the",
+    "  chance that it reaches the hand while a turn is left to put it down. Early in the round three",
+    "  or four middling cards of a suit are reason to start (more will come); near the end only the",
+    "  hand counts, and only as many cards as there are turns. A meld is started when the suit is",
+    "  expected to pay back its 20-point debt, an investment card goes down only on a suit expected",
+    "  to pass 20, cards go down from the bottom up, and discards come from suits it will not start",
+    "  and that the opponent cannot use.",
+    "- **Progression**: each suit is judged by what its private stack can become (it scores only",
+    "  above 12, face cards multiply); cards go down from the bottom up, the public stacks get what",
+    "  helps the next players least.",
+    "- **Twenty**: counts the cards, takes every score on offer, and weighs what the tally leaves",
+    "  the opponent.",
+    "- **100 Silver Bars**: opens vaults with low bars, builds upwards, locks at sensible values and",
+    "  everything as the draw pile runs out, thieves and strikes when they pay.",
+    "",
+]
+
+
+def glance(results: dict[str, Any]) -> list[str]:
+    """The medium level in one table: its rounds against easy, and its results against easy and hard."""
+    rows = []
+    for game_id in games.ids():
+        sections = results.get(game_id, {})
+        easy = sections.get("medium vs easy")
+        if not easy or not easy.get("rounds"):
+            continue
+        mine = easy["rounds"][0]
+        hard = sections.get("hard vs heuristic")
+        if hard:
+            lo, hi = hard["stats"][0]["win_rate_ci"]
+            against_hard = (f"{hard['stats'][0]['win_rate']:.1%} of {hard['stats'][0]['matches']} {hard['unit']} "
+                            f"({lo:.1%}–{hi:.1%}){' (partial)' if hard.get('partial') else ''}")
+        else:
+            against_hard = "not measured"
+        rows.append(f"| {games.get(game_id).name} | {easy['start']} | {mine['no_start_share']:.1%} of "
+                    f"{mine['rounds']} | {mine['mean_round_score']:+.1f} | {easy['stats'][0]['win_rate']:.1%} "
+                    f"| {against_hard} |")
+    if not rows:
+        return []
+    return ["## `medium` at a glance", "",
+            "Medium's rounds against `easy` (each game's *medium vs easy* section): the share in which it",
+            "started nothing (no meld, stack or vault; in Twenty, no score) and its average round score;",
+            "its share of those matches won; and hard's share won against medium (each game's *hard vs",
+            "heuristic* section: medium is the heuristic bot), with its 95% interval.",
+            "",
+            "| game | counts | rounds starting none | average round score | medium's wins vs easy "
+            "| hard's wins vs medium |",
+            "|---|---|---:|---:|---:|---:|", *rows, ""]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", default=games.ids())
     parser.add_argument("--deals", type=int, default=100, help="deals for heuristic vs random")
+    parser.add_argument("--medium-deals", type=int, default=200, help="deals for medium vs easy")
     parser.add_argument("--hard-deals", type=int, default=200, help="deals for hard vs heuristic")
     parser.add_argument("--hard-rounds-only", action="store_true", help="hard vs heuristic on single rounds")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", choices=["heuristic", "hard"], help="run only one of the two pairings")
+    parser.add_argument("--only", choices=["heuristic", "medium", "hard"], help="run only one of the pairings")
     parser.add_argument("--db", default=str(DATABASE), help="where the matches are stored (resumable)")
+    parser.add_argument("--report-only", action="store_true",
+                        help="play nothing: report the deals already stored (both seatings played), "
+                             "e.g. of a run still going on in the background, marked as partial")
     args = parser.parse_args()
     stored = DOCS / "strength.json"
     for game_id in args.games:
         game = games.get(game_id)
         for name, players, goal in pairings(game_id):
-            hard = name.startswith("hard")
-            if args.only and args.only != ("hard" if hard else "heuristic"):
+            hard = kind(name) == "hard"
+            if args.only and args.only != kind(name):
                 continue
-            deals = args.hard_deals if hard else args.deals
+            deals = {"heuristic": args.deals, "medium": args.medium_deals, "hard": args.hard_deals}[kind(name)]
             rounds_only = hard and args.hard_rounds_only
             command = ["parlour", "lab", "run", game_id, "--players", ",".join(players), "--deals", str(deals),
                        "--jobs", str(args.jobs), "--seed", str(args.seed)] + (["--rounds-only"] if rounds_only else [])
@@ -117,21 +275,32 @@ def main() -> None:
                                   rounds_only=rounds_only, name=label)
             store = Store(args.db)
             start = time.perf_counter()
-            runner.run([spec], store, jobs=args.jobs)
+            if not args.report_only:
+                runner.run([spec], store, jobs=args.jobs)
             seconds = time.perf_counter() - start
             experiment = store.experiment(spec.name)
-            assert experiment is not None
+            if experiment is None:
+                print(f"{game_id} {name}: nothing stored yet", flush=True)
+                continue
+            matches = complete_deals(store.matches(experiment.id), len(players))
+            if not matches:
+                print(f"{game_id} {name}: no deal finished yet", flush=True)
+                continue
+            done = len({m.deal for m in matches})
             results = [arena.MatchResult(m.deal or 0, tuple(m.seating), m.totals, m.winners, m.rounds, m.moves)
-                       for m in store.matches(experiment.id)]
+                       for m in matches]
             stats = arena.summarise(players, results)
+            rounds = round_figures(game_id, [p.player for p in stats], matches)
             ok = met(name, stats, game.players)
             # Re-read what is stored: another run may have measured other games meanwhile.
             results_doc = json.loads(stored.read_text()) if stored.exists() else {}
             results_doc.setdefault(game_id, {})[name] = {
                 "goal": goal, "met": ok, "command": shlex.join(command), "seconds": seconds,
                 "date": time.strftime("%Y-%m-%d"), "unit": "rounds" if rounds_only else "matches",
-                "stats": [asdict(p) for p in stats],
+                "stats": [asdict(p) for p in stats], "start": advice(game_id).start, "rounds": rounds,
             }
+            if done < deals:
+                results_doc[game_id][name].update(seconds=None, partial=f"{done} of {deals} deals finished")
             first = stats[0]
             print(f"{game_id} {name}: {first.player} win rate {first.win_rate:.1%}, "
                   f"diff {first.mean_diff:+.1f} ± {first.mean_diff_margin:.1f} — {'met' if ok else 'NOT met'}",

@@ -32,6 +32,11 @@ class Advice:
     (``None``: judge it by the scores so far, right for a game that scores as it goes)."""
     rollout_depth: int | None = None
     """Moves a rollout plays before it is judged (``None``: to the round's end)."""
+    starts: Callable[[State, int], int] | None = None
+    """How many piles (melds, stacks, vaults; in Twenty, scores) a seat has started this
+    round: a round with none scores nothing, so it measures the advice."""
+    start: str = "pile"
+    """What :attr:`starts` counts, in the game's own word."""
 
 
 def advice(game_id: str) -> Advice:
@@ -50,8 +55,9 @@ def by_suit(hand: Sequence[Card]) -> list[list[Card]]:
     return suits
 
 
-Outlook = Callable[[Sequence[Card], Sequence[Card]], float]
-"""What a suit's pile (meld or stack) can become with the given cards of that suit in hand."""
+Outlook = Callable[[int, Sequence[Card], Sequence[Card]], float]
+"""What a suit's pile (meld or stack) can become with the given cards of that suit in hand:
+``outlook(suit, pile, hand)``."""
 
 
 def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[str, Card | None],
@@ -68,7 +74,7 @@ def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[
             top = tops[move.args[0]]  # type: ignore[index]
             assert top is not None
             suit = top & 3
-            score = outlook(piles[suit], [*suits[suit], top]) - outlook(piles[suit], suits[suit])
+            score = outlook(suit, piles[suit], [*suits[suit], top]) - outlook(suit, piles[suit], suits[suit])
         if score > best_score:
             best, best_score = move, score
     return best

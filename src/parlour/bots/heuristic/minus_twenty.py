@@ -1,10 +1,18 @@
 """Minus Twenty, as a sound club player plays it (Lost Cities advice).
 
-* Judge each suit by what its meld can become: the meld plus the cards in
-  hand that can still go on it in rising order.  A meld starts 20 points in
-  debt, so start one only with enough points behind it, and invest (J, Q, K)
-  only in a strong suit: an investment multiplies losses as well as gains.
+* Judge each suit by what its meld can become: the meld, plus the cards in
+  hand that can still go on it in rising order, plus the cards of the suit
+  nobody has seen yet, each counted by the chance that it reaches you while
+  you still have a turn to put it down.  Count the draws left: with the
+  whole draw pile ahead, three or four middling cards of a suit are worth
+  starting, because more will come; near the end only what is in hand
+  counts, and only as many cards as you have turns left.
+* A meld starts 20 points in debt: start one when the suit is expected to
+  pay that back, not before; invest (J, Q, K) only when the suit is expected
+  to pass 20 — an investment multiplies losses as well as gains.
 * Play a suit from the bottom up: never skip past your own lower cards.
+* Every turn puts a card down: a card discarded from a suit you will start
+  is a card lost, so discard from suits you will not start.
 * Never discard what the opponent's melds need: a number above the top of
   an opponent's meld of that suit is a gift, and so is an investment card
   for a suit they have invested in but not yet numbered.
@@ -14,31 +22,191 @@
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from parlour.bots.heuristic import Advice, best_draw, by_suit
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
-from parlour.games.minus_twenty import BONUS, BONUS_CARDS, MINUS, VALUE, MinusTwentyState
+from parlour.games.minus_twenty import BONUS, BONUS_CARDS, LEVEL, MINUS, SUIT_INDEX, VALUE, MinusTwentyState
 
-START_POINTS = 18
-"""A new meld needs at least this many points of its suit in hand (a number card)."""
-INVEST_POINTS = 26
-"""An investment card needs at least this many points of its suit in hand."""
+UNSEEN_BELOW = 0.5
+"""How much an unseen card that falls below the suit's highest card in hand
+counts: it arrives in time to go down only if you wait for it."""
+FUTURE = 0.5
+"""How much of the unseen cards' expected worth to count (less: a more cautious player)."""
+START_MARGIN = 2.0
+"""Points a new meld must be expected to make before it is started."""
+INVEST_MARGIN = 0.0
+"""Points above 20 a suit must be expected to make before an investment card goes on it."""
 DRAW_PILE_WORTH = 1.5
 """What an unknown card from the draw pile adds to a hand, on average."""
 TEMPO = 1.0
 """What playing onto a promising meld now (rather than later) is worth."""
 
+NUMBERS = 0b11111111100
+"""The number values 2–10 as bits of a mask (bit v for value v)."""
+MASK_SUM = [sum(v for v in range(11) if m >> v & 1) for m in range(1 << 11)]
+"""The sum of the values in a mask."""
+MASK_COUNT = [bin(m).count("1") for m in range(1 << 11)]
+"""How many values a mask holds."""
+ABOVE = [NUMBERS & ~((2 << v) - 1) for v in range(11)]
+"""``ABOVE[v]``: the number values above ``v``, as a mask."""
+BELOW = [(1 << v) - 1 for v in range(11)]
+"""``BELOW[v]``: the values below ``v``, as a mask."""
 
-def fitting(meld: Sequence[Card], hand: Sequence[Card]) -> list[Card]:
-    """The hand's cards (of the meld's suit) that can still go on the meld, in playing order."""
-    top = max((VALUE[c] for c in meld), default=0)
-    numbers = sorted((c for c in hand if VALUE[c] > top), key=lambda c: VALUE[c])
+
+class Outlook:
+    """What each suit's meld can become, as a club player reckons it in mid-round.
+
+    A suit is worth its meld plus the cards in hand that still fit on it,
+    plus the numbers of that suit nobody has seen yet — each as likely to
+    reach you in time as your draws allow (``chance``).  Count the draws
+    left: early in the round three or four cards of a suit are worth
+    starting, because more will come; late in the round only what is in
+    hand counts.  ``plays`` caps the cards that can still go down.
+    """
+
+    __slots__ = ("chance", "plays", "unseen")
+
+    def __init__(self, unseen: Sequence[int], chance: float, plays: int) -> None:
+        self.unseen = unseen
+        """Per suit, a mask of the number values nobody has seen yet."""
+        self.chance = chance
+        """The chance that a given unseen card reaches your hand while you can still put it down."""
+        self.plays = plays
+        """Cards you can still put down this round (including this turn's)."""
+
+    def __call__(self, suit: int, meld: Sequence[Card], hand: Sequence[Card]) -> float:
+        """The expected score of ``suit``'s meld with ``hand`` (the suit's cards in hand)."""
+        values, spare = in_hand(hand)
+        return worth(self.unseen[suit], self.chance, summary(meld), values, spare, self.plays)
+
+
+def worth(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int) -> float:
+    """What a suit's meld is expected to score: the meld in figures, the suit's number values
+    in hand (highest first) and investment cards in hand, its unseen numbers as a mask, the
+    chance of each reaching you in time, and ``plays`` cards still to put down.
+
+    A suit not yet started is an option, not a debt: it counts at least 0,
+    and more only when it is expected to make :data:`START_MARGIN`.
+    """
+    top = meld[3]
     if top:
-        return numbers
-    return [c for c in hand if VALUE[c] == 0] + numbers
+        return _reckon(unseen, chance, meld, tuple(v for v in values if v > top), 0, plays)
+    return _reckon(unseen, chance, meld, values, spare, plays)
+
+
+def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int) -> float:
+    """:func:`worth`, given only the cards in hand that fit the meld."""
+    numbers, investments, count, top = meld
+    if len(values) > plays:
+        values = values[:plays]  # short of turns, the high cards go down
+    held = len(values)
+    free = plays - held
+    unseen &= ABOVE[top]
+    below = unseen & BELOW[values[0]] if held else 0
+    many = MASK_COUNT[unseen]
+    # Each unseen card comes in time with ``chance``, as long as there are turns to put it down.
+    weight = min(chance, free / many) if many else 0.0
+    total = numbers + sum(values) + weight * (MASK_SUM[unseen] - (1 - UNSEEN_BELOW) * MASK_SUM[below])
+    cards = count + held + weight * (many - (1 - UNSEEN_BELOW) * MASK_COUNT[below])
+    invest = min(spare, free) if total - MINUS >= INVEST_MARGIN else 0
+    score = (total - MINUS) * (1 + investments + invest)
+    cards += invest
+    if cards >= BONUS_CARDS:
+        score += BONUS
+    elif cards > BONUS_CARDS - 1:
+        score += BONUS * (cards - BONUS_CARDS + 1)
+    if count or score >= START_MARGIN:
+        return score
+    return 0.0
+
+
+SuitMoves = tuple[float, dict[int, float], dict[int, float]]
+"""A suit's :func:`worth` as it is, and after playing or discarding a card of each value in hand."""
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def suit_moves(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int,
+               plays: int) -> SuitMoves:
+    """What each card of a suit in hand does to the suit's worth, played or discarded (by value,
+    0 for an investment card).  Either move spends a turn: ``plays`` counts the turns after it.
+
+    Searches ask this many times over (the same hand in many sampled deals): hence the cache.
+    """
+    numbers, investments, count, top = meld
+    kept = dict.fromkeys(values, 0.0)
+    if spare:
+        kept[0] = 0.0
+    if top:  # investment cards and numbers below the top no longer fit
+        values = tuple(v for v in values if v > top)
+        spare = 0
+    before = _reckon(unseen, chance, meld, values, spare, plays) if values or spare else 0.0
+    for value in kept:
+        kept[value] = before  # a card that does not fit is no loss
+    played: dict[int, float] = {}
+    if spare:
+        played[0] = _reckon(unseen, chance, (numbers, investments + 1, count + 1, 0), values, spare - 1, plays)
+        if count or before:
+            kept[0] = _reckon(unseen, chance, meld, values, spare - 1, plays)
+    for i, value in enumerate(values):
+        # Played, the card leaves the higher cards to follow; discarded, all the others.
+        played[value] = _reckon(unseen, chance, (numbers + value, investments, count + 1, value), values[:i], 0,
+                                plays)
+        if count or before:  # a card of a suit not worth starting leaves nothing behind
+            kept[value] = _reckon(unseen, chance, meld, values[:i] + values[i + 1:], spare, plays)
+    return before, played, kept
+
+
+def in_hand_by_suit(hand: Sequence[Card]) -> list[tuple[tuple[int, ...], int]]:
+    """:func:`in_hand` for each suit (C D H S), in one pass."""
+    values: list[list[int]] = [[], [], [], []]
+    spare = [0, 0, 0, 0]
+    for card in sorted(hand, reverse=True):  # by rank, highest first
+        value = VALUE[card]
+        if value:
+            values[card & 3].append(value)
+        else:
+            spare[card & 3] += 1
+    return [(tuple(values[s]), spare[s]) for s in range(4)]
+
+
+def in_hand(hand: Sequence[Card]) -> tuple[tuple[int, ...], int]:
+    """A suit's cards in hand in figures: the number values, highest first, and the investment cards."""
+    values = sorted((VALUE[c] for c in hand), reverse=True)
+    spare = 0
+    while values and not values[-1]:
+        values.pop()
+        spare += 1
+    return tuple(values), spare
+
+
+SEEN_BIT = [(1 << ((c & 3) * 11 + VALUE[c])) if VALUE[c] else 0 for c in range(53)]
+"""Each card as a bit of one mask of the whole deck: 11 bits a suit, bit v for value v."""
+
+
+def unseen_numbers(seen: Iterable[Card]) -> list[int]:
+    """Per suit, a mask of the number values not among ``seen`` (no card twice)."""
+    mask = ~sum(map(SEEN_BIT.__getitem__, seen))  # no card is seen twice, so + is |
+    return [mask & NUMBERS, mask >> 11 & NUMBERS, mask >> 22 & NUMBERS, mask >> 33 & NUMBERS]
+
+
+def outlook_for(seen: Iterable[Card], stock: int, their_hand: int, drawing: bool) -> Outlook:
+    """The outlook of the seat to move, from what it has seen and the size of the draw pile.
+
+    ``their_hand``: the opponent's cards that you have not seen (an unseen
+    card may be there rather than in the draw pile).
+    """
+    if drawing:
+        plays = usable = (stock - 1) // 2
+    else:
+        plays = (stock + 1) // 2
+        usable = max(plays - 1, 0)
+    chance = FUTURE * usable / (stock + their_hand) if stock + their_hand else 0.0
+    return Outlook(unseen_numbers(seen), chance, plays)
 
 
 Summary = tuple[int, int, int, int]
@@ -59,30 +227,6 @@ def summary(meld: Sequence[Card]) -> Summary:
     return numbers, investments, len(meld), top
 
 
-def outlook_of(meld: Summary, hand: Sequence[Card]) -> int:
-    """:func:`outlook` of a meld given in figures: the same advice, quicker."""
-    numbers, investments, count, top = meld
-    for card in hand:
-        value = VALUE[card]
-        if value > top:
-            numbers += value
-            count += 1
-        elif not value and not top:
-            investments += 1
-            count += 1
-    if not meld[2]:
-        if numbers < (INVEST_POINTS if investments else START_POINTS):
-            return 0
-        score = (numbers - MINUS) * (1 + investments) + (BONUS if count >= BONUS_CARDS else 0)
-        return score if score > 0 else 0
-    return (numbers - MINUS) * (1 + investments) + (BONUS if count >= BONUS_CARDS else 0)
-
-
-def outlook(meld: Sequence[Card], hand: Sequence[Card]) -> int:
-    """The best a suit's meld can become with the cards in hand; an unstarted suit counts at least 0."""
-    return outlook_of(summary(meld), hand)
-
-
 def gift(card: Card, theirs: Sequence[Sequence[Card]]) -> float:
     """How much a discarded card would help the opponent's melds."""
     return gift_to(card, summary(theirs[card & 3]))
@@ -100,33 +244,53 @@ def gift_to(card: Card, meld: Summary) -> float:
 
 
 def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], hand: Sequence[Card],
-              legal: Sequence[Move]) -> Move:
-    """The advised ``play`` or ``discard`` move (only the card's own suit changes)."""
-    suits = by_suit(hand)
-    melds = [summary(m) for m in mine]
-    before = [outlook_of(melds[s], suits[s]) for s in range(4)]
+              legal: Sequence[Move], outlook: Outlook) -> Move:
+    """The advised ``play`` or ``discard`` move (only the card's own suit changes).
+
+    Either move spends this turn, so both are judged with one play fewer left.
+    """
+    suits = in_hand_by_suit(hand)
+    plays = max(outlook.plays - 1, 0)
+    options: list[SuitMoves | None] = [None] * 4
+    gifts: list[Summary | None] = [None] * 4
     best, best_score = legal[0], -1e9
-    last: Card | None = None
-    rest: list[Card] = []
     for move in legal:
         card: Card = move.args[0]  # type: ignore[assignment]
         suit = card & 3
-        if card is not last:  # a card's play and discard come together
-            rest = [c for c in suits[suit] if c != card]
-            last = card
+        value = VALUE[card]
+        option = options[suit]
+        if option is None:
+            option = options[suit] = suit_moves(outlook.unseen[suit], outlook.chance, summary(mine[suit]),
+                                                *suits[suit], plays)
+        before, played, kept = option
         score: float
         if move.verb == "play":
-            numbers, investments, count, top = melds[suit]
-            value = VALUE[card]
-            after = outlook_of((numbers + value, investments + (not value), count + 1, max(top, value)), rest)
-            score = after - before[suit]
-            if after > -20:
+            after = played[value]
+            score = after - before
+            if after > 0:
                 score += TEMPO - value / 40
         else:
-            score = outlook_of(melds[suit], rest) - before[suit] - gift_to(card, summary(theirs[suit]))
+            theirs_meld = gifts[suit]
+            if theirs_meld is None:
+                theirs_meld = gifts[suit] = summary(theirs[suit])
+            score = kept[value] - before - gift_to(card, theirs_meld)
         if score > best_score:
             best, best_score = move, score
     return best
+
+
+def takes_that_fit(legal: Sequence[Move], tops: Sequence[int], piles: Sequence[Sequence[Card]]) -> list[Move]:
+    """The draw and the ``take`` moves whose card can still go on your meld of its suit
+    (``tops``: each meld's highest number, 0 while it has none): the others are
+    never worth more than a card from the draw pile."""
+    fit = []
+    for move in legal:
+        if move.verb == "take":
+            suit = SUIT_INDEX[move.args[0]]  # type: ignore[index]
+            if tops[suit] >= LEVEL[piles[suit][-1]]:
+                continue
+        fit.append(move)
+    return fit
 
 
 def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -134,10 +298,19 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     seat = observation["seat"]
     hand = [Card.parse(c) for c in observation["hand"]]
     melds = [[[Card.parse(c) for c in m[s]] for s in SUITS] for m in observation["melds"]]
-    if observation["step"] == "draw":
-        tops = {s: (Card.parse(p[-1]) if p else None) for s, p in observation["discard_piles"].items()}
+    piles = [[Card.parse(c) for c in observation["discard_piles"][s]] for s in SUITS]
+    known = [Card.parse(c) for c in observation["known"][1 - seat]]
+    drawing = observation["step"] == "draw"
+    if drawing:
+        legal = takes_that_fit(legal, [summary(m)[3] for m in melds[seat]], piles)
+        if len(legal) == 1:
+            return legal[0]
+    seen = chain(hand, known, *melds[0], *melds[1], *piles)
+    outlook = outlook_for(seen, observation["stock_count"], observation["hand_sizes"][1 - seat] - len(known), drawing)
+    if drawing:
+        tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, piles)}
         return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
-    return best_play(melds[seat], melds[1 - seat], hand, legal)
+    return best_play(melds[seat], melds[1 - seat], hand, legal, outlook)
 
 
 def rollout(state: State, rng: random.Random) -> Move:
@@ -146,9 +319,18 @@ def rollout(state: State, rng: random.Random) -> Move:
     seat = state.to_move
     legal = state.legal_moves()
     if state.drawing:
+        legal = takes_that_fit(legal, state.tops[seat], state.discard_piles)
+    if len(legal) == 1:
+        return legal[0]
+    hand = state.hands[seat]
+    known = state.known[1 - seat]
+    seen = chain(hand, known, *state.melds[0], *state.melds[1], *state.discard_piles)
+    outlook = outlook_for(seen, len(state.stock) - state.stock_pos, len(state.hands[1 - seat]) - len(known),
+                          state.drawing)
+    if state.drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.discard_piles)}
-        return best_draw(state.melds[seat], state.hands[seat], tops, legal, outlook, DRAW_PILE_WORTH)
-    return best_play(state.melds[seat], state.melds[1 - seat], state.hands[seat], legal)
+        return best_draw(state.melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
+    return best_play(state.melds[seat], state.melds[1 - seat], hand, legal, outlook)
 
 
 ROLLOUT_DEPTH = 12
@@ -264,5 +446,17 @@ def evaluate(state: State) -> list[float]:
     return values
 
 
-ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH)
+START = "meld"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many melds ``seat`` has started this round (a measure of the advice: a club player
+    starts melds when the hand supports them, and a round with none scores nothing)."""
+    assert isinstance(state, MinusTwentyState)
+    return sum(1 for meld in state.melds[seat] if meld)
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH,
+                starts=starts, start=START)
 """This game's advice, as its registry entry names it."""

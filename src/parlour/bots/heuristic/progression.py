@@ -59,7 +59,7 @@ def summary(stack: Sequence[Card]) -> Summary:
     return floor, total, faces, len(stack)
 
 
-def outlook(stack: Sequence[Card], hand: Sequence[Card]) -> int:
+def outlook(suit: int, stack: Sequence[Card], hand: Sequence[Card]) -> int:
     """The best a suit can become: its stack plus the hand's cards that still fit, in rising order.
 
     An unstarted suit is an option, not a debt: it counts no less than 0.
@@ -291,5 +291,16 @@ def evaluate(state: State) -> list[float]:
     return values
 
 
-ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH)
+START = "stack"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many private stacks ``seat`` has started this round (a measure of the advice)."""
+    assert isinstance(state, ProgressionState)
+    return sum(1 for stack in state.private[seat] if stack)
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH,
+                starts=starts, start=START)
 """This game's advice, as its registry entry names it."""

@@ -193,5 +193,17 @@ def evaluate(state: State) -> list[float]:
     return values
 
 
-ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH)
+START = "vault"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many of ``seat``'s vaults hold cards this round (a measure of the advice: only
+    vaults that are filled and locked ship anything)."""
+    assert isinstance(state, SilverBarsState)
+    return sum(1 for vault in state.vaults[seat] if vault)
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH,
+                starts=starts, start=START)
 """This game's advice, as its registry entry names it."""

@@ -133,5 +133,16 @@ def rollout(state: State, rng: random.Random) -> Move:
     return Move("play", (card,))
 
 
-ADVICE = Advice(choose=choose, rollout=rollout, rollout_depth=ROLLOUT_DEPTH)
+START = "score"
+"""What :func:`starts` counts, in the game's own word."""
+
+
+def starts(state: State, seat: int) -> int:
+    """How many times ``seat`` has scored this round, the End of Round Bonus aside.  Twenty has
+    nothing to start: the measure of a player who never engages is a round without a score."""
+    assert isinstance(state, TwentyState)
+    return sum(1 for e in state.events if e.seat == seat and e.points > 0 and e.kind != "End of Round Bonus")
+
+
+ADVICE = Advice(choose=choose, rollout=rollout, rollout_depth=ROLLOUT_DEPTH, starts=starts, start=START)
 """This game's advice, as its registry entry names it."""
