@@ -40,14 +40,17 @@ TIMER_LEVEL = "medium"
 """The level that moves for a person whose turn timer has run out."""
 
 
+DEFAULT_ITERATIONS = {"hard": 1000, "expert": 4000}
+"""The search levels' iterations in a game whose registry entry does not give its own."""
+
+
 def level_iterations(level: str, game_id: str) -> int:
     """Search iterations of ``level`` in ``game_id``, from the game's registry entry
     (``hard`` decides within one second on one core: ``benchmarks/search.py`` measures
     it).  Iterations, not seconds, so that the same seed gives the same decisions on any
-    machine."""
+    machine.  A game that gives none (a plug-in's) gets :data:`DEFAULT_ITERATIONS`."""
     from parlour import games
 
-    levels = games.entry(game_id).levels
-    if level not in levels:
-        raise ValueError(f"{game_id!r} gives no search budget for the level {level!r}")
-    return levels[level]
+    if level not in DEFAULT_ITERATIONS:
+        raise ValueError(f"{level!r} is not a search level ({', '.join(SEARCH_LEVELS)})")
+    return games.entry(game_id).levels.get(level, DEFAULT_ITERATIONS[level])

@@ -91,6 +91,12 @@ class Registry:
         self._entries[entry.id] = entry
         self._games.pop(entry.id, None)
 
+    def unregister(self, game_id: str) -> None:
+        """Forget a game (a plug-in's, for a test that registers it for a while)."""
+        self.entry(game_id)
+        del self._entries[game_id]
+        self._games.pop(game_id, None)
+
     def entry(self, game_id: str) -> GameEntry:
         """The entry of ``game_id``; :class:`ValueError` listing the known ids."""
         found = self._entries.get(game_id)

@@ -1,0 +1,101 @@
+"""A fifth game, registered in one place (tests/ladder.py), plays through every layer of
+parlour with no other file changed: the conformance check, the CLI (as a plug-in named in
+PARLOUR_PLUGINS), the lab, and PettingZoo's own api_test."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from parlour import conformance, games
+from parlour.game import State
+
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def ladder() -> Iterator[object]:
+    """Ladder registered for one test, and gone again after it (other tests list the games)."""
+    import ladder as module
+
+    module.register()
+    try:
+        yield module
+    finally:
+        games.REGISTRY.unregister("ladder")
+
+
+def plugin_env() -> dict[str, str]:
+    """The environment of a parlour run with Ladder as a plug-in."""
+    env = dict(os.environ)
+    env["PARLOUR_PLUGINS"] = "ladder"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH", "")]))
+    return env
+
+
+def parlour(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "parlour", *args], capture_output=True, text=True,
+                          env=plugin_env(), cwd=cwd, timeout=300)
+
+
+def hide_ladder(state: State, seat: int, rng: random.Random) -> State:
+    """Re-deal what ``seat`` cannot see: the other hand and the stock."""
+    other = state.copy()
+    opponent = 1 - seat
+    hidden = list(other.hands[opponent])  # type: ignore[attr-defined]
+    pool = hidden + other.stock[other.stock_pos:]  # type: ignore[attr-defined]
+    rng.shuffle(pool)
+    other.hands[opponent] = pool[:len(hidden)]  # type: ignore[attr-defined]
+    other.stock = other.stock[:other.stock_pos] + pool[len(hidden):]  # type: ignore[attr-defined]
+    return other
+
+
+def test_ladder_passes_the_conformance_check(ladder: object) -> None:
+    report = conformance.run(games.get("ladder"), hide_ladder, matches=300, deep_every=4)
+    assert report.matches == 300 and report.deep_checks > 300
+
+
+def test_the_registry_forgets_a_game_it_is_asked_to() -> None:
+    assert "ladder" not in games.ids()
+
+
+def test_parlour_plays_ladder_as_a_plugin(tmp_path: Path) -> None:
+    listed = parlour("games")
+    assert listed.returncode == 0, listed.stderr
+    assert "ladder" in listed.stdout
+    saved = tmp_path / "ladder.json"
+    played = parlour("play", "ladder", "--players", "random,medium", "--seed", "3", "--save", str(saved))
+    assert played.returncode == 0, played.stderr
+    assert "wins" in played.stdout or "draw" in played.stdout.lower()
+    record = json.loads(saved.read_text())
+    assert record["game"] == "ladder"
+    replayed = parlour("replay", str(saved))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "climb" in replayed.stdout
+
+
+def test_the_lab_runs_and_reports_ladder(tmp_path: Path) -> None:
+    db = tmp_path / "lab.sqlite"
+    ran = parlour("lab", "run", "ladder", "--players", "hard,random", "--deals", "10", "--jobs", "1",
+                  "--seed", "1", "--db", str(db))
+    assert ran.returncode == 0, ran.stderr
+    report = parlour("lab", "report", "--db", str(db), "--format", "markdown", "--out", str(tmp_path / "report"))
+    assert report.returncode == 0, report.stderr
+    text = "\n".join(p.read_text() for p in (tmp_path / "report").glob("*.md"))
+    assert "Ladder" in text or "ladder" in text
+    assert "Cards played out" in text
+
+
+def test_pettingzoo_api_test_passes_for_ladder(ladder: object) -> None:
+    from pettingzoo.test import api_test
+
+    from parlour.envs.pettingzoo import env as make_env
+
+    api_test(make_env("ladder"), num_cycles=200)
