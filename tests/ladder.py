@@ -33,6 +33,7 @@ from parlour.game import Deal, Event, Game, Move, Observation, Option, RoundEndi
 from parlour.games._base import StockPile
 from parlour.narrate import card_text
 from parlour.terminal.views import cards_text, scoreboard, sorted_cards
+from parlour.web import layouts as web
 
 HAND = 3
 DECK = tuple(sorted(Card.parse(f"{rank}{suit}") for rank in "234567" for suit in "HS"))
@@ -273,6 +274,18 @@ def render(obs: dict[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
+def layout(view: Mapping[str, Any], legal: Sequence[str]) -> dict[str, Any]:
+    """Ladder in the browser: each seat's ladder with its points, the stock, the discard pile
+    (the page draws it with no change: see :mod:`parlour.web.layouts`)."""
+    seats = [{"parts": {"cls": "ladders", "columns": [web.column(
+        ladder, {"text": "ladder", "cls": "sym"}, {"text": str(view["scores"][seat]), "cls": "", "title": "points"},
+        data={"ladder": str(seat)}, drop=[m for m in legal if m.startswith("play ")] if seat == view["seat"] else [],
+    )]}} for seat, ladder in enumerate(view["ladders"])]
+    centre = [web.stock(view["stock_count"], "Stock", None),
+              web.pile(view["discards"], f"Discards ({len(view['discards'])})", fan="horizontal", cls="discard")]
+    return {"prompt": "climb or discard", "seats": seats, "centre": centre}
+
+
 class LadderSpace(GameSpace):
     """Ladder: 24 actions (``play`` and ``discard`` of each card).  Blocks: the hand, each
     ladder by relative seat, the discard pile (12 entries each), the stock (÷ 6)."""
@@ -302,7 +315,7 @@ class LadderSpace(GameSpace):
         self._from_observation(state.observation(seat), seat, out)
 
 
-ENTRY = games.GameEntry(id="ladder", game="ladder:GAME", advice="ladder:ADVICE", terminal="ladder",
+ENTRY = games.GameEntry(id="ladder", game="ladder:GAME", advice="ladder:ADVICE", terminal="ladder", web="ladder",
                         space="ladder:LadderSpace")
 """Ladder's one registry entry: every part of the game named in one place."""
 

@@ -1,6 +1,7 @@
 """A fifth game, registered in one place (tests/ladder.py), plays through every layer of
 parlour with no other file changed: the conformance check, the CLI (as a plug-in named in
-PARLOUR_PLUGINS), the lab, and PettingZoo's own api_test."""
+PARLOUR_PLUGINS), the lab, PettingZoo's own api_test, and the browser's table (its layout here;
+tests/web/test_browser.py plays it in the page)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,22 @@ def hide_ladder(state: State, seat: int, rng: random.Random) -> State:
 def test_ladder_passes_the_conformance_check(ladder: object) -> None:
     report = conformance.run(games.get("ladder"), hide_ladder, matches=300, deep_every=4)
     assert report.matches == 300 and report.deep_checks > 300
+
+
+def test_the_browser_gets_a_ladder_table_for_every_seat(ladder: object) -> None:
+    from parlour.web import layouts, views
+
+    rng = random.Random(4)
+    state = games.get("ladder").new_match(seed=4)
+    while state.current_player() is not None:
+        for seat in (0, 1, None):
+            view = state.observation(seat) if seat is not None else views.public_view(state)
+            offered = layouts.offers(state) if seat == state.current_player() else []
+            layout = layouts.table_layout(view, offered)
+            assert json.loads(json.dumps(layout)) == layout
+            assert [c["cards"] for s in layout["seats"] for c in s["parts"]["columns"]] == view["ladders"]
+            assert [o["move"] for o in layout["moves"]] == ([str(m) for m in state.legal_moves()] if offered else [])
+        state.apply(rng.choice(state.legal_moves()))
 
 
 def test_the_registry_forgets_a_game_it_is_asked_to() -> None:

@@ -13,7 +13,8 @@ playouts through the public contract, checking at every step that
 * writing the record and replaying it gives the same match;
 * an error message for a move the seat to move types names no card but
   the ones it typed and the ones its observation shows, and does not change
-  when only cards hidden from that seat change.
+  when only cards hidden from that seat change;
+* every card the game can deal has a role or none (a tag and a kind to print).
 
 Games supply ``hide(state, seat, rng)``: a copy of ``state`` in which the
 cards that ``seat`` may not see (RULINGS.md) are dealt differently.  The
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 
 from parlour import record
 from parlour.cards import SUITS
-from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
+from parlour.game import CardRole, Game, IllegalMoveError, Move, MoveSyntaxError, State
 
 Hide = Callable[[State, int, random.Random], State]
 
@@ -64,6 +65,14 @@ def check_cards(game: Game, state: State, seed: int) -> None:
     if found != deck:
         extra, lost = found - deck, deck - found
         raise _fail(seed, state, f"cards not conserved: extra {extra}, missing {lost}")
+
+
+def check_card_roles(game: Game) -> None:
+    """Each card of the game is of a role with a tag and a kind, or of none."""
+    for card in game.card_universe():
+        role = game.card_role(card)
+        if role is not None and not (isinstance(role, CardRole) and role.tag and role.kind):
+            raise ConformanceError(f"{card}: card_role gives {role!r}, not a CardRole with a tag and a kind")
 
 
 def check_moves_round_trip(state: State, seed: int) -> None:
@@ -208,6 +217,7 @@ def run(
     Raises :class:`ConformanceError` at the first failure.
     """
     report = Report()
+    check_card_roles(game)
     for number in range(matches):
         match_seed = seed + number
         rng = random.Random(match_seed)

@@ -177,6 +177,18 @@ class Event(NamedTuple):
         return event_text(self, names, viewer)
 
 
+class CardRole(NamedTuple):
+    """What a card is in a game, for a front end to print on it: ``CardRole("bar 1", "bar", "bar 1")``
+    for a silver bar, ``CardRole("×", "invest", "multiplier")`` for an investment card."""
+
+    tag: str
+    """A few characters printed on the card: ``bar 1``, ``×``, ``7``."""
+    kind: str
+    """The kind of card, the same for every card of the kind: ``bar``, ``thief``, ``invest``."""
+    note: str = ""
+    """Said after the card's name where the tag alone is not enough: ``multiplier``."""
+
+
 @dataclass(frozen=True)
 class RoundEnding:
     """One way a round of a game can end, as the game declares it (:attr:`Game.endings`)."""
@@ -240,6 +252,11 @@ class Game(ABC):
         a spectator gets) are worth now, for a front end to show without scoring anything
         itself: ``{"melds": [{"H": -11, "S": None, …}, …]}``.  None by default."""
         return {}
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """What ``card`` is in this game, for a front end to print on it (``None``: nothing
+        beyond its rank and suit).  None by default."""
+        return None
 
     def ending_of(self, kinds: Iterable[str]) -> RoundEnding:
         """How a finished round ended, from the kinds of its events."""

@@ -198,6 +198,29 @@ def move_text(before: State, move: Move, viewer: int | None, *, made: bool = Fal
     return before.describe_move(move, viewer, made=made)
 
 
+def offer_text(state: State, move: Move) -> str:
+    """The legal ``move`` as it is offered to the player to move, in the imperative: the
+    narrator's sentence for that player without its subject (``Play 6♥ on your ♥ meld``,
+    ``Take 9♠ from the ♠ discard pile``, ``Draw a card from the draw pile``)."""
+    sentence = state.describe_move(move, state.current_player())
+    subject = "You "
+    if sentence.startswith(subject):
+        sentence = sentence[len(subject):]
+        return sentence[:1].upper() + sentence[1:]
+    return sentence
+
+
+def without_card(text: str, card: Card) -> str:
+    """``text`` with ``card`` left out, for a button under the card already picked:
+    ``Play 6♥ on your ♥ meld`` → ``Play on your ♥ meld``, ``Put a miner (8♣) on your
+    vault 2`` → ``Put a miner on your vault 2``, ``Discard 7♣`` → ``Discard``."""
+    shown = card_text(card)
+    for form in (f" ({shown})", f" with {shown}", f" {shown}"):
+        if form in text:
+            return text.replace(form, "", 1)
+    return text
+
+
 def move_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
     """The current round's moves in words for ``viewer`` as made (see
     :func:`move_text`), oldest first:

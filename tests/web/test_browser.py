@@ -32,6 +32,7 @@ from playwright.sync_api import (
     Page,
     ViewportSize,
     WebSocket,
+    WebSocketRoute,
     sync_playwright,
 )
 
@@ -1024,6 +1025,122 @@ def test_the_hint_names_each_move_once_in_words(server: ServerProcess, context: 
     after = wait_version_above(page, st["version"])
     assert after["view"]["moves"][-1] == move
     no_errors(page)
+
+
+def marked(message: str | bytes) -> str | bytes:
+    """A server message with its layout's words marked, so a page shows where each comes from:
+    the game's name, the prompt, every move's words, the badges and the cards' tags."""
+    data = json.loads(message)
+    if data.get("type") != "state":
+        return message
+    layout = data["layout"]
+    layout["name"] = "Layout " + layout["name"]
+    if layout["prompt"]:
+        layout["prompt"] = "layout prompt"
+    for offer in layout["moves"]:
+        offer["text"], offer["short"] = "T: " + offer["text"], "S: " + offer["short"]
+    for seat in layout["seats"]:
+        seat["badges"].append({"text": "from the layout", "title": None, "cls": "marked"})
+    for role in layout["roles"].values():
+        role["tag"] = "~" + role["tag"]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("game", ["twenty", "silver-bars"])
+def test_the_page_draws_the_table_from_the_layout(server: ServerProcess, context: BrowserContext, game: str) -> None:
+    """The page knows no game: the move buttons say the server's words (the card picked's moves
+    without the card), the badges and card tags are the layout's; change the layout on its way
+    and the page shows the change."""
+    name_me(context, server, "Ada")
+    table = create(context, server, game, AGAINST)
+    page = new_page(context)
+    page.goto(table_url(server, table))
+    wait_state(page)
+    play_turns(page, 3)
+    st = wait_turn_or_end(page)
+    assert st["status"] == "playing" and st["legal"]
+    layout = st["layout"]
+    offers = {o["move"]: o for o in layout["moves"]}
+    assert page.locator("#table-head h1").inner_text() == layout["name"]
+    assert page.locator("#turn").inner_text() == "Your turn — " + layout["prompt"]
+    for seat, part in enumerate(layout["seats"]):
+        badges = page.locator(f".seat-area[data-seat='{seat}'] .seat-head .badge").all_inner_texts()
+        assert [b["text"] for b in part["badges"]] == [b for b in badges if not b.startswith(("bot ·", "total "))]
+    for card in page.locator(".my-hand .card").all():
+        code = str(card.get_attribute("data-card"))
+        assert card.locator(".tag").text_content() == layout["roles"][code]["tag"]
+    free = page.locator("#actions button.move").all()
+    assert [b.inner_text() for b in free] == [o["text"] for o in layout["moves"] if o["card"] is None]
+    card = page.locator(".my-hand .card.playable").first
+    code = str(card.get_attribute("data-card"))
+    card.click()
+    page.locator("#actions .action-label").wait_for()
+    buttons = page.locator("#actions button.move").all()
+    words = {str(b.get_attribute("data-move")): b.inner_text() for b in buttons}
+    for move, offer in offers.items():
+        assert words.get(move) == (offer["short"] if offer["card"] == code else offer["text"] if offer["card"] is None
+                                   else None), move
+    no_errors(page)
+
+    # The same table through a connection whose layouts are marked on the way.
+    page.close()
+    page = new_page(context)
+    def through_a_marker(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+        ws.on_message(to_server.send)
+        to_server.on_message(lambda message: ws.send(marked(message)))
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through_a_marker)
+    page.goto(table_url(server, table))
+    st = wait_turn_or_end(page)
+    assert page.locator("#table-head h1").inner_text() == "Layout " + layout["name"]
+    assert page.locator("#turn").inner_text() == "Your turn — layout prompt"
+    assert page.locator(".seat-head .badge.marked").count() == len(st["layout"]["seats"])
+    assert all(t.startswith("~") for t in page.locator(".my-hand .card .tag").all_text_contents())
+    page.locator(".my-hand .card.playable").first.click()
+    page.locator("#actions .action-label").wait_for()
+    texts = page.locator("#actions button.move").all_inner_texts()
+    assert texts and all(t.startswith(("S: ", "T: ")) for t in texts), texts
+    move = str(page.locator("#actions button.move").first.get_attribute("data-move"))
+    page.locator("#actions button.move").first.click()
+    after = wait_version_above(page, st["version"])
+    made = len(st["view"]["moves"])  # the move was made (a bot may have answered already)
+    assert after["view"]["round"] > st["view"]["round"] or after["view"]["moves"][made] == move
+    shoot(page, f"{game}-marked-layout")
+    no_errors(page)
+
+
+class PluginServer(ServerProcess):
+    """A server that plays Ladder too: tests/ladder.py, a plug-in named in ``PARLOUR_PLUGINS``."""
+
+    def environment(self) -> dict[str, str]:
+        env = super().environment()
+        tests = str(DATA.parent)
+        env["PARLOUR_PLUGINS"] = "ladder"
+        env["PYTHONPATH"] = tests + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        return env
+
+
+def test_a_plugin_game_is_played_in_the_page_with_no_change_to_it(sqlite_url: str, tmp_path: Path,
+                                                                  browser: Browser) -> None:
+    """Ladder, registered in one file outside parlour, is played to its end by clicking: its
+    registry entry's layout module is all the page needs."""
+    plugin = PluginServer(sqlite_url, log_path=tmp_path / "server.log", extra=("--message-rate", "1000")).start()
+    ctx = person(browser)
+    try:
+        name_me(ctx, plugin, "Ada")
+        table = create(ctx, plugin, "ladder", AGAINST)
+        page = new_page(ctx)
+        page.goto(table_url(plugin, table))
+        wait_state(page)
+        assert page.locator("#table-head h1").inner_text() == "Ladder"
+        assert page.locator(".seat-area .column[data-ladder]").count() == 2
+        final = play_to_end([page])
+        assert final["status"] == "finished"
+        shoot(page, "ladder-plugin")
+        no_errors(page)
+    finally:
+        ctx.close()
 
 
 def test_reloading_resumes_at_the_same_position(server: ServerProcess, context: BrowserContext) -> None:

@@ -1,8 +1,8 @@
 """The registry of games: ``parlour.games.get("twenty")``.
 
 Each game is one :class:`~parlour.games.registry.GameEntry` — the game and
-the parts other layers plug in for it (heuristic advice, terminal view, RL
-space, search budgets) — registered here for the four games of the family,
+the parts other layers plug in for it (heuristic advice, terminal view, web
+layout, RL space, search budgets) — registered here for the four games of the family,
 or by a plug-in with :func:`register`.  Modules named in the environment
 variable ``PARLOUR_PLUGINS`` (comma-separated) are imported on start-up, so
 a plug-in's games are known to every front end (``parlour play``, ``parlour
@@ -26,7 +26,8 @@ def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
     module = game_id.replace("-", "_")
     return GameEntry(
         id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
-        terminal=f"parlour.terminal.{module}", space=f"parlour.envs.spaces:{space}",
+        terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
+        space=f"parlour.envs.spaces:{space}",
         levels=MappingProxyType({"hard": hard, "expert": expert}),
     )
 

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
 from parlour.game import (
+    CardRole,
     Deal,
     Event,
     Game,
@@ -560,6 +561,10 @@ class MinusTwenty(Game):
         """Each meld's score if the round ended now (``None``: no meld in that suit)."""
         return {"melds": [{s: (meld_score(map(Card.parse, m[s])) if m[s] else None) for s in SUITS}
                           for m in view["melds"]]}
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """Investment cards (J, Q, K) multiply their meld."""
+        return CardRole("×", "invest", "multiplier") if is_investment(card) else None
 
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return int(options["hand_size"])

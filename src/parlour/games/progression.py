@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
 from parlour.game import (
+    CardRole,
     Deal,
     Event,
     Game,
@@ -509,6 +510,10 @@ class Progression(Game):
         """Each private stack's score if the round ended now (``None``: no stack in that suit)."""
         return {"stacks": [{s: (stack_score(list(map(Card.parse, p[s]))) if p[s] else None) for s in SUITS}
                            for p in view["private_stacks"]]}
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """Face cards (A, J, Q, K) multiply their stack."""
+        return CardRole("×", "invest", "multiplier") if is_face(card) else None
 
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return HAND

@@ -8,6 +8,8 @@ no game, and a game's RL space is not imported by the terminal):
 - ``advice``: the :class:`~parlour.bots.heuristic.Advice` (``choose``, ``rollout``,
   ``evaluate``), which the ``heuristic`` bot plays and the search takes as its knowledge;
 - ``terminal``: the module whose ``render(observation)`` draws a seat's view in the terminal;
+- ``web``: the module whose ``layout(view, legal)`` describes a seat's view for the browser
+  (see :mod:`parlour.web.layouts`);
 - ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
 - ``levels``: search iterations per search level (``hard``, ``expert``).
 
@@ -46,6 +48,9 @@ class GameEntry:
     """``module:attribute`` of the heuristic :class:`~parlour.bots.heuristic.Advice`."""
     terminal: str | None = None
     """Module of the terminal view (``render(observation)``)."""
+    web: str | None = None
+    """Module of the web layout (``layout(view, legal)``: see :mod:`parlour.web.layouts`); without
+    one the browser shows the hands and the draw pile only."""
     space: str | None = None
     """``module:attribute`` of the RL :class:`~parlour.envs.spaces.GameSpace` class."""
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -71,6 +76,13 @@ class GameEntry:
         if self.terminal is None:
             raise ValueError(f"{self.id!r} has no terminal view")
         module: ModuleType = load(self.terminal)
+        return module
+
+    def load_web(self) -> ModuleType | None:
+        """The web layout module, or ``None`` when the game has none."""
+        if self.web is None:
+            return None
+        module: ModuleType = load(self.web)
         return module
 
     def load_space(self) -> Any:

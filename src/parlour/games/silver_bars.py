@@ -55,6 +55,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, JOKER, Card
 from parlour.game import (
+    CardRole,
     Deal,
     Event,
     Game,
@@ -108,6 +109,13 @@ BAR_VALUE = [c.rank if KIND[c] == BAR else 0 for c in ALL_CARDS]
 """A silver bar's value (A = 1); 0 for any other card."""
 BAR_VALUES = (1, 2, 3, 4, 6)
 """The values silver bars have (there are no 5s: they are locks)."""
+_ROLES = {
+    MINER: CardRole("miner", "miner", "miner"), RUBBLE: CardRole("rubble", "rubble", "rubble"),
+    SHOVEL: CardRole("shovel", "shovel", "shovel"), STRIKE: CardRole("strike", "strike", "strike"),
+    LO_THIEF: CardRole("lo thief", "thief", "lo thief"), HI_THIEF: CardRole("hi thief", "thief", "hi thief"),
+    LOCK_CARD: CardRole("lock", "lock", "lock"),
+}
+"""What each kind of card but a silver bar is called on the card (see :meth:`SilverBars.card_role`)."""
 
 
 def _pairs(texts: str) -> list[Card]:
@@ -1003,6 +1011,14 @@ class SilverBars(Game):
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The silver bars in each vault (those of locked vaults are shipped)."""
         return {"vaults": [[vault_bars(list(map(Card.parse, v["cards"]))) for v in seat] for seat in view["vaults"]]}
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """Every card is of a kind: a silver bar (with its value), a miner, rubble, a shovel,
+        the worker's strike, a lo or hi thief, or a lock."""
+        kind = KIND[card]
+        if kind == BAR:
+            return CardRole(f"bar {BAR_VALUE[card]}", "bar", f"bar {BAR_VALUE[card]}")
+        return _ROLES[kind]
 
     def hand_size(self, options: Mapping[str, Any]) -> int:
         return HAND

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
 from parlour.game import (
+    CardRole,
     Deal,
     Event,
     Game,
@@ -337,6 +338,10 @@ class Twenty(Game):
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the tally comes to."""
         return {"tally": view.get("tally_value")}
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
+        return CardRole(str(VALUE[card]), "value")
 
     def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         return [("revealed", -1)] * 2 + [("hands", seat) for seat in range(2) for _ in range(HAND)]

@@ -33,7 +33,7 @@ from typing import Any
 from parlour import bots, games, narrate
 from parlour.bots import levels
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
-from parlour.web import views
+from parlour.web import layouts, views
 from parlour.web.store import LIVE, NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
 
 PERSON_KINDS = ("me", "friend", "open")
@@ -918,9 +918,10 @@ class TableManager:
         if status != "playing":
             summary = {"rounds": [list(r.scores) for r in state.history] + [list(state.scores)],
                        "totals": state.totals, "winners": state.winners()}
+        offered = layouts.offers(state) if seat is not None and seat == to_move else []
         return {
             "type": "state", "version": table.version, "view": view,
-            "legal": [str(m) for m in state.legal_moves()] if seat is not None and seat == to_move else [],
+            "legal": [o["move"] for o in offered],
             "seats": table.public_seats(),
             "status": status, "deadline": table.deadline,
             "can_undo": bool(self._undo_count(table, seat)),
@@ -928,6 +929,7 @@ class TableManager:
             "last": last, "log": narrate.event_log(state, seat), "values": views.display_values(view),
             "summary": summary,
             "moves": list(self._narration(table, seat)),
+            "layout": layouts.table_layout(view, offered),
         }
 
     @staticmethod

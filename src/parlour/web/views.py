@@ -1,6 +1,6 @@
 """What the web pages are shown: seat views, the public view, display values
-and replay steps — all made from :meth:`~parlour.game.State.observation`,
-the one view of a state for a seat.
+and replay steps (each with its layout, :mod:`parlour.web.layouts`) — all made
+from :meth:`~parlour.game.State.observation`, the one view of a state for a seat.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from parlour import games, record
 from parlour.game import Move, State
+from parlour.web import layouts
 
 View = dict[str, Any]
 
@@ -73,6 +74,7 @@ def steps(state: State, changes: Sequence[str], view: Callable[[State], View]) -
 
 def _step(view: View, change: str | None) -> View:
     view["values"] = display_values(view)
+    view["layout"] = layouts.table_layout(view)
     view["change"] = change
     return view
 

@@ -9,10 +9,6 @@
 
 (function () {
   const C = window.Cards;
-  const GAME_NAMES = {
-    "minus-twenty": "Minus Twenty", progression: "Progression", twenty: "Twenty", "silver-bars": "100 Silver Bars",
-  };
-  const TWO_STEP = { "minus-twenty": true, progression: true };
   const LIVE = { playing: true, round_over: true };
 
   /* ------------------------------------------------------------------ utils */
@@ -272,11 +268,12 @@
     }), Me.ready]).then(function (res) {
       renderGames(gamesBox, res[0]);
       renderNewTable(formBox, res[0], res[1]);
+      renderMine(mineBox, res[0]);
       if (location.hash === "#lobby") lobbyBox.scrollIntoView();
     }).catch(function (err) {
       fill(gamesBox, h("p.error", "Could not load the games: " + err.message));
     });
-    renderMine(mineBox);
+    renderMine(mineBox, []);
     const lobby = { page: 1, box: lobbyBox };
     refreshLobby(lobby);
     setInterval(function () { if (!document.hidden) refreshLobby(lobby); }, 4000);
@@ -300,7 +297,7 @@
       });
       box.append(h("article.game-card", { dataset: { game: g.id } },
         h("div.game-head",
-          h("h2", g.name || GAME_NAMES[g.id] || g.id),
+          h("h2", g.name || g.id),
           h("span.players", g.players + " players")),
         h("p.summary", g.summary || ""),
         h("div.game-actions",
@@ -441,25 +438,28 @@
       named.then(function () {
         return api("/api/tables", { method: "POST", body: { game: g.id, options: options, seats: seats, turn_seconds: timer } });
       }).then(function (res) {
-        rememberTable(res.table_id, g.id);
+        rememberTable(res.table_id, g.id, g.name);
         location.assign(absUrl(res.url || "/table/" + encodeURIComponent(res.table_id)));
       }).catch(function (err) { fail(err.message); });
     });
   }
 
-  function rememberTable(id, game) {
+  function rememberTable(id, game, name) {
     const list = (store("parlour.mine") || []).filter(function (t) { return t.id !== id; });
-    list.unshift({ id: id, game: game, at: Date.now() });
+    list.unshift({ id: id, game: game, name: name, at: Date.now() });
     store("parlour.mine", list.slice(0, 8));
   }
 
-  function renderMine(box) {
+  /** The tables this browser sat at lately; ``games`` (from /api/games) names the games of older entries. */
+  function renderMine(box, games) {
     const list = store("parlour.mine") || [];
+    const named = {};
+    games.forEach(function (g) { named[g.id] = g.name; });
     fill(box);
     if (!list.length) { box.hidden = true; return; }
     box.append(h("h2", "Your recent tables"),
       h("ul.plain", list.map(function (t) {
-        return h("li", h("a", { href: "/table/" + encodeURIComponent(t.id) }, GAME_NAMES[t.game] || t.game),
+        return h("li", h("a", { href: "/table/" + encodeURIComponent(t.id) }, t.name || named[t.game] || t.game),
           h("span.muted", " · " + new Date(t.at).toLocaleString()));
       })));
   }
@@ -479,7 +479,7 @@
         const free = t.seats.filter(function (s) { return s.kind === "open" && !s.taken; });
         list.append(h("div.lobby-row", { dataset: { table: t.table_id } },
           h("div.lobby-info",
-            h("strong", t.name || GAME_NAMES[t.game] || t.game),
+            h("strong", t.name || t.game),
             h("span.muted", " · " + (t.status === "round_over" ? "between rounds" : "playing") + when(t.created)),
             h("div.lobby-seats", t.seats.map(function (s) {
               const isFree = s.kind === "open" && !s.taken;
@@ -519,7 +519,7 @@
     ensureName().then(function (name) {
       return api("/api/tables/" + encodeURIComponent(t.table_id) + "/join", { method: "POST", body: { seat: seat, name: name } });
     }).then(function () {
-      rememberTable(t.table_id, t.game);
+      rememberTable(t.table_id, t.game, t.name);
       location.assign("/table/" + encodeURIComponent(t.table_id));
     }).catch(function (err) {
       if (err.status === 409 && /already have seat/.test(err.message)) {
@@ -597,7 +597,7 @@
       const seats = summary.seats || [];
       const host = seats.find(function (s) { return s.kind === "me"; });
       const freeFriends = seats.filter(function (s) { return s.kind === "friend" && !s.taken; });
-      const game = summary.name || GAME_NAMES[summary.game] || summary.game;
+      const game = summary.name || summary.game;
       document.title = "Invitation to " + game + " — Parlour";
       if (!freeFriends.length) {
         // Every invitation of this table is taken: asking tells by whom (or gives back this player's own seat).
@@ -635,7 +635,7 @@
     function accept(code, name, onError) {
       api("/api/tables/" + encodeURIComponent(tableId) + "/accept", { method: "POST", body: name ? { invite: code, name: name } : { invite: code } })
         .then(function () {
-          rememberTable(tableId, T.table && T.table.game);
+          rememberTable(tableId, T.table && T.table.game, T.table && T.table.name);
           Me.refresh();
           connect();
         })
@@ -710,7 +710,7 @@
         T.seat = msg.seat === undefined ? null : msg.seat;
         T.role = msg.role;
         if (msg.table) T.table = msg.table;
-        if (T.role === "player" && T.table) rememberTable(tableId, T.table.game);
+        if (T.role === "player" && T.table) rememberTable(tableId, T.table.game, T.table.name);
       } else if (msg.type === "state") {
         const prev = T.state;
         T.retry = 0;
@@ -801,7 +801,7 @@
       if (T.replay) { replayKeys(T.replay, ev); return; }
       const st = T.state;
       if (!st || !st.view || T.seat === null) return;
-      const hand = handOrder(st.view);
+      const hand = handOrder(st, T.seat);
       if (/^[0-9]$/.test(ev.key) && hand.length) {
         const n = ev.key === "0" ? 9 : parseInt(ev.key, 10) - 1;
         if (n < hand.length) { T.selected = hand[n]; renderTable(); ev.preventDefault(); }
@@ -813,8 +813,9 @@
         ev.preventDefault();
       } else if (ev.key === "Enter") {
         const legal = myLegal();
-        const forCard = T.selected ? movesFor(legal, T.selected) : [];
-        const free = legal.filter(function (m) { return !moveCard(m); });
+        const offers = offerMap(st.layout);
+        const forCard = T.selected ? movesFor(offers, legal, T.selected) : [];
+        const free = legal.filter(function (m) { return !cardOf(offers, m); });
         const pick = forCard[0] || free[0] || (legal.length === 1 ? legal[0] : null);
         if (pick) { playMove(pick); ev.preventDefault(); }
         else if (st.status === "round_over") { send({ type: "next_round" }); ev.preventDefault(); }
@@ -871,15 +872,15 @@
       if (!st || T.gone) return;
       if (!T.built) build();
       const view = st.view;
-      const game = view.game;
-      document.title = (GAME_NAMES[game] || game) + " — Parlour";
+      const layout = st.layout;
+      document.title = layout.name + " — Parlour";
       const me = T.seat;
       const legal = myLegal();
       const myTurn = me !== null && view.to_move === me && legal.length > 0;
       const names = seatNames(st, view);
       app.dataset.version = String(st.version);
       app.dataset.status = st.status;
-      app.dataset.game = game;
+      app.dataset.game = view.game;
       app.dataset.myTurn = myTurn ? "1" : "0";
 
       // The banner: whose turn, round, timer.
@@ -892,23 +893,22 @@
       } else if (st.status === "round_over") {
         banner = "Round " + view.round + " is over";
       } else if (myTurn) {
-        banner = "Your turn — " + turnPrompt(game, view, legal);
+        banner = "Your turn — " + layout.prompt;
       } else if (view.to_move !== null && view.to_move !== undefined) {
         const seat = (st.seats || [])[view.to_move] || {};
         banner = (seat.kind === "bot" ? names[view.to_move] + " is thinking…" : "Waiting for " + names[view.to_move] + "…");
       } else banner = "";
       fill(slots.head,
         h("div.title",
-          h("h1", GAME_NAMES[game] || game),
-          h("span.round", "Round " + view.round + roundOf(view)),
+          h("h1", layout.name),
+          h("span.round", "Round " + view.round + layout.target),
           me === null ? h("span.badge.spect#watching", "watching") : null),
         h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
         h("span.timer#timer", { hidden: true }));
 
       const ctx = {
-        game: game, view: view, me: me === null ? 0 : me, isSeat: me !== null, legal: myTurn ? legal : [],
-        selected: T.selected, values: st.values || view.values || computeValues(view), names: names,
-        seats: st.seats || [], last: st.last, onMove: playMove,
+        view: view, layout: layout, offers: offerMap(layout), me: me === null ? 0 : me, isSeat: me !== null,
+        legal: myTurn ? legal : [], selected: T.selected, names: names, seats: st.seats || [], onMove: playMove,
         onSelect: function (card) { T.selected = T.selected === card ? null : card; renderTable(); },
         live: true,
       };
@@ -1016,13 +1016,6 @@
       });
     }
 
-    function turnPrompt(game, view, legal) {
-      if (legal.length === 1 && legal[0] === "resolve") return "resolve the strike";
-      if (TWO_STEP[game] && legal.some(function (m) { return m === "draw" || m.startsWith("take "); })) return "now draw a card";
-      if (game === "silver-bars") return "play, discard or lock";
-      return "play a card";
-    }
-
     function resultPanel(st, names, me) {
       const view = st.view;
       const sum = st.summary || {};
@@ -1064,11 +1057,11 @@
 
     function hintList(moves, myTurn) {
       if (!moves.length) return h("p.muted", "No hint.");
-      const game = T.state.view.game;
+      const offers = offerMap(T.state.layout);
       return h("ol.hints#hints", moves.map(function (m) {
         return h("li", h("span.hint-line", h("button.btn.small.hint-move", {
           type: "button", disabled: !myTurn, dataset: { move: m.move }, onclick: function () { playMove(m.move); },
-        }, moveWords(game, m.move, T.state.view)),
+        }, offerText(offers, m.move)),
         h("span.hint-text.muted", "— " + hintFigures(m))));
       }));
     }
@@ -1135,9 +1128,9 @@
     return parts.join(", ");
   }
 
-  /** The round's score of each seat, with the scoring sentences of the round's log and each meld/stack/vault's value. */
+  /** The round's score of each seat, with the scoring sentences of the round's log and each part's value
+   *  (melds, stacks, vaults: as the server sums them up). */
   function roundBreakdown(st, names, last) {
-    const view = st.view;
     const general = [];
     const bySeat = names.map(function () { return []; });
     const end = Array.isArray(st.moves) ? st.moves.length : -1;
@@ -1146,44 +1139,33 @@
       if (!event.points && event.move !== end) continue;
       if (event.seat !== null && bySeat[event.seat]) bySeat[event.seat].push(event.text); else general.push(event.text);
     }
-    const values = st.values || {};
     const seatBoxes = names.map(function (n, i) {
       return h("div.seat-result", { dataset: { seat: String(i) } },
         h("div.seat-result-head", h("b", n), h("span.round-score" + ((last || [])[i] < 0 ? ".neg" : ""), signed((last || [])[i]) + " this round")),
-        partValues(view, values, i),
+        partValues((st.layout.seats[i] || {}).summary),
         bySeat[i].length ? h("ul.score-lines", bySeat[i].map(function (l) { return h("li", l); })) : null);
     });
     return h("div.breakdown#breakdown", seatBoxes,
       general.length ? h("ul.score-lines.general", general.map(function (l) { return h("li", l); })) : null);
   }
 
-  /** "♣ −11 · ♦ −6 · …" for a seat's melds or stacks; the vaults' bars (locked ones score). */
-  function partValues(view, values, seat) {
-    if (view.game === "minus-twenty" || view.game === "progression") {
-      const parts = (view.game === "minus-twenty" ? values.melds : values.stacks) || [];
-      const mine = parts[seat] || {};
-      const items = C.SUITS.filter(function (s) { return mine[s] !== null && mine[s] !== undefined; }).map(function (s) {
-        return h("span.part" + (mine[s] < 0 ? ".neg" : ""), h("span.suit-sym.suit-" + s, C.SUIT_SYMBOL[s]), " " + signed(mine[s]));
-      });
-      return h("div.parts", h("span.muted", view.game === "minus-twenty" ? "melds: " : "stacks: "), items.length ? items : "none");
-    }
-    if (view.game === "silver-bars") {
-      const bars = (values.vaults || [])[seat] || [];
-      const vaults = (view.vaults || [])[seat] || [];
-      return h("div.parts", h("span.muted", "vaults: "), vaults.map(function (v, k) {
-        return h("span.part" + (v.locked ? ".locked" : ".unlocked"), (k + 1) + ": " + (bars[k] || 0) + (v.locked ? " locked" : ""));
-      }));
-    }
-    return null;
+  /** "melds: ♣ −11 · ♦ −6 · …", "vaults: 1: 5 locked · …": a seat's parts, from the layout's summary. */
+  function partValues(summary) {
+    if (!summary) return null;
+    const items = summary.items.map(function (item) {
+      return h("span.part" + dots(item.cls), item.suit ? [h("span.suit-sym.suit-" + item.suit, item.sym), " " + item.text] : item.text);
+    });
+    return h("div.parts", h("span.muted", summary.label), items.length ? items : "none");
   }
-  function roundOf(view) {
-    const o = view.options || {};
-    if (view.game === "twenty") return " of 2";
-    if (o.target_score && view.game !== "silver-bars") return " · to " + o.target_score;
-    if (o.best_of) return " · best of " + o.best_of;
-    if (view.game === "silver-bars") return " · to " + (o.target_score || 100);
-    if (o.rounds) return " of " + o.rounds;
-    return "";
+
+  /** "a b" → ".a.b": classes from the layout, for h(). */
+  function dots(cls) {
+    return cls ? "." + cls.trim().split(/\s+/).join(".") : "";
+  }
+
+  /** A text of the layout, with the seat it names (its "{name}") in this page's words. */
+  function say(ctx, item) {
+    return item.seat === null || item.seat === undefined ? item.text : item.text.replace("{name}", ctx.names[item.seat]);
   }
 
   function seatNames(st, view) {
@@ -1199,20 +1181,27 @@
     });
   }
 
-  function fmtNum(x) {
-    if (typeof x !== "number") return String(x);
-    return Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2);
+  /* -------------------------------- the moves you can make, as the server words them */
+
+  /** The layout's legal moves by notation: {move, card, text, short, main}. */
+  function offerMap(layout) {
+    const by = {};
+    ((layout && layout.moves) || []).forEach(function (o) { by[o.move] = o; });
+    return by;
   }
 
-  /** The card a move uses, if any. */
-  function moveCard(move) {
-    const p = move.split(" ");
-    if ((p[0] === "play" || p[0] === "discard" || p[0] === "public") && p[1] && C.isCard(p[1])) return p[1];
-    return null;
+  /** The card a legal move uses, if any. */
+  function cardOf(offers, move) {
+    return (offers[move] || {}).card || null;
   }
 
-  function movesFor(legal, card) {
-    return legal.filter(function (m) { return moveCard(m) === card; });
+  function movesFor(offers, legal, card) {
+    return legal.filter(function (m) { return cardOf(offers, m) === card; });
+  }
+
+  /** A legal move in the server's words ("Play 9♣ on your ♣ meld"); the notation if it has none. */
+  function offerText(offers, move) {
+    return (offers[move] || {}).text || notationText(move);
   }
 
   /** Turn what a person typed into a move: exact notation, or a card/suit that names one legal move. */
@@ -1235,86 +1224,18 @@
     return norm;
   }
 
-  /* ---------------------------------------- the moves you can make, in words */
-  /* (for buttons and hints only: the move log shows the server's own words) */
-
-  function moveWords(game, move, view) {
-    const p = move.split(" ");
-    const verb = p[0];
-    const card = p[1] && C.isCard(p[1]) ? C.cardShort(p[1]) : "";
-    const sym = function (s) { return C.SUIT_SYMBOL[s] || s; };
-    if (verb === "draw") return "Draw from the pile" + (view && view.stock_count !== undefined ? " (" + view.stock_count + " left)" : "");
-    if (verb === "take") {
-      let top = "";
-      if (view) {
-        const pile = game === "progression" ? (view.public_stacks || {})[p[1]] : (view.discard_piles || {})[p[1]];
-        if (pile && pile.length) top = " " + C.cardShort(pile[pile.length - 1]);
-      }
-      return "Take" + top + " from the " + sym(p[1]) + (game === "progression" ? " public stack" : " pile");
-    }
-    if (verb === "lock") return "Lock vault " + p[1];
-    if (verb === "resolve") return "Resolve the strike";
-    if (verb === "discard") return game === "minus-twenty" ? "Discard " + card + " on the " + sym(p[1][1]) + " pile" : "Discard " + card;
-    if (verb === "public") return "Put " + card + " on the public " + sym(p[1][1]) + " stack";
-    if (verb === "play") {
-      if (game === "minus-twenty") return "Play " + card + " on your " + sym(p[1][1]) + " meld";
-      if (game === "progression") return "Play " + card + " on your " + sym(p[1][1]) + " stack";
-      if (game === "twenty") {
-        if (view && typeof view.tally_value === "number") {
-          const total = view.tally_value + C.twentyValue(p[1]);
-          return "Play " + card + " → " + total + (total === 20 ? " (exact!)" : total > 20 ? " (beyond: +" + (total - 20) + ")" : "");
-        }
-        return "Play " + card;
-      }
-      if (game === "silver-bars") {
-        const r = C.role(game, p[1]).cls;
-        if (p.length === 2) return "Call a strike with " + card;
-        if (r === "rubble") return "Rubble " + card + " on their vault " + p[2];
-        if (r === "shovel") return "Shovel vault " + p[2] + " clear";
-        if (r === "thief") return "Steal from their vault " + p[2] + " into vault " + p[3];
-        return card + " into vault " + p[2];
-      }
-    }
-    return move;
-  }
-
-  /** A short button label for a card's move (the card is already selected). */
-  function moveShort(game, move, view) {
-    const p = move.split(" ");
-    const sym = function (s) { return C.SUIT_SYMBOL[s] || s; };
-    if (p[0] === "discard") return game === "minus-twenty" ? "Discard on " + sym(p[1][1]) + " pile" : "Discard";
-    if (p[0] === "public") return "Public " + sym(p[1][1]) + " stack";
-    if (p[0] === "play") {
-      if (game === "minus-twenty") return "Play on " + sym(p[1][1]) + " meld";
-      if (game === "progression") return "My " + sym(p[1][1]) + " stack";
-      if (game === "twenty") return moveWords(game, move, view).replace(/^Play \S+ /, "Play ");
-      if (game === "silver-bars") {
-        const r = C.role(game, p[1]).cls;
-        if (p.length === 2) return "Strike!";
-        if (r === "rubble") return "Rubble → their vault " + p[2];
-        if (r === "shovel") return "Shovel vault " + p[2];
-        if (r === "thief") return "Their " + p[2] + " → my vault " + p[3];
-        return "Vault " + p[2];
-      }
-    }
-    return moveWords(game, move, view);
-  }
-
   /* --------------------------------------------------------------- boards */
+  /* Everything a game adds to the table comes in the state's layout (docs/web-protocol.md): this only draws it. */
 
-  function handOrder(view) {
-    return view.hand ? C.sortCards(view.hand) : [];
+  /** ``seat``'s hand in the order it is shown (the keys 1–9 pick from it). */
+  function handOrder(st, seat) {
+    const mine = st.layout && st.layout.seats[seat];
+    return mine ? mine.hand.cards : [];
   }
 
-  /** The cards of a seat's hand that ctx may show face up, and how many stay hidden. */
-  function handOf(ctx, seat) {
-    const v = ctx.view;
-    if (ctx.allHands && ctx.allHands[seat]) return { shown: C.sortCards(ctx.allHands[seat]), hidden: 0, open: true };
-    if (seat === v.seat && v.hand) return { shown: C.sortCards(v.hand), hidden: 0, open: true };
-    if (v.game === "twenty" && v.hands && v.hands[seat]) return { shown: C.sortCards(v.hands[seat]), hidden: 0, open: true };
-    const size = (v.hand_sizes || [])[seat] || 0;
-    const known = (v.known && v.known[seat]) || [];
-    return { shown: C.sortCards(known), hidden: Math.max(0, size - known.length), open: false, known: true };
+  /** A face-up card, with what it is in the game (its role, from the layout). */
+  function cardEl(ctx, code, opts) {
+    return C.cardEl(code, ctx.layout.roles[code] || null, opts);
   }
 
   function renderBoard(ctx) {
@@ -1329,37 +1250,16 @@
     return board;
   }
 
-  /** What a seat's melds, stacks or locked vaults add up to now (null in Twenty, whose scores are live). */
-  function boardValue(ctx, seat) {
-    return boardValueOf(ctx.view, ctx.values, seat);
-  }
-
-  function boardValueOf(v, values, seat) {
-    const vals = values || {};
-    const sum = function (o) {
-      let t = 0;
-      for (const k in o || {}) if (typeof o[k] === "number") t += o[k];
-      return t;
-    };
-    if (v.game === "minus-twenty") return { label: "melds", value: sum((vals.melds || [])[seat]), title: "the round's score so far: the melds' values added up" };
-    if (v.game === "progression") return { label: "stacks", value: sum((vals.stacks || [])[seat]), title: "the round's score so far: the private stacks' values added up" };
-    if (v.game === "silver-bars") {
-      const bars = (vals.vaults || [])[seat] || [];
-      let t = 0;
-      ((v.vaults || [])[seat] || []).forEach(function (vault, i) { if (vault.locked) t += bars[i] || 0; });
-      return { label: "locked bars", value: t, title: "bars in locked vaults: what ships at the end of the round", plain: true };
-    }
-    return null;
-  }
-
   function seatHeader(ctx, seat, mine) {
     const v = ctx.view;
     const info = ctx.seats[seat] || {};
+    const layout = ctx.layout.seats[seat];
     const toMove = v.to_move === seat && !v.round_over;
     const total = (v.totals || [])[seat] || 0;
     const round = (v.scores || [])[seat] || 0;
     const live = !v.round_over && !v.match_over;
-    const board = live ? boardValue(ctx, seat) : null;
+    // What the seat's melds, stacks or locked vaults add up to now (none where the round's score is live).
+    const board = live ? layout.score : null;
     let score;
     if (board) {
       score = [h("span.seat-score.round-value", { title: board.title }, board.label + " " + (board.plain ? String(board.value) : signed(board.value))),
@@ -1375,16 +1275,14 @@
       info.kind === "bot" ? h("span.badge", "bot · " + (info.level || "")) : null,
       info.kind && info.kind !== "bot" && ctx.live ? h("span.dot" + (info.connected ? ".on" : ".off"), { title: info.connected ? "connected" : "not connected" }) : null,
       score,
-      v.game === "silver-bars" && v.locks_left ? h("span.badge.locks", { title: "locks left" }, "locks " + v.locks_left[seat]) : null,
-      v.game === "twenty" && v.hands_dealt ? h("span.badge", { title: "hands dealt this round" }, "hand " + v.hands_dealt[seat] + "/5") : null,
-      v.game === "minus-twenty" && v.rounds_won && v.options && v.options.best_of ? h("span.badge", "rounds won " + v.rounds_won[seat]) : null);
+      layout.badges.map(function (b) { return h("span.badge" + dots(b.cls), { title: b.title }, b.text); }));
   }
 
   function seatArea(ctx, seat, mine) {
     const v = ctx.view;
     const area = h("section.seat-area" + (mine ? ".mine" : ".theirs") + (v.to_move === seat && !v.round_over ? ".active" : ""), { dataset: { seat: String(seat) } });
     area.append(seatHeader(ctx, seat, mine));
-    const tableau = tableauOf(ctx, seat, mine);
+    const tableau = tableauOf(ctx, seat);
     if (mine) {
       if (tableau) area.append(tableau);
       area.append(handArea(ctx, seat));
@@ -1397,13 +1295,12 @@
 
   function handArea(ctx, seat) {
     const v = ctx.view;
-    const hand = handOf(ctx, seat);
+    const hand = ctx.layout.seats[seat].hand;
     const live = ctx.live && seat === v.seat && ctx.isSeat;
     const row = h("div.hand" + (live ? ".my-hand" : ".other-hand") + (hand.open ? ".open" : ""), { "aria-label": ctx.names[seat] + "'s hand" });
-    const knownSet = (v.known && v.known[seat]) || [];
-    hand.shown.forEach(function (card, i) {
-      const moves = live ? movesFor(ctx.legal, card) : [];
-      const el = C.cardEl(card, v.game, { button: live, cls: "in-hand" });
+    hand.cards.forEach(function (card, i) {
+      const moves = live ? movesFor(ctx.offers, ctx.legal, card) : [];
+      const el = cardEl(ctx, card, { button: live, cls: "in-hand" });
       if (live) {
         if (moves.length) el.classList.add("playable");
         if (ctx.selected === card) el.classList.add("selected");
@@ -1411,20 +1308,20 @@
         el.addEventListener("click", function () { ctx.onSelect(card); });
         if (!moves.length && ctx.legal.length) el.setAttribute("aria-disabled", "true");
       }
-      if (knownSet.indexOf(card) >= 0 && (hand.known || live)) {
+      if (hand.known.indexOf(card) >= 0) {
         el.classList.add("known");
         el.title += " — seen by everyone (taken from a pile)";
       }
       row.append(el);
     });
     for (let i = 0; i < hand.hidden; i++) row.append(C.backEl({ cls: "in-hand" }));
-    if (!hand.shown.length && !hand.hidden) {
+    if (!hand.cards.length && !hand.hidden) {
       row.classList.add("empty");
       row.append(h("span.muted.empty-hand", "no cards"));
     }
     const wrap = h("div.hand-wrap", row);
-    if (!hand.open && hand.hidden + hand.shown.length) {
-      wrap.append(h("span.hand-count", (hand.hidden + hand.shown.length) + " cards" + (hand.shown.length ? ", " + hand.shown.length + " known" : "")));
+    if (!hand.open && hand.hidden + hand.cards.length) {
+      wrap.append(h("span.hand-count", (hand.hidden + hand.cards.length) + " cards" + (hand.cards.length ? ", " + hand.cards.length + " known" : "")));
     }
     if (live) wrap.append(actionBar(ctx));
     return wrap;
@@ -1432,194 +1329,123 @@
 
   /** Under my hand: the selected card's moves, and moves that use no card. */
   function actionBar(ctx) {
-    const v = ctx.view;
     const bar = h("div.actions#actions");
+    const button = function (m, cls, words) {
+      return h("button.btn.move" + cls, { type: "button", dataset: { move: m }, title: m, onclick: function () { ctx.onMove(m); } }, words);
+    };
     if (ctx.selected) {
-      const moves = movesFor(ctx.legal, ctx.selected);
+      const moves = movesFor(ctx.offers, ctx.legal, ctx.selected);
       if (moves.length) {
         bar.append(h("span.action-label", C.cardShort(ctx.selected) + ":"));
-        for (const m of moves) {
-          bar.append(h("button.btn.move.primary", { type: "button", dataset: { move: m }, title: m, onclick: function () { ctx.onMove(m); } }, moveShort(v.game, m, v)));
-        }
+        for (const m of moves) bar.append(button(m, ".primary", ctx.offers[m].short));
       } else if (ctx.legal.length) {
         bar.append(h("span.muted", C.cardShort(ctx.selected) + " cannot be played now."));
       }
     }
-    const free = ctx.legal.filter(function (m) { return !moveCard(m); });
-    for (const m of free) {
-      bar.append(h("button.btn.move" + (m === "draw" || m === "resolve" ? ".primary" : ""), { type: "button", dataset: { move: m }, title: m, onclick: function () { ctx.onMove(m); } }, moveWords(v.game, m, v)));
+    for (const m of ctx.legal.filter(function (m) { return !cardOf(ctx.offers, m); })) {
+      bar.append(button(m, ctx.offers[m].main ? ".primary" : "", ctx.offers[m].text));
     }
-    if (!ctx.selected && ctx.legal.some(function (m) { return moveCard(m); })) {
+    if (!ctx.selected && ctx.legal.some(function (m) { return cardOf(ctx.offers, m); })) {
       bar.append(h("span.muted.tip", "Pick a raised card to see its moves."));
     }
     return bar;
   }
 
-  function tableauOf(ctx, seat, mine) {
-    const v = ctx.view;
-    if (v.game === "minus-twenty") return suitColumns(ctx, v.melds[seat], (ctx.values.melds || [])[seat], "meld", mine, seat);
-    if (v.game === "progression") return suitColumns(ctx, v.private_stacks[seat], (ctx.values.stacks || [])[seat], "stack", mine, seat);
-    if (v.game === "silver-bars") return vaultRow(ctx, seat, mine);
-    return null;
+  /** A seat's melds, stacks or vaults: a row of columns. */
+  function tableauOf(ctx, seat) {
+    const parts = ctx.layout.seats[seat].parts;
+    if (!parts) return null;
+    return h("div.columns" + dots(parts.cls), parts.columns.map(function (col) { return columnEl(ctx, col, seat); }));
   }
 
-  function fan(cards, game, opts) {
+  /** One column: its head and value, its cards, what lies apart under them, a note and a button of its own.
+   *  It is a target while a move of the card picked lands on it (a click makes the move, if it is the only one). */
+  function columnEl(ctx, col, seat) {
+    const picked = ctx.selected ? movesFor(ctx.offers, ctx.legal, ctx.selected) : [];
+    const here = picked.filter(function (m) { return col.drop.indexOf(m) >= 0; });
+    const el = h("div.column" + dots(col.cls) + (here.length ? ".target" : ""), { dataset: Object.assign({}, col.data, { seat: String(seat) }) },
+      h("div.col-head" + (col.head.suit ? ".suit-" + col.head.suit : ""), h("span" + dots(col.head.cls), col.head.text),
+        h("span.col-value" + dots(col.value.cls), { title: col.value.title }, col.value.text)),
+      col.cards.length ? fan(ctx, col.cards, { vertical: true }) : null,
+      col.under.length ? h("div.rubble", col.under.map(function (c) { return cardEl(ctx, c, { cls: "small" }); })) : null,
+      !col.cards.length && !col.under.length ? h("div.slot", "—") : null,
+      col.note ? h("div" + dots(col.note.cls), col.note.text) : null);
+    if (here.length === 1) el.addEventListener("click", function () { ctx.onMove(here[0]); });
+    const action = col.action;
+    if (action && ctx.legal.indexOf(action.move) >= 0) {
+      el.append(h("button.btn.tiny" + dots(action.cls), { type: "button", dataset: { move: action.move },
+        onclick: function (e) { e.stopPropagation(); ctx.onMove(action.move); } }, action.text));
+    }
+    return el;
+  }
+
+  function fan(ctx, cards, opts) {
     opts = opts || {};
     const el = h("div.fan" + (opts.vertical ? ".vertical" : ".horizontal"));
     cards.forEach(function (c, i) {
-      const card = C.cardEl(c, game, { cls: "small" + (i === cards.length - 1 ? " top" : "") + (opts.highlight === i ? " last-played" : "") });
-      el.append(card);
+      el.append(cardEl(ctx, c, { cls: "small" + (i === cards.length - 1 ? " top" : "") }));
     });
     return el;
   }
 
-  function lastPlayedCard(ctx) {
-    return ctx.last && ctx.last.move ? moveCard(ctx.last.move) || (ctx.last.move.split(" ")[1] || null) : null;
-  }
-
-  function suitColumns(ctx, piles, values, what, mine, seat) {
-    const v = ctx.view;
-    const row = h("div.columns.suits");
-    for (const s of C.SUITS) {
-      const cards = piles[s] || [];
-      const val = values ? values[s] : null;
-      const target = ctx.selected && mine && ctx.legal.indexOf("play " + ctx.selected) >= 0 && ctx.selected[1] === s;
-      const col = h("div.column" + (target ? ".target" : ""), { dataset: { suit: s, seat: String(seat) } },
-        h("div.col-head.suit-" + s, h("span.sym", C.SUIT_SYMBOL[s]),
-          h("span.col-value" + (val > 0 ? ".pos" : val < 0 ? ".neg" : ""), { title: what + " score if the round ended now" }, cards.length ? signed(val) : "")),
-        cards.length ? fan(cards, v.game, { vertical: true }) : h("div.slot", "—"));
-      if (target) col.addEventListener("click", function () { ctx.onMove("play " + ctx.selected); });
-      row.append(col);
-    }
-    return row;
-  }
-
-  function vaultRow(ctx, seat, mine) {
-    const v = ctx.view;
-    const vaults = v.vaults[seat];
-    const values = (ctx.values.vaults || [])[seat] || [];
-    const row = h("div.columns.vaults");
-    vaults.forEach(function (vault, i) {
-      const n = i + 1;
-      let cls = "";
-      if (vault.locked) cls += ".locked";
-      if (vault.rubble) cls += ".rubbled";
-      const moveHere = ctx.selected ? movesFor(ctx.legal, ctx.selected).filter(function (m) {
-        const p = m.split(" ");
-        const r = C.role(v.game, p[1]).cls;
-        if (mine) return (r === "thief" ? p[3] : p[2]) === String(n) && r !== "rubble";
-        return (r === "rubble" || r === "thief") && p[2] === String(n);
-      }) : [];
-      const lockHere = mine && ctx.legal.indexOf("lock " + n) >= 0;
-      if (moveHere.length) cls += ".target";
-      const col = h("div.column.vault" + cls, { dataset: { vault: String(n), seat: String(seat) } },
-        h("div.col-head", h("span.vault-no", "Vault " + n),
-          h("span.col-value" + (vault.locked ? ".pos" : ""), { title: vault.locked ? "bars locked in (they score)" : "bars in the vault (score only once locked)" },
-            values[i] !== undefined && values[i] !== null ? String(values[i]) : "")),
-        vault.cards.length ? fan(vault.cards, v.game, { vertical: true }) : null,
-        vault.rubble ? h("div.rubble", C.cardEl(vault.rubble, v.game, { cls: "small" })) : null,
-        !vault.cards.length && !vault.rubble ? h("div.slot", "—") : null,
-        vaultHint(vault, v.game));
-      if (moveHere.length === 1) col.addEventListener("click", function () { ctx.onMove(moveHere[0]); });
-      if (lockHere) {
-        col.append(h("button.btn.tiny.lock-btn", { type: "button", dataset: { move: "lock " + n }, onclick: function (e) { e.stopPropagation(); ctx.onMove("lock " + n); } }, "Lock"));
-      }
-      row.append(col);
-    });
-    return row;
-  }
-
-  function vaultHint(vault, game) {
-    if (vault.locked) return h("div.vault-state.locked", "locked");
-    if (vault.rubble) return h("div.vault-state.warn", "needs a shovel");
-    if (!vault.cards.length) return h("div.vault-state", "any bar");
-    const top = vault.cards[vault.cards.length - 1];
-    const r = C.role(game, top).cls;
-    if (r === "miner" && vault.cards.length >= 2) {
-      const under = vault.cards[vault.cards.length - 2];
-      const val = under[0] === "A" ? 1 : parseInt(under[0], 10);
-      return h("div.vault-state", "bar > " + val);
-    }
-    return h("div.vault-state", "miner / lock");
-  }
-
-  function meter(tally) {
-    const fillEl = h("div.meter-fill");
-    fillEl.style.width = Math.min(100, tally * 5) + "%"; // CSSOM, allowed by the page's CSP
-    return h("div.meter", fillEl);
-  }
-
-  function pileEl(ctx, cards, label, takeMove, opts) {
-    opts = opts || {};
-    const v = ctx.view;
-    const can = takeMove && ctx.legal.indexOf(takeMove) >= 0;
-    const el = h("div.pile" + (can ? ".takeable" : ""), { dataset: opts.data || {} },
-      h("div.pile-label", label),
-      cards.length ? fan(cards, v.game, { vertical: opts.vertical !== false }) : h("div.slot", "—"));
+  /** A face-up pile; a click takes from it when its move is legal. */
+  function pileEl(ctx, pile) {
+    const can = pile.move && ctx.legal.indexOf(pile.move) >= 0;
+    const el = h("div.pile" + dots(pile.cls) + (can ? ".takeable" : ""), { dataset: pile.data || {} },
+      h("div.pile-label", pile.suit ? h("span.suit-" + pile.suit, pile.label) : pile.label),
+      pile.cards.length ? fan(ctx, pile.cards, { vertical: pile.fan !== "horizontal" }) : h("div.slot", "—"));
     if (can) {
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
-      el.title = moveWords(v.game, takeMove, v);
-      el.dataset.move = takeMove;
-      el.addEventListener("click", function () { ctx.onMove(takeMove); });
+      el.title = offerText(ctx.offers, pile.move);
+      el.dataset.move = pile.move;
+      el.addEventListener("click", function () { ctx.onMove(pile.move); });
     }
     return el;
   }
 
-  function stockEl(ctx, count, label) {
-    const can = ctx.legal.indexOf("draw") >= 0;
+  function stockEl(ctx, stock) {
+    const count = stock.count;
+    const can = stock.move && ctx.legal.indexOf(stock.move) >= 0;
     const el = h("div.stock" + (can ? ".takeable" : ""), { title: count + " cards in the draw pile" },
       h("div.stock-cards", count > 0 ? C.backEl({ cls: "small" }) : h("div.slot", "—"), count > 1 ? C.backEl({ cls: "small under" }) : null),
-      h("div.pile-label", (label || "Draw pile") + ": " + count));
+      h("div.pile-label", stock.label + ": " + count));
     if (can) {
       el.setAttribute("role", "button");
-      el.dataset.move = "draw";
-      el.addEventListener("click", function () { ctx.onMove("draw"); });
+      el.dataset.move = stock.move;
+      el.addEventListener("click", function () { ctx.onMove(stock.move); });
     }
     return el;
+  }
+
+  /** A count towards a goal (Twenty's tally): its value, a bar, and the cards that make it. */
+  function meterEl(ctx, item) {
+    const fillEl = h("div.meter-fill");
+    fillEl.style.width = Math.min(100, item.value / item.max * 100) + "%"; // CSSOM, allowed by the page's CSP
+    return h("div.tally-box",
+      h("div.tally-head", h("span", item.label), h("span.tally-value" + (item.hot ? ".hot" : ""), { id: item.id }, String(item.value)),
+        h("span.muted", "/ " + item.max), item.badge ? h("span.badge", item.badge) : null),
+      h("div.meter", fillEl),
+      item.cards.length ? fan(ctx, item.cards, { vertical: false }) : h("div.slot.wide", item.empty));
+  }
+
+  /** One item of the middle of the table (its ``kind`` says which). */
+  function centreItem(ctx, item) {
+    switch (item.kind) {
+      case "stock": return stockEl(ctx, item);
+      case "pile": return pileEl(ctx, item);
+      case "piles": return h("div.columns" + dots(item.cls), item.piles.map(function (p) { return pileEl(ctx, p); }));
+      case "meter": return meterEl(ctx, item);
+      case "group": return h("div" + dots(item.cls), item.items.map(function (i) { return centreItem(ctx, i); }));
+      case "label": return h("div.pile-label", say(ctx, item));
+      case "cards": return h("div" + dots(item.cls), item.cards.map(function (c) { return cardEl(ctx, c, { cls: item.card_cls }); }));
+      case "note": case "text": return h("div" + dots(item.cls), say(ctx, item));
+      default: return null;
+    }
   }
 
   function middle(ctx) {
-    const v = ctx.view;
-    const mid = h("section.middle");
-    if (v.game === "minus-twenty") {
-      const piles = h("div.columns.suits.piles");
-      for (const s of C.SUITS) {
-        const pile = v.discard_piles[s] || [];
-        piles.append(pileEl(ctx, pile, h("span.suit-" + s, C.SUIT_SYMBOL[s] + " pile"), "take " + s, { data: { suit: s } }));
-      }
-      append(mid, [stockEl(ctx, v.stock_count), piles,
-        v.options && v.options.stall_limit && v.stall_count ? h("div.note", "stall count " + v.stall_count + "/" + v.options.stall_limit) : null]);
-    } else if (v.game === "progression") {
-      const piles = h("div.columns.suits.piles");
-      for (const s of C.SUITS) {
-        piles.append(pileEl(ctx, v.public_stacks[s] || [], h("span.suit-" + s, "public " + C.SUIT_SYMBOL[s]), "take " + s, { data: { suit: s } }));
-      }
-      append(mid, [stockEl(ctx, v.stock_count), piles,
-        v.options && v.options.stall_limit && v.stall ? h("div.note", "stall count " + v.stall + "/" + v.options.stall_limit) : null]);
-    } else if (v.game === "twenty") {
-      const tv = typeof v.tally_value === "number" ? v.tally_value : (ctx.values.tally || 0);
-      append(mid, [
-        h("div.twenty-side",
-          h("div.pile-label", "End of round bonus"),
-          h("div.revealed", (v.revealed || []).map(function (c) { return C.cardEl(c, v.game, { cls: "small dim" }); })),
-          h("div.bonus", "+" + v.bonus + " to the last scorer" + (v.last_scorer !== null && v.last_scorer !== undefined ? " (now: " + ctx.names[v.last_scorer] + ")" : ""))),
-        h("div.tally-box",
-          h("div.tally-head", h("span", "Tally"), h("span.tally-value" + (tv >= 15 ? ".hot" : ""), { id: "tally-value" }, String(tv)), h("span.muted", "/ 20"),
-            (v.tally || []).length >= 3 && tv < 20 ? h("span.badge", (v.tally || []).length + " cards") : null),
-          meter(tv),
-          (v.tally || []).length ? fan(v.tally, v.game, { vertical: false }) : h("div.slot.wide", "empty — any card starts it")),
-        h("div.twenty-side",
-          stockEl(ctx, v.stock_count, "Stock"),
-          h("div.pile-label", "Set aside: " + (v.set_aside || []).length))]);
-    } else if (v.game === "silver-bars") {
-      const pile = v.discard_pile || [];
-      append(mid, [stockEl(ctx, v.stock_count),
-        h("div.pile.discard", h("div.pile-label", "Discard pile (" + pile.length + ")"),
-          pile.length ? fan(pile.slice(-6), v.game, { vertical: false }) : h("div.slot", "—")),
-        v.strike ? h("div.strike-banner", "Strike against " + ctx.names[v.strike.against] + " — their next turn is spent resolving it") : null]);
-    }
-    return mid;
+    return h("section.middle", ctx.layout.centre.map(function (item) { return centreItem(ctx, item); }));
   }
 
   /* ------------------------------------------------------------- panels */
@@ -1654,7 +1480,7 @@
     if (playing) {
       // Meld, stack and vault games score at the round's end: the round's row shows what they are worth now.
       const now = view.scores.map(function (x, i) {
-        const b = boardValueOf(view, st.values || computeValues(view), i);
+        const b = (st.layout.seats[i] || {}).score;
         return b ? b.value : x;
       });
       rounds.push(now);
@@ -1690,49 +1516,6 @@
       events.length ? h("ul.events", events) : null,
       h("ol.log-list", { start: String(first) }, items.length ? items : h("li.muted", "No moves yet."))));
   }
-  /* ------------------------------------------------------------ values */
-
-  function computeValues(view) {
-    // For replays of older servers: the same figures as the server's `values`.
-    const face = function (c) { return "JQK".indexOf(c[0]) >= 0; };
-    const pip = function (c) { return c[0] === "T" ? 10 : c[0] === "A" ? 1 : parseInt(c[0], 10); };
-    if (view.game === "minus-twenty") {
-      return { melds: view.melds.map(function (m) {
-        const o = {};
-        for (const s of C.SUITS) {
-          const cards = m[s] || [];
-          if (!cards.length) { o[s] = null; continue; }
-          const inv = cards.filter(face).length;
-          const sum = cards.filter(function (c) { return !face(c); }).reduce(function (a, c) { return a + pip(c); }, 0);
-          o[s] = (sum - 20) * (1 + inv) + (cards.length >= 8 ? 20 : 0);
-        }
-        return o;
-      }) };
-    }
-    if (view.game === "progression") {
-      const isFace = function (c) { return "AJQK".indexOf(c[0]) >= 0; };
-      return { stacks: view.private_stacks.map(function (p) {
-        const o = {};
-        for (const s of C.SUITS) {
-          const cards = p[s] || [];
-          if (!cards.length) { o[s] = null; continue; }
-          const f = cards.filter(isFace).length;
-          const total = cards.filter(function (c) { return !isFace(c); }).reduce(function (a, c) { return a + pip(c); }, 0);
-          o[s] = f === cards.length ? -10 * (f + 1) : total > 12 ? (total - 12) * (f + 1) : 0;
-        }
-        return o;
-      }) };
-    }
-    if (view.game === "silver-bars") {
-      return { vaults: view.vaults.map(function (seat) {
-        return seat.map(function (v) {
-          return v.cards.filter(function (c) { return "A2346".indexOf(c[0]) >= 0 && c !== "JK"; }).reduce(function (a, c) { return a + pip(c); }, 0);
-        });
-      }) };
-    }
-    return { tally: view.tally_value };
-  }
-
   /* ------------------------------------------------------------- replays */
 
   /** A step-by-step viewer over replay steps (views); returns {el, go, close}. */
@@ -1764,9 +1547,9 @@
       change.textContent = view.change ? "· " + (view.change === "next round" ? "new round dealt" : notationText(view.change)) : "· the deal";
       const names = opts.names || view.names || [];
       const ctx = {
-        game: view.game, view: view, me: view.seat !== null && view.seat !== undefined && !full ? view.seat : (opts.seat || 0),
-        isSeat: false, legal: [], selected: null, values: view.values || computeValues(view), names: names,
-        seats: [], last: null, allHands: view.all_hands || null, onMove: function () {}, onSelect: function () {}, live: false,
+        view: view, layout: view.layout, offers: {}, me: view.seat !== null && view.seat !== undefined && !full ? view.seat : (opts.seat || 0),
+        isSeat: false, legal: [], selected: null, names: names,
+        seats: [], onMove: function () {}, onSelect: function () {}, live: false,
       };
       stage.innerHTML = "";
       stage.append(h("div.replay-round", "Round " + view.round + " · " + names.map(function (n, k) {

@@ -1,4 +1,4 @@
-/* Cards: notation, sorting, and how a card is drawn (plain DOM + CSS). */
+/* Cards: notation, and how a card is drawn (plain DOM + CSS); what a card is in a game comes from the server. */
 "use strict";
 
 (function () {
@@ -15,45 +15,6 @@
 
   function isCard(text) {
     return typeof text === "string" && /^(JK|[A2-9TJQK][CDHS])$/.test(text);
-  }
-
-  /** Sort by suit (♣ ♦ ♥ ♠, joker last), then rank (A low). */
-  function sortCards(cards) {
-    return cards.slice().sort(function (a, b) {
-      const pa = parse(a), pb = parse(b);
-      const sa = pa.joker ? 9 : SUITS.indexOf(pa.suit), sb = pb.joker ? 9 : SUITS.indexOf(pb.suit);
-      if (sa !== sb) return sa - sb;
-      return RANKS.indexOf(pa.rank) - RANKS.indexOf(pb.rank);
-    });
-  }
-
-  /** What a card is in a game: a short tag printed on it, and a role class. */
-  function role(game, code) {
-    const c = parse(code);
-    if (game === "silver-bars") {
-      if (c.joker) return { tag: "hi thief", cls: "thief" };
-      if (c.rank === "5" || code === "KS") return { tag: "lock", cls: "lock" };
-      if ("A2346".indexOf(c.rank) >= 0) return { tag: "bar " + (c.rank === "A" ? 1 : c.rank), cls: "bar" };
-      if ("789T".indexOf(c.rank) >= 0) return { tag: "miner", cls: "miner" };
-      if (c.rank === "K") return { tag: "rubble", cls: "rubble" };
-      if (code === "QS") return { tag: "strike", cls: "strike" };
-      if (c.rank === "Q") return { tag: "shovel", cls: "shovel" };
-      if (c.rank === "J") return { tag: "lo thief", cls: "thief" };
-    } else if (game === "minus-twenty") {
-      if ("JQK".indexOf(c.rank) >= 0) return { tag: "×", cls: "invest" };
-    } else if (game === "progression") {
-      if ("AJQK".indexOf(c.rank) >= 0) return { tag: "×", cls: "invest" };
-    } else if (game === "twenty") {
-      return { tag: String(twentyValue(code)), cls: "" };
-    }
-    return { tag: "", cls: "" };
-  }
-
-  function twentyValue(code) {
-    const r = parse(code).rank;
-    if (r === "A") return 1;
-    if ("TJQK".indexOf(r) >= 0) return 10;
-    return parseInt(r, 10);
   }
 
   function rankText(rank) {
@@ -75,19 +36,20 @@
     return rankText(c.rank) + SUIT_SYMBOL[c.suit];
   }
 
-  /** The DOM element of a face-up card. */
-  function cardEl(code, game, opts) {
+  /** The DOM element of a face-up card; ``role``: what it is in the game, as the server says
+   *  ({tag, kind, note}: "bar 1" printed on it, class role-bar, "— bar 1" in its title), or null. */
+  function cardEl(code, role, opts) {
     opts = opts || {};
     const c = parse(code);
-    const r = role(game, code);
+    const r = role || { tag: "", kind: "", note: "" };
     const el = document.createElement(opts.button ? "button" : "div");
     if (opts.button) el.type = "button";
     el.className = "card face " + (c.joker ? "joker" : "suit-" + c.suit) +
       (c.suit === "D" || c.suit === "H" ? " red" : c.joker ? "" : " black") +
-      (r.cls ? " role-" + r.cls : "") + (opts.cls ? " " + opts.cls : "");
+      (r.kind ? " role-" + r.kind : "") + (opts.cls ? " " + opts.cls : "");
     el.dataset.card = code;
-    el.setAttribute("aria-label", cardName(code) + (r.tag && r.tag !== "×" && game === "silver-bars" ? " (" + r.tag + ")" : ""));
-    el.title = cardName(code) + (r.tag && game === "silver-bars" ? " — " + r.tag : r.cls === "invest" ? " — multiplier" : "");
+    el.setAttribute("aria-label", cardName(code) + (r.note ? " (" + r.note + ")" : ""));
+    el.title = cardName(code) + (r.note ? " — " + r.note : "");
     const corner = document.createElement("span");
     corner.className = "corner";
     if (c.joker) {
@@ -124,7 +86,7 @@
 
   window.Cards = {
     SUITS: SUITS, SUIT_SYMBOL: SUIT_SYMBOL, SUIT_NAME: SUIT_NAME, RANKS: RANKS,
-    parse: parse, isCard: isCard, sortCards: sortCards, role: role, twentyValue: twentyValue,
+    parse: parse, isCard: isCard,
     cardName: cardName, cardShort: cardShort, cardEl: cardEl, backEl: backEl, rankText: rankText,
   };
 })();

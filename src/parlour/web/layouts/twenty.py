@@ -1,0 +1,45 @@
+"""Twenty in the browser: the revealed cards and the End of Round Bonus, the tally with
+what it comes to, the stock and the cards set aside; open hands face up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from parlour.cards import standard_deck
+from parlour.games.twenty import HAND
+from parlour.web.layouts import Layout, badge, card_row, group, hand, label, meter, stock, text
+
+REVEALED = 2
+"""Cards turned face up at the deal."""
+HANDS_A_ROUND = (len(standard_deck()) - REVEALED) // (2 * HAND)
+"""Hands of five each seat is dealt in a round."""
+TWENTY = 20
+"""What the tally is played towards."""
+ROUNDS = 2
+"""Twenty is always two rounds."""
+
+
+def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
+    """The tally between the bonus and the stock (see :mod:`parlour.web.layouts`)."""
+    tally = view["tally"]
+    value = view["tally_value"]
+    scorer = view["last_scorer"]
+    seats = [{
+        "hand": hand(view, seat, view["hands"]),
+        "badges": [badge(f"hand {dealt}/{HANDS_A_ROUND}", "hands dealt this round")],
+    } for seat, dealt in enumerate(view["hands_dealt"])]
+    bonus = f"+{view['bonus']} to the last scorer" + (" (now: {name})" if scorer is not None else "")
+    centre = [
+        group("twenty-side", [
+            label("End of round bonus"),
+            card_row(view["revealed"], "revealed", "small dim"),
+            text(bonus, "bonus", scorer),
+        ]),
+        meter("Tally", value, TWENTY, tally, hot=value >= 15,
+              badge=f"{len(tally)} cards" if len(tally) >= 3 and value < TWENTY else None,
+              empty="empty — any card starts it", id="tally-value"),
+        group("twenty-side", [stock(view["stock_count"], "Stock", None),
+                              label(f"Set aside: {len(view['set_aside'])}")]),
+    ]
+    return {"target": f" of {ROUNDS}", "prompt": "play a card", "seats": seats, "centre": centre}
