@@ -29,7 +29,19 @@ from parlour import games
 from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.envs.spaces import GameSpace, _Layout
-from parlour.game import Deal, Event, Game, Move, Observation, Option, RoundEnding, State, check_deck, restore_base
+from parlour.game import (
+    Bounds,
+    Deal,
+    Event,
+    Game,
+    Move,
+    Observation,
+    Option,
+    RoundEnding,
+    State,
+    check_deck,
+    restore_base,
+)
 from parlour.games._base import StockPile
 from parlour.narrate import card_text
 from parlour.terminal.views import cards_text, scoreboard, sorted_cards
@@ -206,6 +218,10 @@ class Ladder(Game):
 
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         return {"ladders": [sum(Card.parse(c).rank for c in ladder) for ladder in view.get("ladders", [])]}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """Every card is played or discarded once: twelve moves; a ladder climbs to 27 at most."""
+        return Bounds(options["rounds"], len(DECK), 28)
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         deck = list(DECK)

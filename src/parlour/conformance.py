@@ -14,7 +14,8 @@ playouts through the public contract, checking at every step that
 * an error message for a move the seat to move types names no card but
   the ones it typed and the ones its observation shows, and does not change
   when only cards hidden from that seat change;
-* every card the game can deal has a role or none (a tag and a kind to print).
+* every card the game can deal has a role or none (a tag and a kind to print);
+* every round keeps within the game's bounds (rounds, moves, points).
 
 Games supply ``hide(state, seat, rng)``: a copy of ``state`` in which the
 cards that ``seat`` may not see (RULINGS.md) are dealt differently.  The
@@ -177,6 +178,21 @@ def check_events(game: Game, state: State, seed: int) -> None:
                 raise _fail(seed, state, f"event {event.kind!r} is not worded for seat {viewer}: {text!r}")
 
 
+def check_bounds(game: Game, state: State, seed: int) -> None:
+    """A finished round keeps within the game's :meth:`~parlour.game.Game.bounds` (when the
+    options bound the match at all)."""
+    try:
+        bounds = game.bounds(state.options)
+    except ValueError:
+        return
+    if len(state.moves) > bounds.moves:
+        raise _fail(seed, state, f"a round of {len(state.moves)} moves, beyond the game's bound of {bounds.moves}")
+    if max(state.scores) - min(state.scores) >= bounds.points:
+        raise _fail(seed, state, f"round scores {state.scores} differ by the game's bound of {bounds.points} or more")
+    if state.round_index + 1 > bounds.rounds:
+        raise _fail(seed, state, f"round {state.round_index + 1}, beyond the game's bound of {bounds.rounds}")
+
+
 def check_copy(state: State, seed: int, rng: random.Random) -> None:
     """Playing on in a copy leaves the original untouched."""
     before = state.snapshot()
@@ -231,6 +247,7 @@ def run(
                 if state.is_round_over():
                     check_record(game, state, match_seed)
                     check_events(game, state, match_seed)
+                    check_bounds(game, state, match_seed)
                 if state.is_match_over():
                     break
                 state.next_round()

@@ -189,6 +189,17 @@ class CardRole(NamedTuple):
     """Said after the card's name where the tag alone is not enough: ``multiplier``."""
 
 
+class Bounds(NamedTuple):
+    """The size of a game under some options (see :meth:`Game.bounds`)."""
+
+    rounds: int
+    """The most rounds a match can last."""
+    moves: int
+    """The most moves a round can last."""
+    points: int
+    """More than the difference of two seats' scores in one round can be."""
+
+
 @dataclass(frozen=True)
 class RoundEnding:
     """One way a round of a game can end, as the game declares it (:attr:`Game.endings`)."""
@@ -252,6 +263,12 @@ class Game(ABC):
         a spectator gets) are worth now, for a front end to show without scoring anything
         itself: ``{"melds": [{"H": -11, "S": None, …}, …]}``.  None by default."""
         return {}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """How long a match can last and how much a round can give, under ``options``:
+        what a referee that must know the game's size (OpenSpiel) asks.  Raises
+        :class:`ValueError` for options under which a match need not end."""
+        raise ValueError(f"{self.name} does not say how long a match can last")
 
     def card_role(self, card: Card) -> CardRole | None:
         """What ``card`` is in this game, for a front end to print on it (``None``: nothing

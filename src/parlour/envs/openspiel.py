@@ -85,8 +85,6 @@ from parlour import games
 from parlour.cards import Card
 from parlour.envs.spaces import GameSpace, space
 from parlour.game import Deal, Game, Move, State
-from parlour.games import minus_twenty as mt
-from parlour.games import silver_bars as sb
 
 __all__ = ["SHORT_NAMES", "ParlourGame", "ParlourState", "load"]
 
@@ -98,36 +96,6 @@ _MOVE, _DEAL, _DRAW = 0, 1, 2
 or −1 for Twenty's revealed cards); a card drawn from the stock (owner: the seat
 that receives it)."""
 _PUBLIC = -1
-
-_TWENTY_BOUND = 5000
-"""More than a player can score in a round of Twenty: at most five tallies of ten cards
-(a tally below 20 holds at most ten), each worth 15 + 30 + … + 480 and a clearing 10."""
-
-
-def _bounds(game_id: str, options: Mapping[str, Any]) -> tuple[int, int, int]:
-    """(most rounds in a match, most moves in a round, most |utility| a round gives)."""
-    if game_id == "minus-twenty":
-        limit = options["stall_limit"]
-        if limit == 0:
-            raise ValueError("the OpenSpiel adapter needs rounds that end: stall_limit must be at least 1")
-        stock = 48 - 2 * options["hand_size"]
-        rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else mt.ROUND_CAP
-        # every meld between (0 − 20) × 4 and (54 − 20) × 4 + 20
-        return rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80
-    if game_id == "progression":
-        limit = options["stall_limit"]
-        if limit == 0:
-            raise ValueError("the OpenSpiel adapter needs rounds that end: stall_limit must be at least 1")
-        rounds = options["rounds"] if options["target_score"] is None else 100
-        # a private stack scores between −50 and (54 − 12) × 5
-        return rounds, 2 * (37 + 1) * limit, 4 * 210 + 4 * 50
-    if game_id == "twenty":
-        return 2, 50, _TWENTY_BOUND
-    if options["max_rounds"] == 0:
-        raise ValueError("the OpenSpiel adapter needs matches that end: max_rounds must be at least 1")
-    stock = len(sb.silver_bars_deck(options)) - 2 * sb.HAND
-    return options["max_rounds"], stock + 2 * sb.VAULTS + options["strikes"], sb.PERFECT
-
 
 def _parse_options(game: Game, text: str) -> dict[str, Any]:
     """``"hand_size=8,rounds=1"`` → checked options with defaults filled in.  In a
@@ -401,7 +369,10 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         values = {**_PARAMETERS, **(params or {})}
         spec = _make_spec(self.game_id, bool(values["rounds_only"]), int(values["first"]), str(values["options"]))
-        rounds, moves, per_round = _bounds(self.game_id, spec.options)
+        try:  # OpenSpiel must know how long a game can last
+            rounds, moves, per_round = games.get(self.game_id).bounds(spec.options)
+        except ValueError as exc:
+            raise ValueError(f"the OpenSpiel adapter needs matches that end: {exc}") from None
         if spec.rounds_only:
             rounds = 1
         info = pyspiel.GameInfo(

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
 from parlour.game import (
+    Bounds,
     CardRole,
     Deal,
     Event,
@@ -561,6 +562,16 @@ class MinusTwenty(Game):
         """Each meld's score if the round ended now (``None``: no meld in that suit)."""
         return {"melds": [{s: (meld_score(map(Card.parse, m[s])) if m[s] else None) for s in SUITS}
                           for m in view["melds"]]}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """A round lasts while the stock does, stretched by takes up to the stall limit; every
+        meld scores between (0 − 20) × 4 and (54 − 20) × 4 + 20."""
+        limit = options["stall_limit"]
+        if limit == 0:
+            raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
+        stock = 48 - 2 * options["hand_size"]
+        rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else ROUND_CAP
+        return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Investment cards (J, Q, K) multiply their meld."""

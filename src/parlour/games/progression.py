@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
 from parlour.game import (
+    Bounds,
     CardRole,
     Deal,
     Event,
@@ -510,6 +511,15 @@ class Progression(Game):
         """Each private stack's score if the round ended now (``None``: no stack in that suit)."""
         return {"stacks": [{s: (stack_score(list(map(Card.parse, p[s]))) if p[s] else None) for s in SUITS}
                            for p in view["private_stacks"]]}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """A round lasts while the stock does, stretched by takes up to the stall limit; a
+        private stack scores between −50 and (54 − 12) × 5."""
+        limit = options["stall_limit"]
+        if limit == 0:
+            raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
+        rounds = options["rounds"] if options["target_score"] is None else ROUND_CAP
+        return Bounds(rounds, 2 * (37 + 1) * limit, 4 * 210 + 4 * 50)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Face cards (A, J, Q, K) multiply their stack."""

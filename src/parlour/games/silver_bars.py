@@ -55,6 +55,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, JOKER, Card
 from parlour.game import (
+    Bounds,
     CardRole,
     Deal,
     Event,
@@ -1011,6 +1012,14 @@ class SilverBars(Game):
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The silver bars in each vault (those of locked vaults are shipped)."""
         return {"vaults": [[vault_bars(list(map(Card.parse, v["cards"]))) for v in seat] for seat in view["vaults"]]}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """A round lasts while the stock does, plus a lock for each vault and the strikes; a
+        round gives at most a perfect score."""
+        if options["max_rounds"] == 0:
+            raise ValueError("a match need not end without a round limit: max_rounds must be at least 1")
+        stock = len(silver_bars_deck(options)) - 2 * HAND
+        return Bounds(options["max_rounds"], stock + 2 * VAULTS + options["strikes"], PERFECT)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Every card is of a kind: a silver bar (with its value), a miner, rubble, a shovel,

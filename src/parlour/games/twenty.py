@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
 from parlour.game import (
+    Bounds,
     CardRole,
     Deal,
     Event,
@@ -338,6 +339,12 @@ class Twenty(Game):
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the tally comes to."""
         return {"tally": view.get("tally_value")}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """Two rounds of at most 50 moves.  A player scores less than 5,000 in a round: at most
+        five tallies of ten cards (a tally below 20 holds at most ten), each worth
+        15 + 30 + … + 480 and a clearing 10."""
+        return Bounds(2, 50, 5000)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
