@@ -149,8 +149,14 @@ def test_ctrl_c_during_a_write_waits_for_the_write_to_finish(tmp_path: Path, mon
     monkeypatch.setattr(store, "add_matches", interrupted_write)
     writer = runner._Writer(store, None)
     writer.add(experiment_id, played)
-    with pytest.raises(KeyboardInterrupt):
-        writer.flush()
+    # Ctrl-C as a person at a terminal has it: a suite started in the background (``&``, nohup)
+    # runs with SIGINT ignored, and then there is nothing to hold back or raise.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            writer.flush()
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert store.done(experiment_id) == {t.index for t in spec.tasks()}
     writer.flush()  # nothing is written twice
     assert len(store.matches(experiment_id)) == len(played)
