@@ -32,7 +32,7 @@ import json
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -81,18 +81,8 @@ def met(name: str, stats: list[arena.PlayerStats], players: int) -> bool:
 
 def round_ends(text: str) -> list[State]:
     """Each round of a stored match, replayed to its end (a copy of the state for each)."""
-    match = record.loads(text)
-    state: State | None = None
-    ends = []
-    for played in match.rounds:
-        if state is None:
-            state = match.game.new_match(options=match.options, first=match.first, names=match.players,
-                                         deal=played.deal)
-        else:
-            state.next_round(played.deal)
-        for move in played.moves:
-            state.apply(state.parse_move(move))
-        ends.append(state.copy())
+    ends: list[State] = []
+    record.replay(record.loads(text), after_round=lambda state: ends.append(state.copy()))
     return ends
 
 
@@ -138,6 +128,13 @@ def round_figures(game_id: str, names: list[str], matches: Sequence[Match]) -> l
     return figures
 
 
+def table(header: Sequence[str], left: int, rows: Iterable[Sequence[object]]) -> list[str]:
+    """A Markdown table: its first ``left`` columns aligned left, the others right."""
+    rule = ["---"] * left + ["---:"] * (len(header) - left)
+    return [f"| {' | '.join(header)} |", f"|{'|'.join(rule)}|",
+            *(f"| {' | '.join(map(str, row))} |" for row in rows)]
+
+
 def render(results: dict[str, Any]) -> str:
     """docs/strength.md from the stored results."""
     lines = [
@@ -158,30 +155,27 @@ def render(results: dict[str, Any]) -> str:
         lines += [f"## {games.get(game_id).name}", ""]
         order = [name for name, _, _ in pairings(game_id)]
         for name, item in sorted(sections.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
-            when = (f"partial: {item['partial']}, {item['date']}" if item.get("partial")
-                    else f"{item['seconds']:.0f} s, {item['date']}")
+            if item.get("partial"):
+                when = f"partial: {item['partial']}, {item['date']}"
+            elif item.get("seconds") is None:
+                when = f"reported from the stored matches, {item['date']}"
+            else:
+                when = f"{item['seconds']:.0f} s, {item['date']}"
             lines += [f"### {name}", "", f"Goal: {item['goal']} — **{'met' if item['met'] else 'not met'}**.", "",
                       f"`{item['command']}` ({when})", "",
                       *([f"{item['note']}", ""] if item.get("note") else []),
-                      f"| player | {item['unit']} | W | D | L | win rate | 95% CI | score diff ± 95% |",
-                      "|---|---:|---:|---:|---:|---:|---:|---:|"]
-            for p in item["stats"]:
-                lo, hi = p["win_rate_ci"]
-                lines.append(f"| {p['player']} | {p['matches']} | {p['wins']} | {p['draws']} | {p['losses']} | "
-                             f"{p['win_rate']:.1%} | {lo:.1%}–{hi:.1%} | "
-                             f"{p['mean_diff']:+.1f} ± {p['mean_diff_margin']:.1f} |")
-            lines.append("")
+                      *table(["player", item["unit"], "W", "D", "L", "win rate", "95% CI", "score diff ± 95%"], 1, (
+                          [p["player"], p["matches"], p["wins"], p["draws"], p["losses"], f"{p['win_rate']:.1%}",
+                           "{:.1%}–{:.1%}".format(*p["win_rate_ci"]),
+                           f"{p['mean_diff']:+.1f} ± {p['mean_diff_margin']:.1f}"] for p in item["stats"])), ""]
             if item.get("rounds"):
                 noun = item["start"]
-                lines += [f"| player | rounds | rounds with no {noun} | 95% CI | {noun}s a round "
-                          "| average round score ± 95% |",
-                          "|---|---:|---:|---:|---:|---:|"]
-                for r in item["rounds"]:
-                    lo, hi = r["no_start_ci"]
-                    lines.append(f"| {r['player']} | {r['rounds']} | {r['no_start']} ({r['no_start_share']:.1%}) | "
-                                 f"{lo:.1%}–{hi:.1%} | {r['starts_per_round']:.2f} | "
-                                 f"{r['mean_round_score']:+.1f} ± {r['mean_round_score_margin']:.1f} |")
-                lines.append("")
+                lines += [*table(["player", "rounds", f"rounds with no {noun}", "95% CI", f"{noun}s a round",
+                                  "average round score ± 95%"], 1, (
+                    [r["player"], r["rounds"], f"{r['no_start']} ({r['no_start_share']:.1%})",
+                     "{:.1%}–{:.1%}".format(*r["no_start_ci"]), f"{r['starts_per_round']:.2f}",
+                     f"{r['mean_round_score']:+.1f} ± {r['mean_round_score_margin']:.1f}"] for r in item["rounds"])),
+                          ""]
     return "\n".join(lines)
 
 
@@ -213,7 +207,7 @@ MEDIUM_TEXT = [
 
 def glance(results: dict[str, Any]) -> list[str]:
     """The medium level in one table: its rounds against easy, and its results against easy and hard."""
-    rows = []
+    rows: list[list[str]] = []
     for game_id in games.ids():
         sections = results.get(game_id, {})
         easy = sections.get("medium vs easy")
@@ -227,9 +221,8 @@ def glance(results: dict[str, Any]) -> list[str]:
                             f"({lo:.1%}–{hi:.1%}){' (partial)' if hard.get('partial') else ''}")
         else:
             against_hard = "not measured"
-        rows.append(f"| {games.get(game_id).name} | {easy['start']} | {mine['no_start_share']:.1%} of "
-                    f"{mine['rounds']} | {mine['mean_round_score']:+.1f} | {easy['stats'][0]['win_rate']:.1%} "
-                    f"| {against_hard} |")
+        rows.append([games.get(game_id).name, easy["start"], f"{mine['no_start_share']:.1%} of {mine['rounds']}",
+                     f"{mine['mean_round_score']:+.1f}", f"{easy['stats'][0]['win_rate']:.1%}", against_hard])
     if not rows:
         return []
     return ["## `medium` at a glance", "",
@@ -238,9 +231,8 @@ def glance(results: dict[str, Any]) -> list[str]:
             "its share of those matches won; and hard's share won against medium (each game's *hard vs",
             "heuristic* section: medium is the heuristic bot), with its 95% interval.",
             "",
-            "| game | counts | rounds starting none | average round score | medium's wins vs easy "
-            "| hard's wins vs medium |",
-            "|---|---|---:|---:|---:|---:|", *rows, ""]
+            *table(["game", "counts", "rounds starting none", "average round score", "medium's wins vs easy",
+                    "hard's wins vs medium"], 2, rows), ""]
 
 
 def main() -> None:
@@ -277,7 +269,8 @@ def main() -> None:
             start = time.perf_counter()
             if not args.report_only:
                 runner.run([spec], store, jobs=args.jobs)
-            seconds = time.perf_counter() - start
+            # Reported from stored matches, the time it took is not known here.
+            seconds = None if args.report_only else time.perf_counter() - start
             experiment = store.experiment(spec.name)
             if experiment is None:
                 print(f"{game_id} {name}: nothing stored yet", flush=True)

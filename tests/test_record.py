@@ -52,6 +52,22 @@ def test_written_record_replays_to_the_same_match(tmp_path: Path) -> None:
     }
 
 
+def test_replay_shows_each_round_at_its_end() -> None:
+    """``after_round`` sees every round's final position (its moves made, before the next deal)."""
+    rng = random.Random(3)
+    state = TWENTY.new_match(seed=8)
+    ends = []
+    while not state.is_match_over():
+        if state.is_round_over():
+            ends.append(state.snapshot())
+        if not state.advance():
+            state.apply(rng.choice(state.legal_moves()))
+    ends.append(state.snapshot())
+    seen: list[Any] = []
+    record.replay(record.loads(json.dumps(record.to_data(state))), after_round=lambda s: seen.append(s.snapshot()))
+    assert len(seen) == 2 and seen == ends
+
+
 def test_unfinished_match_is_written_and_replayed() -> None:
     rng = random.Random(2)
     state = TWENTY.new_match(seed=5)

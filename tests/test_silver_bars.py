@@ -700,7 +700,7 @@ def test_terminal_shows_vaults_piles_strike_and_targets() -> None:
     text = picture(state, 0)
     assert "Bo — locks left 5" in text and "Ann — locks left 4" in text
     assert "KD rubble" in text and "4C LOCKED" in text and "2C 7C" in text
-    assert "miner: bar > 2" in text and "needs a shovel" in text and "bar 2: miner or lock" in text
+    assert "bar > 2" in text and "needs a shovel" in text and "miner or lock" in text
     assert "Draw pile 74" in text and "Discard pile 9D (1 card)" in text and "Dealer Bo" in text
     # Bo's 2s do not go onto Ann's miner over a 2: only her empty vaults take them.
     assert "JC → from their vault 1, 4 into your vault 4, 5" in text

@@ -11,7 +11,7 @@ import pytest
 
 from parlour import conformance, games, record
 from parlour.cards import Card, cards, standard_deck
-from parlour.game import State
+from parlour.game import Bounds, CardRole, State
 from parlour.games.twenty import TwentyState, end_of_round_bonus, tally_name, tally_points
 
 TWENTY = games.get("twenty")
@@ -264,6 +264,24 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(TwentyState, "observation", leaky)
     with pytest.raises(conformance.ConformanceError, match="hidden cards change"):
         conformance.run(TWENTY, hide_twenty, matches=20)
+
+
+@pytest.mark.parametrize(("bounds", "message"), [
+    (Bounds(2, 49, 5000), "moves, beyond the game's bound of 49"),  # every round plays 50 cards
+    (Bounds(1, 50, 5000), "round 2, beyond the game's bound of 1"),
+    (Bounds(2, 50, 5), "differ by the game's bound of 5 or more"),
+])
+def test_conformance_holds_the_game_to_its_bounds(monkeypatch: pytest.MonkeyPatch, bounds: Bounds,
+                                                   message: str) -> None:
+    monkeypatch.setattr(TWENTY, "bounds", lambda options: bounds)
+    with pytest.raises(conformance.ConformanceError, match=message):
+        conformance.run(TWENTY, hide_twenty, matches=20)
+
+
+def test_conformance_checks_card_roles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(TWENTY, "card_role", lambda card: CardRole("", "value"))
+    with pytest.raises(conformance.ConformanceError, match="not a CardRole with a tag and a kind"):
+        conformance.run(TWENTY, hide_twenty, matches=1)
 
 
 def test_determinize_keeps_what_was_seen_and_varies_the_rest() -> None:

@@ -239,12 +239,14 @@ def _reason(exc: BaseException, what: str) -> str:
     return f"the {what} is malformed ({type(exc).__name__}: {exc})"
 
 
-def replay(record: Record, before_move: Callable[[State, Move], None] | None = None) -> State:
+def replay(record: Record, before_move: Callable[[State, Move], None] | None = None,
+           after_round: Callable[[State], None] | None = None) -> State:
     """Play a record through the engine, checking every deal, move and score.
 
     ``before_move(state, move)``, if given, is called with each checked move
-    just before it is made (to word it, say).  Returns the final state; raises
-    :class:`RecordError` at the first problem.
+    just before it is made (to word it, say); ``after_round(state)`` with the
+    position at the end of each round's moves, before the next is dealt.
+    Returns the final state; raises :class:`RecordError` at the first problem.
     """
     game = record.game
     state: State | None = None
@@ -288,6 +290,8 @@ def replay(record: Record, before_move: Callable[[State, Move], None] | None = N
                 raise RecordError(
                     number, len(rnd.moves), f"recorded scores {rnd.scores} but the moves give {state.scores}"
                 )
+        if after_round is not None:
+            after_round(state)
     assert state is not None
     if record.totals is not None and list(record.totals) != state.totals:
         raise RecordError(0, 0, f"recorded totals {record.totals} but the rounds give {state.totals}")

@@ -137,6 +137,17 @@ def create(ctx: BrowserContext, server: ServerProcess, game: str, seats: list[di
     return table
 
 
+def sit_down(ctx: BrowserContext, server: ServerProcess, game: str, seats: list[dict[str, Any]],
+             **options: Any) -> Page:
+    """Ada creates a table of ``game`` with ``seats`` and opens it at her seat (its first state shown)."""
+    name_me(ctx, server, "Ada")
+    table = create(ctx, server, game, seats, **options)
+    page = new_page(ctx)
+    page.goto(table_url(server, table))
+    wait_state(page)
+    return page
+
+
 def table_url(server: ServerProcess, table: dict[str, Any]) -> str:
     return f"{server.url}/table/{table['table_id']}"
 
@@ -976,11 +987,7 @@ def test_a_spectator_sees_no_card_in_any_hand(server: ServerProcess, browser: Br
 def test_the_move_log_shows_the_servers_words(server: ServerProcess, context: BrowserContext) -> None:
     """The log lists the server's sentences for this viewer ("You …" for my moves, the bot's name for its
     own), one per move of the round."""
-    name_me(context, server, "Ada")
-    table = create(context, server, "minus-twenty", [{"kind": "me"}, {"kind": "bot", "level": "medium"}])
-    page = new_page(context)
-    page.goto(table_url(server, table))
-    wait_state(page)
+    page = sit_down(context, server, "minus-twenty", [{"kind": "me"}, {"kind": "bot", "level": "medium"}])
     play_turns(page, 6)
     st = wait_turn_or_end(page)
     lines = page.locator("#log .move-line").all_inner_texts()
@@ -1051,11 +1058,7 @@ def test_the_page_draws_the_table_from_the_layout(server: ServerProcess, context
     """The page knows no game: the move buttons say the server's words (the card picked's moves
     without the card), the badges and card tags are the layout's; change the layout on its way
     and the page shows the change."""
-    name_me(context, server, "Ada")
-    table = create(context, server, game, AGAINST)
-    page = new_page(context)
-    page.goto(table_url(server, table))
-    wait_state(page)
+    page = sit_down(context, server, game, AGAINST)
     play_turns(page, 3)
     st = wait_turn_or_end(page)
     assert st["status"] == "playing" and st["legal"]
@@ -1083,6 +1086,7 @@ def test_the_page_draws_the_table_from_the_layout(server: ServerProcess, context
     no_errors(page)
 
     # The same table through a connection whose layouts are marked on the way.
+    address = page.url
     page.close()
     page = new_page(context)
     def through_a_marker(ws: WebSocketRoute) -> None:
@@ -1091,7 +1095,7 @@ def test_the_page_draws_the_table_from_the_layout(server: ServerProcess, context
         to_server.on_message(lambda message: ws.send(marked(message)))
 
     page.route_web_socket(re.compile(r".*/ws/tables/.*"), through_a_marker)
-    page.goto(table_url(server, table))
+    page.goto(address)
     st = wait_turn_or_end(page)
     assert page.locator("#table-head h1").inner_text() == "Layout " + layout["name"]
     assert page.locator("#turn").inner_text() == "Your turn — layout prompt"
@@ -1128,11 +1132,7 @@ def test_a_plugin_game_is_played_in_the_page_with_no_change_to_it(sqlite_url: st
     plugin = PluginServer(sqlite_url, log_path=tmp_path / "server.log", extra=("--message-rate", "1000")).start()
     ctx = person(browser)
     try:
-        name_me(ctx, plugin, "Ada")
-        table = create(ctx, plugin, "ladder", AGAINST)
-        page = new_page(ctx)
-        page.goto(table_url(plugin, table))
-        wait_state(page)
+        page = sit_down(ctx, plugin, "ladder", AGAINST)
         assert page.locator("#table-head h1").inner_text() == "Ladder"
         assert page.locator(".seat-area .column[data-ladder]").count() == 2
         final = play_to_end([page])
@@ -1144,11 +1144,7 @@ def test_a_plugin_game_is_played_in_the_page_with_no_change_to_it(sqlite_url: st
 
 
 def test_reloading_resumes_at_the_same_position(server: ServerProcess, context: BrowserContext) -> None:
-    name_me(context, server, "Ada")
-    table = create(context, server, "minus-twenty", AGAINST)
-    page = new_page(context)
-    page.goto(table_url(server, table))
-    wait_state(page)
+    page = sit_down(context, server, "minus-twenty", AGAINST)
     play_turns(page, 8)  # four turns of two moves
     before = wait_turn_or_end(page)
     hand_before = hand_in_page(page)
@@ -1170,11 +1166,7 @@ def test_reloading_resumes_at_the_same_position(server: ServerProcess, context: 
 def test_the_page_reconnects_after_a_server_crash(server: ServerProcess, context: BrowserContext) -> None:
     """SIGKILL mid-game; the page says it is reconnecting, finds the restarted server by itself,
     and the game goes on to the end with nothing lost."""
-    name_me(context, server, "Ada")
-    table = create(context, server, "twenty", [{"kind": "me"}, {"kind": "bot", "level": "medium"}])
-    page = new_page(context)
-    page.goto(table_url(server, table))
-    wait_state(page)
+    page = sit_down(context, server, "twenty", [{"kind": "me"}, {"kind": "bot", "level": "medium"}])
     play_turns(page, 6)
     before = wait_turn_or_end(page)
     assert before["status"] == "playing" and before["legal"]
@@ -1190,7 +1182,7 @@ def test_the_page_reconnects_after_a_server_crash(server: ServerProcess, context
     assert after["view"]["moves"] == before["view"]["moves"]
     assert after["view"]["hand"] == before["view"]["hand"]
     final = play_to_end([page])
-    record = record_of(server, table["table_id"])
+    record = record_of(server, table_id_of(page))
     assert record["rounds"][0]["moves"][: len(before["view"]["moves"])] == before["view"]["moves"]
     assert record["totals"] == final["summary"]["totals"]
     check_final_sheet(page, final)

@@ -27,8 +27,6 @@ LEVELS = (
 )
 """The levels, weakest first."""
 
-SEARCH_LEVELS = ("hard", "expert")
-"""The levels that search; each game's registry entry gives their iterations."""
 
 HINT_LEVEL = "hard"
 """The level whose search gives hints."""
@@ -42,6 +40,9 @@ TIMER_LEVEL = "medium"
 
 DEFAULT_ITERATIONS = {"hard": 1000, "expert": 4000}
 """The search levels' iterations in a game whose registry entry does not give its own."""
+
+SEARCH_LEVELS = tuple(DEFAULT_ITERATIONS)
+"""The levels that search; each game's registry entry gives their iterations."""
 
 
 def level_iterations(level: str, game_id: str) -> int:

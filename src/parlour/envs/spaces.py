@@ -570,7 +570,6 @@ class TwentySpace(GameSpace):
 
 # -- 100 Silver Bars ---------------------------------------------------------------------
 
-_MOST_SPECIALS = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
 _VAULT_STATE_INDEX = [-1] * sb.STATES
 for _i, _s in enumerate(sb.VAULT_STATES):
     _VAULT_STATE_INDEX[_s] = _i
@@ -619,7 +618,7 @@ class SilverBarsSpace(GameSpace):
     target score (÷ 100).
     """
 
-    CARDS = tuple(sorted(set(sb.silver_bars_deck(_MOST_SPECIALS))))
+    CARDS = sb.GAME.card_universe()
 
     def __init__(self) -> None:
         actions: list[Move] = []

@@ -569,7 +569,7 @@ class MinusTwenty(Game):
         limit = options["stall_limit"]
         if limit == 0:
             raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
-        stock = 48 - 2 * options["hand_size"]
+        stock = len(minus_twenty_deck()) - 2 * options["hand_size"]
         rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else ROUND_CAP
         return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80)
 

@@ -519,7 +519,8 @@ class Progression(Game):
         if limit == 0:
             raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
         rounds = options["rounds"] if options["target_score"] is None else ROUND_CAP
-        return Bounds(rounds, 2 * (37 + 1) * limit, 4 * 210 + 4 * 50)
+        stock = len(standard_deck()) - PLAYERS * HAND
+        return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 210 + 4 * 50)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Face cards (A, J, Q, K) multiply their stack."""

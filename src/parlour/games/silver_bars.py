@@ -241,6 +241,22 @@ def vault_state(cards: Sequence[Card], rubble: bool, locked: bool) -> int:
     return MINER_TOP + BAR_VALUE[cards[-2]]
 
 
+def vault_takes(cards: Sequence[Card], rubble: bool, locked: bool) -> tuple[str, str]:
+    """What a vault takes next, in words, and which case that is (for the front ends to colour):
+    ``locked`` (nothing), ``rubble`` (``needs a shovel``), ``empty`` (``any bar``), ``miner``
+    (``bar > 2``: a miner takes only a higher bar than the one under it), ``bar`` (``miner or
+    lock``)."""
+    if locked:
+        return "locked", "locked"
+    if rubble:
+        return "needs a shovel", "rubble"
+    if not cards:
+        return "any bar", "empty"
+    if KIND[cards[-1]] == MINER:
+        return f"bar > {BAR_VALUE[cards[-2]]}", "miner"
+    return "miner or lock", "bar"
+
+
 def vault_bars(cards: Sequence[Card]) -> int:
     """The silver bars in a vault: the sum of every bar in it (miners count nothing)."""
     return sum(BAR_VALUE[c] for c in cards)
@@ -1006,8 +1022,9 @@ class SilverBars(Game):
         return silver_bars_deck(options)
 
     def card_universe(self) -> tuple[Card, ...]:
-        most = {"mining_packs": 1, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 8, "hi_thieves": 4}
-        return tuple(sorted(set(silver_bars_deck(most))))
+        """Every card of the deck with each deck option at its largest."""
+        largest = {option.name: option.maximum for option in self.options if option.name in DEFAULT_COUNTS}
+        return tuple(sorted(set(silver_bars_deck(largest))))
 
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The silver bars in each vault (those of locked vaults are shipped)."""

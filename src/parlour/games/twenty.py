@@ -46,6 +46,14 @@ from parlour.games._base import StockPile
 from parlour.narrate import card_text
 
 HAND = 5
+TWENTY = 20
+"""What the tally is played towards."""
+REVEALED = 2
+"""Cards turned face up at the deal (their difference is the End of Round Bonus)."""
+ROUNDS = 2
+"""A match is two rounds."""
+HANDS_A_ROUND = (52 - REVEALED) // (2 * HAND)
+"""Hands of five each seat is dealt in a round (the stock runs out after them)."""
 EXACT = 10
 FIVE_TALLY = 15
 
@@ -133,7 +141,7 @@ class TwentyState(StockPile, State):
 
     def is_match_over(self) -> bool:
         """Twenty is always two rounds."""
-        return self._over and self.round_index >= 1
+        return self._over and self.round_index + 1 >= ROUNDS
 
     def apply(self, move: Move) -> None:
         seat = self.to_move
@@ -153,11 +161,11 @@ class TwentyState(StockPile, State):
         cleared: list[Card] | None = None
         number = len(self.moves) + 1
         points = 0
-        if value == 20:
+        if value == TWENTY:
             points = EXACT
             self._score(seat, points, number, "Exact Twenty", f"{{player}} {{score}} {points} for Exact Twenty")
-        elif value > 20:
-            points = value - 20
+        elif value > TWENTY:
+            points = value - TWENTY
             self._score(
                 seat, points, number, "Beyond Twenty",
                 f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})",
@@ -166,7 +174,7 @@ class TwentyState(StockPile, State):
             points = tally_points(len(tally))
             kind = tally_name(len(tally))
             self._score(seat, points, number, kind, f"{{player}} {{score}} {points} for {kind}")
-        if value >= 20:
+        if value >= TWENTY:
             cleared = tally
             self.set_aside.extend(tally)
             self.tally = []
@@ -239,10 +247,10 @@ class TwentyState(StockPile, State):
         """``You play 7♥: the tally is 15`` — and what the tally comes to."""
         card: Card = move.args[0]  # type: ignore[assignment]
         value = self.tally_value + VALUE[card]
-        if value == 20:
-            tally = "the tally makes exactly 20"
-        elif value > 20:
-            tally = f"the tally goes to {value}, beyond 20"
+        if value == TWENTY:
+            tally = f"the tally makes exactly {TWENTY}"
+        elif value > TWENTY:
+            tally = f"the tally goes to {value}, beyond {TWENTY}"
         else:
             tally = f"the tally is {value}"
         return self.voice(viewer).says("play", f"{card_text(card)}: {tally}")
@@ -341,17 +349,18 @@ class Twenty(Game):
         return {"tally": view.get("tally_value")}
 
     def bounds(self, options: Mapping[str, Any]) -> Bounds:
-        """Two rounds of at most 50 moves.  A player scores less than 5,000 in a round: at most
+        """Two rounds, each playing every card but the revealed ones (50 moves).  A player
+        scores less than 5,000 in a round: at most
         five tallies of ten cards (a tally below 20 holds at most ten), each worth
         15 + 30 + … + 480 and a clearing 10."""
-        return Bounds(2, 50, 5000)
+        return Bounds(ROUNDS, 52 - REVEALED, 5000)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
         return CardRole(str(VALUE[card]), "value")
 
     def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
-        return [("revealed", -1)] * 2 + [("hands", seat) for seat in range(2) for _ in range(HAND)]
+        return [("revealed", -1)] * REVEALED + [("hands", seat) for seat in range(2) for _ in range(HAND)]
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
         """Shuffle 52: two revealed, five to each seat, 40 in the stock.

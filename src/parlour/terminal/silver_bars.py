@@ -14,7 +14,6 @@ from rich.text import Text
 from parlour.cards import Card
 from parlour.game import Move
 from parlour.games.silver_bars import (
-    BAR_VALUE,
     HI_THIEF,
     KIND,
     LO_THIEF,
@@ -23,6 +22,7 @@ from parlour.games.silver_bars import (
     STRIKE,
     play_targets,
     vault_bars,
+    vault_takes,
 )
 from parlour.terminal.views import card_text, cards_text, scoreboard, sorted_cards
 
@@ -40,20 +40,14 @@ def _vault_cell(vault: dict[str, Any]) -> Text:
     return text
 
 
-def _vault_top(vault: dict[str, Any]) -> Text:
-    """What the vault shows on top, and so what it takes."""
-    cards = vault["cards"]
-    if vault["locked"]:
-        return Text("locked", style="green")
-    if vault["rubble"] is not None:
-        return Text("needs a shovel", style="yellow")
-    if not cards:
-        return Text("any bar", style="dim")
-    top = Card.parse(cards[-1])
-    if KIND[top] == MINER:
-        under = BAR_VALUE[Card.parse(cards[-2])]
-        return Text(f"miner: bar > {under}")
-    return Text(f"bar {BAR_VALUE[top]}: miner or lock")
+TAKES_STYLE = {"locked": "green", "rubble": "yellow", "empty": "dim", "miner": "", "bar": ""}
+"""How each case of what a vault takes next is coloured."""
+
+
+def _vault_takes(vault: dict[str, Any]) -> Text:
+    """What the vault takes next."""
+    words, case = vault_takes([Card.parse(c) for c in vault["cards"]], vault["rubble"] is not None, vault["locked"])
+    return Text(words, style=TAKES_STYLE[case])
 
 
 def vault_table(title: str, vaults: Sequence[dict[str, Any]]) -> Table:
@@ -63,7 +57,7 @@ def vault_table(title: str, vaults: Sequence[dict[str, Any]]) -> Table:
     for number in range(1, len(vaults) + 1):
         table.add_column(f"vault {number}")
     table.add_row("cards", *(_vault_cell(v) for v in vaults))
-    table.add_row("top", *(_vault_top(v) for v in vaults))
+    table.add_row("takes", *(_vault_takes(v) for v in vaults))
     table.add_row("bars", *(
         Text(str(vault_bars([Card.parse(c) for c in v["cards"]])), style="bold green" if v["locked"] else "")
         for v in vaults

@@ -81,7 +81,7 @@ class Outlook:
 
     def __call__(self, suit: int, meld: Sequence[Card], hand: Sequence[Card]) -> float:
         """The expected score of ``suit``'s meld with ``hand`` (the suit's cards in hand)."""
-        values, spare = in_hand(hand)
+        values, spare = in_hand_by_suit(hand)[suit]
         return worth(self.unseen[suit], self.chance, summary(meld), values, spare, self.plays)
 
 
@@ -162,7 +162,8 @@ def suit_moves(unseen: int, chance: float, meld: Summary, values: tuple[int, ...
 
 
 def in_hand_by_suit(hand: Sequence[Card]) -> list[tuple[tuple[int, ...], int]]:
-    """:func:`in_hand` for each suit (C D H S), in one pass."""
+    """Each suit's cards in hand (C D H S) in figures, in one pass: the number values,
+    highest first, and how many investment cards."""
     values: list[list[int]] = [[], [], [], []]
     spare = [0, 0, 0, 0]
     for card in sorted(hand, reverse=True):  # by rank, highest first
@@ -172,16 +173,6 @@ def in_hand_by_suit(hand: Sequence[Card]) -> list[tuple[tuple[int, ...], int]]:
         else:
             spare[card & 3] += 1
     return [(tuple(values[s]), spare[s]) for s in range(4)]
-
-
-def in_hand(hand: Sequence[Card]) -> tuple[tuple[int, ...], int]:
-    """A suit's cards in hand in figures: the number values, highest first, and the investment cards."""
-    values = sorted((VALUE[c] for c in hand), reverse=True)
-    spare = 0
-    while values and not values[-1]:
-        values.pop()
-        spare += 1
-    return tuple(values), spare
 
 
 SEEN_BIT = [(1 << ((c & 3) * 11 + VALUE[c])) if VALUE[c] else 0 for c in range(53)]
@@ -227,13 +218,8 @@ def summary(meld: Sequence[Card]) -> Summary:
     return numbers, investments, len(meld), top
 
 
-def gift(card: Card, theirs: Sequence[Sequence[Card]]) -> float:
-    """How much a discarded card would help the opponent's melds."""
-    return gift_to(card, summary(theirs[card & 3]))
-
-
 def gift_to(card: Card, meld: Summary) -> float:
-    """:func:`gift` to an opponent's meld given in figures."""
+    """How much a discarded card would help the opponent's meld of its suit (given in figures)."""
     if not meld[2]:
         return 0.5
     top = meld[3]
@@ -364,17 +350,13 @@ def plays_left(state: MinusTwentyState) -> tuple[list[int], list[int]]:
     return plays, usable
 
 
-def prospects(meld: Sequence[Card], hand: Sequence[Card], limit: int) -> list[int]:
-    """What a suit's meld scores with the best ``j`` of the hand's fitting cards put down, for each ``j``.
+def prospects_of(meld: Summary, hand: Sequence[Card], limit: int) -> list[int]:
+    """What a suit's meld (given in figures) scores with the best ``j`` of the hand's fitting
+    cards put down, for each ``j``.
 
     Put down the high cards first when time is short: with two turns left,
     9 and 10 are worth more than 2, 3 and 4 that you will never reach.
     """
-    return prospects_of(summary(meld), hand, limit)
-
-
-def prospects_of(meld: Summary, hand: Sequence[Card], limit: int) -> list[int]:
-    """:func:`prospects` of a meld given in figures."""
     numbers, investments, count, top = meld
     values = sorted((VALUE[c] for c in hand if VALUE[c] > top), reverse=True)
     extra_investments = 0 if top else sum(1 for c in hand if not VALUE[c])

@@ -191,6 +191,33 @@ def suit_seat(piles: Mapping[str, Sequence[str]], values: Mapping[str, int | Non
             "summary": suit_summary(f"{what}s", values)}
 
 
+def suit_piles_centre(count: int, suit_piles: Mapping[str, Sequence[str]], name: str, stall: int,
+                      stall_limit: int) -> list[Item]:
+    """The middle of a table where a turn is a play, then a draw: the draw pile, a face-up pile a
+    suit that the draw may take from instead (``name``: ``"{suit} pile"``, ``"public {suit}"``),
+    and the stall count while the stall rule is counting."""
+    return [
+        stock(count),
+        piles([pile(suit_piles[suit], name.format(suit=narrate.suit_text(suit)), suit=suit, move=f"take {suit}",
+                    data={"suit": suit}) for suit in SUITS]),
+        *([note(f"stall count {stall}/{stall_limit}")] if stall_limit and stall else []),
+    ]
+
+
+def step_prompt(view: View) -> str:
+    """What the player to move does now, in a game whose turn is a play, then a draw."""
+    return "now draw a card" if view["step"] == "draw" else "play a card"
+
+
+def rounds_target(options: Mapping[str, Any]) -> str:
+    """How the match ends, after the round's number: ``" · to 100"``, ``" · best of 5"``, ``" of 3"``."""
+    if options.get("target_score"):
+        return f" · to {options['target_score']}"
+    if options.get("best_of"):
+        return f" · best of {options['best_of']}"
+    return f" of {options['rounds']}"
+
+
 def plays_by_suit(legal: Sequence[str]) -> dict[str, list[str]]:
     """The legal ``play <card>`` moves by the card's suit: where a game puts a card played on the
     mover's own meld or stack of its suit, these are the moves that land on each."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.cards import SUITS
 from parlour.games.minus_twenty import GAME
-from parlour.narrate import suit_text
-from parlour.web.layouts import Layout, badge, note, pile, piles, plays_by_suit, stock, suit_seat
+from parlour.web.layouts import Layout, badge, plays_by_suit, rounds_target, step_prompt, suit_piles_centre, suit_seat
 
 
 def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
@@ -22,21 +20,6 @@ def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
                     plays if seat == view["seat"] else {}),
         "badges": [badge(f"rounds won {view['rounds_won'][seat]}")] if options["best_of"] else [],
     } for seat, melds in enumerate(view["melds"])]
-    stall = options["stall_limit"] and view["stall_count"]
-    centre = [
-        stock(view["stock_count"]),
-        piles([pile(view["discard_piles"][suit], f"{suit_text(suit)} pile", suit=suit, move=f"take {suit}",
-                    data={"suit": suit}) for suit in SUITS]),
-        *([note(f"stall count {view['stall_count']}/{options['stall_limit']}")] if stall else []),
-    ]
-    return {"target": target(options), "prompt": "now draw a card" if view["step"] == "draw" else "play a card",
-            "seats": seats, "centre": centre}
-
-
-def target(options: Mapping[str, Any]) -> str:
-    """How the match ends, after the round's number: ``" · to 100"``, ``" · best of 5"``, ``" of 3"``."""
-    if options["target_score"]:
-        return f" · to {options['target_score']}"
-    if options["best_of"]:
-        return f" · best of {options['best_of']}"
-    return f" of {options['rounds']}"
+    centre = suit_piles_centre(view["stock_count"], view["discard_piles"], "{suit} pile", view["stall_count"],
+                               options["stall_limit"])
+    return {"target": rounds_target(options), "prompt": step_prompt(view), "seats": seats, "centre": centre}

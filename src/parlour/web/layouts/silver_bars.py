@@ -8,7 +8,7 @@ from typing import Any
 
 from parlour.cards import Card
 from parlour.game import Move
-from parlour.games.silver_bars import BAR_VALUE, GAME, HI_THIEF, KIND, LO_THIEF, MINER, RUBBLE
+from parlour.games.silver_bars import GAME, HI_THIEF, KIND, LO_THIEF, RUBBLE, vault_takes
 from parlour.web.layouts import Layout, badge, column, note, pile, stock
 
 SHOWN_DISCARDS = 6
@@ -60,18 +60,15 @@ def _vault(vault: Mapping[str, Any], number: int, bars: int, drop: list[str], lo
                   action={"move": lock, "text": "Lock", "cls": "lock-btn"} if lock else None)
 
 
+TAKES_CLASS = {"locked": "vault-state locked", "rubble": "vault-state warn", "empty": "vault-state",
+               "miner": "vault-state", "bar": "vault-state"}
+"""How each case of what a vault takes next is shown."""
+
+
 def _what_goes(vault: Mapping[str, Any]) -> dict[str, str]:
-    """What the vault takes next: ``any bar``, ``bar > 3`` (over a miner), ``miner / lock``."""
-    cards = vault["cards"]
-    if vault["locked"]:
-        return {"text": "locked", "cls": "vault-state locked"}
-    if vault["rubble"]:
-        return {"text": "needs a shovel", "cls": "vault-state warn"}
-    if not cards:
-        return {"text": "any bar", "cls": "vault-state"}
-    if KIND[Card.parse(cards[-1])] == MINER and len(cards) >= 2:
-        return {"text": f"bar > {BAR_VALUE[Card.parse(cards[-2])]}", "cls": "vault-state"}
-    return {"text": "miner / lock", "cls": "vault-state"}
+    """What the vault takes next, in the game's words (:func:`parlour.games.silver_bars.vault_takes`)."""
+    words, case = vault_takes([Card.parse(c) for c in vault["cards"]], bool(vault["rubble"]), vault["locked"])
+    return {"text": words, "cls": TAKES_CLASS[case]}
 
 
 def _drops(legal: Sequence[str], number: int, *, mine: bool) -> list[str]:

@@ -6,18 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.cards import standard_deck
-from parlour.games.twenty import HAND
+from parlour.games.twenty import HANDS_A_ROUND, ROUNDS, TWENTY
 from parlour.web.layouts import Layout, badge, card_row, group, hand, label, meter, stock, text
-
-REVEALED = 2
-"""Cards turned face up at the deal."""
-HANDS_A_ROUND = (len(standard_deck()) - REVEALED) // (2 * HAND)
-"""Hands of five each seat is dealt in a round."""
-TWENTY = 20
-"""What the tally is played towards."""
-ROUNDS = 2
-"""Twenty is always two rounds."""
 
 
 def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
