@@ -356,8 +356,8 @@ class MinusTwentySpace(GameSpace):
                 for c in pile:
                     out[base + pos[c]] = 1.0
                 out[tops + pos[pile[-1]]] = 1.0
-        if state.discarded >= 0:
-            out[self._o_discarded + state.discarded] = 1.0
+        if state.pile_played >= 0:
+            out[self._o_discarded + state.pile_played] = 1.0
         out[self._o_starter + (state.starter ^ seat)] = 1.0
         hands = state.hands
         out[self._o_sizes] = len(hands[seat]) / 10
@@ -459,8 +459,8 @@ class ProgressionSpace(GameSpace):
                 for c in stack:
                     out[base + c] = 1.0
                 out[self._o_tops + stack[-1]] = 1.0
-        if state.played_public >= 0:
-            out[self._o_played + state.played_public] = 1.0
+        if state.pile_played >= 0:
+            out[self._o_played + state.pile_played] = 1.0
         out[self._o_starter + (state.first + len(state.history) - seat) % 3] = 1.0
         out[self._o_stock] = (len(state.stock) - state.stock_pos) / 37
         if state.stall:

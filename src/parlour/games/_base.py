@@ -1,5 +1,8 @@
 """Machinery the games share.
 
+:class:`PlayThenDraw` is the turn of Lost Cities that Minus Twenty and
+Progression keep: put a card down, then draw from the stock or a face-up pile.
+
 :class:`StockPile` is the face-down stock every game of the family draws
 from: ``stock[stock_pos:]`` is what is left, top first.  The stock's list is
 never changed in place during play (copies of a state share it); only a
@@ -9,8 +12,10 @@ replaces it.
 
 from __future__ import annotations
 
-from parlour.cards import Card
-from parlour.game import Deal
+from typing import Any
+
+from parlour.cards import SUITS, Card
+from parlour.game import Deal, Move, State
 
 
 class StockPile:
@@ -35,3 +40,191 @@ class StockPile:
         self.stock = stock
         if self.deal is not None:
             self.deal = {**self.deal, "stock": list(stock)}
+
+
+DRAW = Move("draw")
+"""``draw``: the top card of the draw pile."""
+TAKE = [Move("take", (s,)) for s in SUITS]
+"""``take <suit>``: the top card of that suit's face-up pile, by suit index (C D H S)."""
+SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range(16)]
+"""The draw moves by the set of face-up piles that may be taken from (bit s: suit s)."""
+
+
+class PlayThenDraw(StockPile, State):
+    """The turn of Lost Cities and its descendants: put a card down, then draw.
+
+    1. The player to move puts a card from hand down — where, and what that
+       allows, is each game's own rule (:meth:`_lay` and :meth:`_unlay`);
+       a card played to one of the face-up piles (``piles``, one a suit)
+       is noted in ``pile_played``.
+    2. The same player takes the top card of the draw pile (``draw``) or of
+       a face-up pile (``take <suit>``) — not the pile played to this turn
+       unless ``take_back`` allows it.  The turn passes to the next seat.
+
+    The round ends at once when the last card of the draw pile is drawn, or
+    by the stall rule: when ``stall_limit`` turns in a row have taken from
+    the face-up piles (0: never).  Each game scores the round in
+    :meth:`_end_round`.
+    """
+
+    hands: list[list[Card]]
+    piles: list[list[Card]]
+    """The face-up piles a player may take from, by suit index, bottom card first."""
+    to_move: int
+    drawing: bool
+    """True once the player to move has put a card down and must now draw."""
+    pile_played: int
+    """The suit of the face-up pile the player to move played to this turn, or -1."""
+    take_back: bool
+    """Whether a player may take back the card played to a face-up pile this same turn."""
+    stall: int
+    """Turns in a row (this round) whose draw was a take from a face-up pile."""
+    stall_limit: int
+    """Turns in a row of takes that end the round (0: no limit)."""
+    _over: bool
+    _undo: list[Any]
+    """Per move, what undoing it needs: for step 1, the game's own record of the card put
+    down (:meth:`_lay`); for step 2, the stall count before the draw."""
+    _events_at_end: int
+    """How many events there were before the round ended (its scoring follows)."""
+
+    def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
+        """The machine's state at a round's start (after the game has dealt)."""
+        self.to_move = to_move
+        self.drawing = False
+        self.pile_played = -1
+        self.take_back = take_back
+        self.stall = 0
+        self.stall_limit = stall_limit
+        self._over = False
+        self._undo = []
+
+    def _copy_turns(self, other: PlayThenDraw) -> None:
+        """Copy the machine's fields (not the game's piles) into ``other``."""
+        other.stock = self.stock  # never changed during a round: only stock_pos moves
+        other.stock_pos = self.stock_pos
+        other.to_move = self.to_move
+        other.drawing = self.drawing
+        other.pile_played = self.pile_played
+        other.take_back = self.take_back
+        other.stall = self.stall
+        other.stall_limit = self.stall_limit
+        other._over = self._over
+        other._undo = list(self._undo)
+        if self._over:
+            other._events_at_end = self._events_at_end
+
+    # -- the rules' hooks --------------------------------------------------------
+    def _plays(self) -> list[Move]:
+        """The legal moves of step 1 for the player to move."""
+        raise NotImplementedError
+
+    def _lay(self, seat: int, move: Move) -> Any:
+        """Step 1: put the card down (or raise :meth:`_illegal`); return what undoing it needs."""
+        raise NotImplementedError
+
+    def _unlay(self, seat: int, move: Move, record: Any) -> None:
+        """Take back step 1: the card goes back to its place in ``seat``'s hand."""
+        raise NotImplementedError
+
+    def _pile_played_by(self, move: Move) -> int:
+        """The face-up pile a step-1 ``move`` put its card on, or -1."""
+        raise NotImplementedError
+
+    def _took(self, seat: int, card: Card) -> None:
+        """``seat`` has taken ``card`` from a face-up pile (everyone saw it)."""
+
+    def _untook(self, seat: int, card: Card) -> None:
+        """Undo :meth:`_took`."""
+
+    def _end_round(self, seat: int, stalled: bool) -> None:
+        """The round has just ended on ``seat``'s draw: score it (and set ``_over``)."""
+        raise NotImplementedError
+
+    # -- the machine -------------------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self._over else self.to_move
+
+    def is_round_over(self) -> bool:
+        return self._over
+
+    def legal_moves(self) -> list[Move]:
+        if self._over:
+            return []
+        if not self.drawing:
+            return self._plays()
+        piles = self.piles
+        mask = (
+            (1 if piles[0] else 0) | (2 if piles[1] else 0)
+            | (4 if piles[2] else 0) | (8 if piles[3] else 0)
+        )
+        if self.pile_played >= 0 and not self.take_back:
+            mask &= ~(1 << self.pile_played)
+        return list(DRAWS[mask])
+
+    def apply(self, move: Move) -> None:
+        if self._over:
+            raise self._illegal(move)
+        seat = self.to_move
+        if not self.drawing:
+            self._undo.append(self._lay(seat, move))
+            self.moves.append(move)
+            self.drawing = True
+            return
+        verb, args = move
+        stall = self.stall
+        if verb == "draw" and not args:
+            stock_pos = self.stock_pos
+            self.hands[seat].append(self.stock[stock_pos])
+            self.stock_pos = stock_pos + 1
+            self.stall = 0
+            pile = -1
+            ends = stock_pos + 1 == len(self.stock)
+        else:
+            pile = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
+            if pile < 0 or not self.piles[pile] or (pile == self.pile_played and not self.take_back):
+                raise self._illegal(move)
+            card = self.piles[pile].pop()
+            self.hands[seat].append(card)
+            self._took(seat, card)
+            self.stall = stall + 1
+            ends = self.stall == self.stall_limit
+        self._undo.append(stall)
+        self.moves.append(move)
+        self.drawing = False
+        self.pile_played = -1
+        self.to_move = seat + 1 if seat + 1 < self.num_players else 0
+        if ends:
+            self._events_at_end = len(self.events)
+            self._end_round(seat, stalled=pile >= 0)
+
+    def undo(self) -> Move:
+        if not self._undo:
+            raise ValueError("nothing to undo in this round")
+        record = self._undo.pop()
+        move = self.moves.pop()
+        if self.drawing:
+            self._unlay(self.to_move, move, record)
+            self.drawing = False
+            self.pile_played = -1
+            return move
+        seat = (self.to_move - 1) % self.num_players
+        if self._over:
+            self._over = False
+            self.scores = [0] * self.num_players
+            del self.events[self._events_at_end:]
+        card = self.hands[seat].pop()
+        if move.verb == "draw":
+            self.stock_pos -= 1
+        else:
+            self.piles[card & 3].append(card)
+            self._untook(seat, card)
+        self.stall = record
+        self.pile_played = self._pile_played_by(self.moves[-1])
+        self.to_move = seat
+        self.drawing = True
+        return move
+
+    def stock_draws(self, move: Move) -> tuple[int, int]:
+        return (1, self.to_move) if move.verb == "draw" else (0, -1)

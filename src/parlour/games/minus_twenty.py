@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
 from parlour.game import (
@@ -51,7 +51,10 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
-from parlour.games._base import StockPile
+from parlour.games._base import DRAW as DRAW
+from parlour.games._base import SUIT_INDEX as SUIT_INDEX
+from parlour.games._base import TAKE as TAKE
+from parlour.games._base import PlayThenDraw
 from parlour.narrate import card_text, plural, suit_text
 
 HAND = 7
@@ -83,11 +86,11 @@ PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
 """``play <card>`` for every card, built once."""
 DISCARD = [Move("discard", (c,)) for c in ALL_CARDS[:52]]
 """``discard <card>`` for every card, built once."""
-DRAW = Move("draw")
-"""``draw``: the top of the draw pile."""
-TAKE = [Move("take", (s,)) for s in SUITS]
-"""``take <suit>`` by suit index (C D H S)."""
-SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+PLAYS = [
+    [(PLAY[c], DISCARD[c]) if top < LEVEL[c] else (DISCARD[c],) for top in range(11)]
+    for c in ALL_CARDS[:52]
+]
+"""``PLAYS[card][top]``: the moves of a card in hand when its meld's top number is ``top``."""
 
 
 def minus_twenty_deck() -> list[Card]:
@@ -165,7 +168,17 @@ def round_winner(scores: list[int]) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-class MinusTwentyState(StockPile, State):
+class KnownLaid(NamedTuple):
+    """What undoing step 1 needs when the card put down was one everyone knew
+    (taken from a discard pile); for any other card, its place in the hand does."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+    known_index: int
+    """Where the card was among the hand's known cards."""
+
+
+class MinusTwentyState(PlayThenDraw):
     """A match of Minus Twenty."""
 
     game: ClassVar[Game]
@@ -183,20 +196,10 @@ class MinusTwentyState(StockPile, State):
     """``tops[seat][suit]``: the meld's highest number (0 while it has none)."""
     discard_piles: list[list[Card]]
     """``discard_piles[suit]``: bottom card first, top card last."""
-    stock: list[Card]
-    stock_pos: int
-    to_move: int
-    drawing: bool
-    """True once the player to move has played and must now draw."""
-    discarded: int
-    """The suit of the discard pile the player to move discarded onto this turn, or -1."""
-    stall: int
-    """Turns in a row (this round) whose draw was a take from a discard pile."""
+    """The face-up piles of the turn's machine (``piles``): the same lists."""
     known: list[list[Card]]
     """``known[seat]``: cards in that seat's hand that it took from a discard pile (seen by both)."""
     starter: int
-    _over: bool
-    _undo: list[tuple[int, int, int]]
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -211,113 +214,85 @@ class MinusTwentyState(StockPile, State):
         self.stock_pos = 0
         self.melds = [[[], [], [], []], [[], [], [], []]]
         self.tops = [[0, 0, 0, 0], [0, 0, 0, 0]]
-        self.discard_piles = [[], [], [], []]
+        self.discard_piles = self.piles = [[], [], [], []]
         self.starter = self.round_starter(self.round_index)
-        self.to_move = self.starter
-        self.drawing = False
-        self.discarded = -1
-        self.stall = 0
         self.known = [[], []]
-        self._over = False
-        self._undo = []
+        self._start_turns(self.starter, take_back=False, stall_limit=self.options["stall_limit"])
 
-    # -- a turn: play, then draw -------------------------------------------------
-    def current_player(self) -> int | None:
-        return None if self._over else self.to_move
-
-    def is_round_over(self) -> bool:
-        return self._over
-
-    def legal_moves(self) -> list[Move]:
-        if self._over:
-            return []
-        if self.drawing:
-            piles = self.discard_piles
-            discarded = self.discarded
-            moves = [DRAW]
-            for suit in (0, 1, 2, 3):
-                if piles[suit] and suit != discarded:
-                    moves.append(TAKE[suit])
-            return moves
+    # -- a turn: play (or discard), then draw -----------------------------------
+    def _plays(self) -> list[Move]:
+        """Every card in hand may be discarded; it may be played if it goes above its meld's top."""
         tops = self.tops[self.to_move]
-        moves = []
+        moves: list[Move] = []
         for card in self.hands[self.to_move]:
-            if tops[card & 3] < LEVEL[card]:
-                moves.append(PLAY[card])
-            moves.append(DISCARD[card])
+            moves += PLAYS[card][tops[card & 3]]
         return moves
 
-    def apply(self, move: Move) -> None:
-        if self._over:
-            raise self._illegal(move)
+    def _lay(self, seat: int, move: Move) -> int | KnownLaid:
+        """Step 1: a card from hand onto its meld, or onto its suit's discard pile.
+        What undoing it needs: the card's place in the hand (a :class:`KnownLaid`
+        for a card everyone knew, taken from a discard pile)."""
         verb, args = move
-        seat = self.to_move
-        if not self.drawing:  # step 1: a card from hand onto a meld or a discard pile
-            if (verb != "play" and verb != "discard") or len(args) != 1:
+        if (verb != "play" and verb != "discard") or len(args) != 1:
+            raise self._illegal(move)
+        card: Card = args[0]  # type: ignore[assignment]
+        hand = self.hands[seat]
+        if type(card) is not Card or card not in hand:
+            raise self._illegal(move)
+        index = hand.index(card)
+        suit = card & 3
+        if verb == "play":
+            tops = self.tops[seat]
+            level = LEVEL[card]
+            if tops[suit] >= level:
                 raise self._illegal(move)
-            card: Card = args[0]  # type: ignore[assignment]
-            hand = self.hands[seat]
-            if type(card) is not Card or card not in hand:
-                raise self._illegal(move)
-            suit = card & 3
-            if verb == "play":
-                tops = self.tops[seat]
-                before = tops[suit]
-                level = LEVEL[card]
-                if before >= level:
-                    raise self._illegal(move)
-                if level > 1:
-                    tops[suit] = level
-                self.melds[seat][suit].append(card)
-            else:
-                before = -1
-                self.discard_piles[suit].append(card)
-                self.discarded = suit
-            index = hand.index(card)
-            del hand[index]
-            known = self.known[seat]
-            known_index = -1
-            if known and card in known:
-                known_index = known.index(card)
-                del known[known_index]
-            self.drawing = True
-            self._undo.append((index, before, known_index))
-            self.moves.append(move)
-            return
-        # step 2: a card into the hand; the turn passes
-        stall = self.stall
-        if verb == "draw" and not args:
-            stock_pos = self.stock_pos
-            self.hands[seat].append(self.stock[stock_pos])
-            self.stock_pos = stock_pos + 1
-            self.stall = 0
-            ends = self.stock_pos == len(self.stock)
+            if level > 1:
+                tops[suit] = level
+            self.melds[seat][suit].append(card)
         else:
-            suit = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
-            if suit < 0 or suit == self.discarded or not self.discard_piles[suit]:
-                raise self._illegal(move)
-            card = self.discard_piles[suit].pop()
-            self.hands[seat].append(card)
-            self.known[seat].append(card)
-            self.stall = stall + 1
-            limit = self.options["stall_limit"]
-            ends = limit > 0 and self.stall >= limit
-        self._undo.append((stall, self.discarded, len(self.events)))
-        self.moves.append(move)
-        self.drawing = False
-        self.discarded = -1
-        self.to_move = 1 - seat
-        if ends:
-            self._end_round(len(self.moves), stalled=verb == "take")
+            self.discard_piles[suit].append(card)
+            self.pile_played = suit
+        del hand[index]
+        known = self.known[seat]
+        if known and card in known:
+            known_index = known.index(card)
+            del known[known_index]
+            return KnownLaid(index, known_index)
+        return index
 
-    def _end_round(self, number: int, stalled: bool) -> None:
+    def _unlay(self, seat: int, move: Move, record: int | KnownLaid) -> None:
+        card: Card = move.args[0]  # type: ignore[assignment]
+        suit = card & 3
+        if move.verb == "play":
+            meld = self.melds[seat][suit]
+            meld.pop()
+            self.tops[seat][suit] = VALUE[meld[-1]] if meld else 0  # numbers rise, investments first
+        else:
+            self.discard_piles[suit].pop()
+        if isinstance(record, int):
+            self.hands[seat].insert(record, card)
+        else:
+            self.hands[seat].insert(record.hand_index, card)
+            self.known[seat].insert(record.known_index, card)
+
+    def _pile_played_by(self, move: Move) -> int:
+        return move.args[0] & 3 if move.verb == "discard" else -1  # type: ignore[operator]
+
+    def _took(self, seat: int, card: Card) -> None:
+        self.known[seat].append(card)
+
+    def _untook(self, seat: int, card: Card) -> None:
+        self.known[seat].pop()
+
+    def _end_round(self, seat: int, stalled: bool) -> None:
         """Score every meld, as the round has just ended."""
         self._over = True
+        number = len(self.moves)
         if stalled:
-            limit = self.options["stall_limit"]
             self.events.append(Event(
                 number, None, "Stall rule", 0,
-                f"The round ends by the stall rule: {plural(limit, 'turn')} in a row took from a discard pile",
+                f"The round ends by the stall rule: {plural(self.stall_limit, 'turn')} in a row "
+                "took from a discard pile",
             ))
         scores = [0, 0]
         for seat in (0, 1):
@@ -331,46 +306,6 @@ class MinusTwentyState(StockPile, State):
                         f"{meld_arithmetic(meld)}",
                     ))
         self.scores = scores
-
-    def undo(self) -> Move:
-        if not self._undo:
-            raise ValueError("nothing to undo in this round")
-        a, b, c = self._undo.pop()
-        move = self.moves.pop()
-        verb = move.verb
-        if verb == "play" or verb == "discard":
-            # a: place in hand, b: the meld's top number before (play), c: place among known cards
-            seat = self.to_move
-            card: Card = move.args[0]  # type: ignore[assignment]
-            suit = card & 3
-            if verb == "play":
-                self.melds[seat][suit].pop()
-                self.tops[seat][suit] = b
-            else:
-                self.discard_piles[suit].pop()
-                self.discarded = -1
-            self.hands[seat].insert(a, card)
-            if c >= 0:
-                self.known[seat].insert(c, card)
-            self.drawing = False
-            return move
-        # a: stall count before, b: suit discarded this turn, c: events before
-        seat = 1 - self.to_move
-        if self._over:
-            self._over = False
-            self.scores = [0, 0]
-            del self.events[c:]
-        card = self.hands[seat].pop()
-        if verb == "draw":
-            self.stock_pos -= 1
-        else:
-            self.known[seat].pop()
-            self.discard_piles[card & 3].append(card)
-        self.stall = a
-        self.discarded = b
-        self.drawing = True
-        self.to_move = seat
-        return move
 
     # -- the match ---------------------------------------------------------------
     def rounds_won(self) -> list[int]:
@@ -408,9 +343,6 @@ class MinusTwentyState(StockPile, State):
         return [seat for seat in (0, 1) if wins[seat] == max(wins)]
 
     # -- views -----------------------------------------------------------------
-    def stock_draws(self, move: Move) -> tuple[int, int]:
-        return (1, self.to_move) if move.verb == "draw" else (0, -1)
-
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your ♥ meld``, ``Bob takes 9♠ from the ♠ discard pile``,
         ``Bob draws a card from the draw pile`` (``You draw 5♠ from the draw pile``
@@ -447,14 +379,14 @@ class MinusTwentyState(StockPile, State):
             self.round_index, self.starter, tuple(map(tuple, self.hands)),
             tuple(tuple(map(tuple, m)) for m in self.melds), tuple(map(tuple, self.tops)),
             tuple(map(tuple, self.discard_piles)), tuple(self.stock), self.stock_pos, self.to_move,
-            self.drawing, self.discarded, self.stall, tuple(map(tuple, self.known)),
+            self.drawing, self.pile_played, self.stall, tuple(map(tuple, self.known)),
             tuple(self.scores), tuple(self.moves), tuple(self.events), self._over,
         )
 
     def observation(self, seat: int) -> Observation:
         obs = self._base_observation(seat)
         step = None if self._over else ("draw" if self.drawing else "play")
-        just_discarded = self.discard_piles[self.discarded][-1] if self.discarded >= 0 else None
+        just_discarded = self.piles[self.pile_played][-1] if self.pile_played >= 0 else None
         obs.update(
             hand=to_text(sort_hand(self.hands[seat])),
             hand_sizes=[len(h) for h in self.hands],
@@ -476,17 +408,10 @@ class MinusTwentyState(StockPile, State):
         other.hands = [list(h) for h in self.hands]
         other.melds = [[list(m) for m in seat] for seat in self.melds]
         other.tops = [list(t) for t in self.tops]
-        other.discard_piles = [list(p) for p in self.discard_piles]
-        other.stock = self.stock  # never changed during a round: only stock_pos moves
-        other.stock_pos = self.stock_pos
-        other.to_move = self.to_move
-        other.drawing = self.drawing
-        other.discarded = self.discarded
-        other.stall = self.stall
+        other.discard_piles = other.piles = [list(p) for p in self.discard_piles]
         other.known = [list(k) for k in self.known]
         other.starter = self.starter
-        other._over = self._over
-        other._undo = list(self._undo)
+        self._copy_turns(other)
         return other
 
     def _explain_illegal(self, move: Move) -> str:
@@ -500,7 +425,7 @@ class MinusTwentyState(StockPile, State):
                 pile = self.discard_piles[suit]
                 if not pile:
                     return f"the {SUIT_NAMES[SUITS[suit]]} discard pile is empty"
-                if suit == self.discarded:
+                if suit == self.pile_played:
                     return f"{pile[-1]} was discarded this turn and may not be taken back"
             return "the rules do not allow it here"
         if verb in ("draw", "take"):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
 from parlour.game import (
@@ -48,7 +48,10 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
-from parlour.games._base import StockPile
+from parlour.games._base import DRAW as DRAW
+from parlour.games._base import SUIT_INDEX as SUIT_INDEX
+from parlour.games._base import TAKE as TAKE
+from parlour.games._base import PlayThenDraw
 from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
@@ -63,16 +66,10 @@ ROUND_CAP = 100
 DECK = tuple(ALL_CARDS[:52])
 VALUE = [0 if c.rank in (1, 11, 12, 13) else c.rank for c in DECK]
 """Card value by card code: A, J, Q, K (face cards) 0; 2–10 their pips."""
-SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-
 PLAY = [Move("play", (c,)) for c in DECK]
 """``play <card>``: onto the player's own private stack, for every card."""
 PUBLIC = [Move("public", (c,)) for c in DECK]
 """``public <card>``: onto the public stack of its suit, for every card."""
-DRAW = Move("draw")
-"""Take the top card of the draw pile."""
-TAKE = [Move("take", (s,)) for s in SUITS]
-"""``take <suit>``: the top card of that public stack, by suit index."""
 
 # The play moves of a card, by the value its private stack already reaches
 # (0–10): both moves while the card is not lower, else the public one alone.
@@ -80,9 +77,6 @@ _PLAYS = [
     [(PLAY[c], PUBLIC[c]) if VALUE[c] >= floor else (PUBLIC[c],) for floor in range(11)]
     for c in DECK
 ]
-# The draw moves by the set of public stacks that may be taken from (bit s: suit s).
-_DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range(16)]
-_NEXT = [(s + 1) % PLAYERS for s in range(PLAYERS)]
 
 
 def is_face(card: Card) -> bool:
@@ -134,7 +128,15 @@ def stack_kind(cards: Iterable[Card]) -> str:
     return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
 
 
-class ProgressionState(StockPile, State):
+class PublicAgain(NamedTuple):
+    """What undoing a play to a public stack needs when the card had lain on a
+    public stack before this round (for any other card, its place in the hand does)."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+
+
+class ProgressionState(PlayThenDraw):
     """A match of Progression."""
 
     game: ClassVar[Game]
@@ -151,25 +153,10 @@ class ProgressionState(StockPile, State):
     floors: list[list[int]]
     """The value each private stack has reached (its top card's value; 0 when empty)."""
     public: list[list[Card]]
-    """Public stacks by suit index, bottom card first."""
-    stock: list[Card]
-    stock_pos: int
+    """Public stacks by suit index, bottom card first (the machine's ``piles``: the same lists)."""
     was_public: list[bool]
     """By card: has it lain on a public stack this round?  A card in a hand
     that has is one its holder took from a public stack: known to everyone."""
-    to_move: int
-    drawing: bool
-    """True between a player's play and their draw."""
-    played_public: int
-    """The suit index of the public stack played to this turn (−1: none)."""
-    stall: int
-    """Turns in a row whose draw was a take from a public stack."""
-    _takeback: bool
-    _stall_limit: int
-    _over: bool
-    _undo: list[tuple[Any, ...]]
-    """Per move: a play's (hand index, what it changed); a draw's (suit taken
-    from or −1, stall count, public stack played to, events before it)."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -180,26 +167,14 @@ class ProgressionState(StockPile, State):
         self.hands = [list(h) for h in deal["hands"]]
         self.private = [[[], [], [], []] for _ in range(PLAYERS)]
         self.floors = [[0, 0, 0, 0] for _ in range(PLAYERS)]
-        self.public = [[], [], [], []]
+        self.public = self.piles = [[], [], [], []]
         self.stock = list(deal["stock"])
         self.stock_pos = 0
         self.was_public = [False] * 52
-        self.to_move = self.round_starter(self.round_index)
-        self.drawing = False
-        self.played_public = -1
-        self.stall = 0
-        self._takeback = self.options["takeback"]
-        self._stall_limit = self.options["stall_limit"]
-        self._undo = []
-        self._over = False
+        self._start_turns(self.round_starter(self.round_index), take_back=self.options["takeback"],
+                          stall_limit=self.options["stall_limit"])
 
     # -- play ------------------------------------------------------------------
-    def current_player(self) -> int | None:
-        return None if self._over else self.to_move
-
-    def is_round_over(self) -> bool:
-        return self._over
-
     def is_match_over(self) -> bool:
         """After ``rounds`` rounds; with ``target_score``, once a total reaches it
         (or after :data:`ROUND_CAP` rounds)."""
@@ -212,32 +187,19 @@ class ProgressionState(StockPile, State):
             return played >= rounds
         return played >= ROUND_CAP or max(self.totals) >= target
 
-    def legal_moves(self) -> list[Move]:
-        if self._over:
-            return []
-        if self.drawing:
-            public = self.public
-            mask = (
-                (1 if public[0] else 0) | (2 if public[1] else 0)
-                | (4 if public[2] else 0) | (8 if public[3] else 0)
-            )
-            if not self._takeback and self.played_public >= 0:
-                mask &= ~(1 << self.played_public)
-            return list(_DRAWS[mask])
+    def _plays(self) -> list[Move]:
+        """Any card onto its public stack; onto the private stack too if not lower than it."""
         floors = self.floors[self.to_move]
         moves: list[Move] = []
         for card in self.hands[self.to_move]:
             moves += _PLAYS[card][floors[card & 3]]
         return moves
 
-    def apply(self, move: Move) -> None:
-        seat = self.to_move
+    def _lay(self, seat: int, move: Move) -> int | PublicAgain:
+        """Step 1: a card onto the player's private stack, or onto the public stack of
+        its suit.  What undoing it needs: the card's place in the hand (a
+        :class:`PublicAgain` for a card that had been on a public stack before)."""
         verb, args = move
-        if self._over:
-            raise self._illegal(move)
-        if self.drawing:
-            self._draw(seat, move, verb, args)
-            return
         hand = self.hands[seat]
         card = args[0] if len(args) == 1 else None
         if not isinstance(card, Card) or card not in hand:  # a number equal to a card code is no card
@@ -245,52 +207,42 @@ class ProgressionState(StockPile, State):
         suit = card & 3
         if verb == "play":
             floors = self.floors[seat]
-            before = floors[suit]
-            if VALUE[card] < before:
+            if VALUE[card] < floors[suit]:
                 raise self._illegal(move)
             index = hand.index(card)
             del hand[index]
             self.private[seat][suit].append(card)
             floors[suit] = VALUE[card]
-            self._undo.append((index, before))
-        elif verb == "public":
+            return index
+        if verb == "public":
             index = hand.index(card)
             del hand[index]
             self.public[suit].append(card)
-            before_public = self.was_public[card]
+            self.pile_played = suit
+            if self.was_public[card]:
+                return PublicAgain(index)
             self.was_public[card] = True
-            self.played_public = suit
-            self._undo.append((index, before_public))
-        else:
-            raise self._illegal(move)
-        self.moves.append(move)
-        self.drawing = True
+            return index
+        raise self._illegal(move)
 
-    def _draw(self, seat: int, move: Move, verb: str, args: tuple[Any, ...]) -> None:
-        stall = self.stall
-        if verb == "draw" and not args:
-            self.hands[seat].append(self.stock[self.stock_pos])
-            self.stock_pos += 1
-            self.stall = 0
-            ends = self.stock_pos == len(self.stock)
-            suit = -1
-        elif verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
-            suit = SUIT_INDEX[args[0]]
-            pile = self.public[suit]
-            if not pile or (suit == self.played_public and not self._takeback):
-                raise self._illegal(move)
-            self.hands[seat].append(pile.pop())
-            self.stall = stall + 1
-            ends = self.stall == self._stall_limit
+    def _unlay(self, seat: int, move: Move, record: int | PublicAgain) -> None:
+        card: Card = move.args[0]  # type: ignore[assignment]
+        suit = card & 3
+        if move.verb == "play":
+            stack = self.private[seat][suit]
+            stack.pop()
+            self.floors[seat][suit] = VALUE[stack[-1]] if stack else 0
         else:
-            raise self._illegal(move)
-        self._undo.append((suit, stall, self.played_public, len(self.events)))
-        self.moves.append(move)
-        self.drawing = False
-        self.played_public = -1
-        self.to_move = _NEXT[seat]
-        if ends:
-            self._end_round(seat, stalled=suit >= 0)
+            self.public[suit].pop()
+        if isinstance(record, int):
+            if move.verb == "public":
+                self.was_public[card] = False
+            self.hands[seat].insert(record, card)
+        else:
+            self.hands[seat].insert(record.hand_index, card)
+
+    def _pile_played_by(self, move: Move) -> int:
+        return move.args[0] & 3 if move.verb == "public" else -1  # type: ignore[operator]
 
     def _end_round(self, seat: int, stalled: bool) -> None:
         """Score every private stack; the round is over."""
@@ -299,7 +251,7 @@ class ProgressionState(StockPile, State):
         if stalled:
             self.events.append(Event(
                 number, seat, "Stall Rule",
-                0, f"The round ends by the stall rule: {plural(self._stall_limit, 'turn')} in a row "
+                0, f"The round ends by the stall rule: {plural(self.stall_limit, 'turn')} in a row "
                    "drew from the public stacks",
             ))
         for owner in range(PLAYERS):
@@ -315,48 +267,7 @@ class ProgressionState(StockPile, State):
                     f"({cards}: {stack_reckoning(stack)})",
                 ))
 
-    def undo(self) -> Move:
-        if not self._undo:
-            raise ValueError("nothing to undo in this round")
-        entry = self._undo.pop()
-        move = self.moves.pop()
-        if self.drawing:
-            # Undo a play: the card goes back to its place in the hand.
-            index, before = entry
-            seat = self.to_move
-            card: Card = move.args[0]  # type: ignore[assignment]
-            suit = card & 3
-            if move.verb == "play":
-                self.private[seat][suit].pop()
-                self.floors[seat][suit] = before
-            else:
-                self.public[suit].pop()
-                self.was_public[card] = before
-                self.played_public = -1
-            self.hands[seat].insert(index, card)
-            self.drawing = False
-            return move
-        suit, stall, played_public, events = entry
-        seat = (self.to_move - 1) % PLAYERS
-        card = self.hands[seat].pop()
-        if move.verb == "take":
-            self.public[suit].append(card)
-        else:
-            self.stock_pos -= 1
-        if self._over:
-            self._over = False
-            self.scores = [0] * PLAYERS
-            del self.events[events:]
-        self.stall = stall
-        self.played_public = played_public
-        self.to_move = seat
-        self.drawing = True
-        return move
-
     # -- views -----------------------------------------------------------------
-    def stock_draws(self, move: Move) -> tuple[int, int]:
-        return (1, self.to_move) if move.verb == "draw" else (0, -1)
-
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 6♥ on your private ♥ stack``, ``Cleo takes 9♠ from the public
         ♠ stack``, ``Bob draws a card from the draw pile`` (``You draw 5♠ from the
@@ -397,7 +308,7 @@ class ProgressionState(StockPile, State):
             self.round_index, tuple(map(tuple, self.hands)),
             tuple(tuple(map(tuple, p)) for p in self.private), tuple(map(tuple, self.floors)),
             tuple(map(tuple, self.public)), tuple(self.stock), self.stock_pos, tuple(self.was_public),
-            self.to_move, self.drawing, self.played_public, self.stall, tuple(self.scores),
+            self.to_move, self.drawing, self.pile_played, self.stall, tuple(self.scores),
             tuple(self.moves), tuple(self.events), self._over,
         )
 
@@ -416,7 +327,7 @@ class ProgressionState(StockPile, State):
             public_stacks={letter: [str(c) for c in self.public[i]] for i, letter in enumerate(SUITS)},
             stock_count=len(self.stock) - self.stock_pos,
             step=None if self._over else ("draw" if self.drawing else "play"),
-            played_public=SUITS[self.played_public] if self.played_public >= 0 else None,
+            played_public=SUITS[self.pile_played] if self.pile_played >= 0 else None,
             stall=self.stall,
         )
         return obs
@@ -427,18 +338,9 @@ class ProgressionState(StockPile, State):
         other.hands = [list(h) for h in self.hands]
         other.private = [[list(s) for s in p] for p in self.private]
         other.floors = [list(f) for f in self.floors]
-        other.public = [list(s) for s in self.public]
-        other.stock = self.stock
-        other.stock_pos = self.stock_pos
+        other.public = other.piles = [list(s) for s in self.public]
         other.was_public = list(self.was_public)
-        other.to_move = self.to_move
-        other.drawing = self.drawing
-        other.played_public = self.played_public
-        other.stall = self.stall
-        other._takeback = self._takeback
-        other._stall_limit = self._stall_limit
-        other._undo = list(self._undo)
-        other._over = self._over
+        self._copy_turns(other)
         return other
 
     def _explain_illegal(self, move: Move) -> str:
@@ -452,7 +354,7 @@ class ProgressionState(StockPile, State):
                 pile = f"the public {SUIT_NAMES[SUITS[suit]]} stack"
                 if not self.public[suit]:
                     return f"{pile} is empty"
-                if suit == self.played_public and not self._takeback:
+                if suit == self.pile_played and not self.take_back:
                     return (f"{name} may not take back {self.public[suit][-1]}, played to {pile} "
                             "this turn (takeback is off)")
             return "a draw is 'draw' or 'take <suit>'"

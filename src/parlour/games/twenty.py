@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
 from parlour.game import (
@@ -89,6 +89,24 @@ def tally_name(cards_on_tally: int) -> str:
     return f"{word} Tally"
 
 
+class Scored(NamedTuple):
+    """What undoing a move needs when it did more than add a card to the tally:
+    scored, set the tally aside, dealt a new hand or ended the round."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+    last_scorer: int | None
+    """Who had scored last before the move."""
+    cleared: list[Card] | None
+    """The tally the move set aside (it reached 20 or more), card included; else None."""
+    points: int
+    """What the move scored for its player (the End of Round Bonus aside)."""
+    dealt: bool
+    """Whether the move's end dealt the other player a new hand."""
+    events: int
+    """How many events there were before the move."""
+
+
 class TwentyState(StockPile, State):
     """A match of Twenty."""
 
@@ -105,7 +123,9 @@ class TwentyState(StockPile, State):
     last_scorer: int | None
     bonus: int
     hands_dealt: list[int]
-    _undo: list[tuple[Any, ...]]
+    _undo: list[int | Scored]
+    """Per move, what undoing it needs: the card's place in the hand, or a
+    :class:`Scored` for a move that did more than add to the tally."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -194,7 +214,10 @@ class TwentyState(StockPile, State):
                     self.last_scorer, self.bonus, number, "End of Round Bonus",
                     f"{{player}} {{take}} the End of Round Bonus of {self.bonus}",
                 )
-        self._undo.append((seat, index, before, last_scorer, cleared, points, dealt, events_before))
+        if points or dealt or self._over:
+            self._undo.append(Scored(index, last_scorer, cleared, points, dealt, events_before))
+        else:
+            self._undo.append(index)
 
     def _score(self, seat: int, points: int, number: int, kind: str, text: str) -> None:
         self.scores[seat] += points
@@ -211,28 +234,33 @@ class TwentyState(StockPile, State):
     def undo(self) -> Move:
         if not self._undo:
             raise ValueError("nothing to undo in this round")
-        seat, index, before, last_scorer, cleared, points, dealt, events_before = self._undo.pop()
+        record = self._undo.pop()
         move = self.moves.pop()
         card: Card = move.args[0]  # type: ignore[assignment]
-        nxt = 1 - seat
-        if dealt:
-            self.hands[nxt] = []
+        seat = 1 - self.to_move  # turns alternate
+        self.to_move = seat
+        if isinstance(record, int):  # the card went onto the tally, and that was all
+            self.tally.pop()
+            self.tally_value -= VALUE[card]
+            self.hands[seat].insert(record, card)
+            return move
+        if record.dealt:
+            self.hands[1 - seat] = []
             self.stock_pos -= HAND
-            self.hands_dealt[nxt] -= 1
+            self.hands_dealt[1 - seat] -= 1
         if self._over:
             self._over = False
             if self.last_scorer is not None:
                 self.scores[self.last_scorer] -= self.bonus
-        if cleared is not None:
-            del self.set_aside[len(self.set_aside) - len(cleared):]
-            self.tally = list(cleared)
+        if record.cleared is not None:
+            del self.set_aside[len(self.set_aside) - len(record.cleared):]
+            self.tally = list(record.cleared)
         self.tally.pop()
-        self.tally_value = before
-        self.scores[seat] -= points
-        self.last_scorer = last_scorer
-        del self.events[events_before:]
-        self.hands[seat].insert(index, card)
-        self.to_move = seat
+        self.tally_value = sum(VALUE[c] for c in self.tally)
+        self.scores[seat] -= record.points
+        self.last_scorer = record.last_scorer
+        del self.events[record.events:]
+        self.hands[seat].insert(record.hand_index, card)
         return move
 
     # -- views -----------------------------------------------------------------
