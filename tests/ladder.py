@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -30,6 +30,7 @@ from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.envs.spaces import GameSpace, _Layout
 from parlour.game import (
+    BaseObservation,
     Bounds,
     Deal,
     Event,
@@ -50,6 +51,16 @@ from parlour.web import layouts as web
 HAND = 3
 DECK = tuple(sorted(Card.parse(f"{rank}{suit}") for rank in "234567" for suit in "HS"))
 """The twelve cards of the game."""
+
+
+class LadderObservation(BaseObservation):
+    """What a seat sees in Ladder."""
+
+    hand: list[str]
+    hand_sizes: list[int]
+    ladders: list[list[str]]
+    discards: list[str]
+    stock_count: int
 
 
 class LadderState(StockPile, State):
@@ -158,13 +169,15 @@ class LadderState(StockPile, State):
                 tuple(self.moves), tuple(self.events))
 
     def observation(self, seat: int) -> Observation:
-        obs = self._base_observation(seat)
-        obs.update(hand=[str(c) for c in sorted(self.hands[seat])],
-                   hand_sizes=[len(h) for h in self.hands],
-                   ladders=[[str(c) for c in ladder] for ladder in self.ladders],
-                   discards=[str(c) for c in self.discards],
-                   stock_count=len(self.stock) - self.stock_pos)
-        return obs
+        obs: LadderObservation = {
+            **self._base_observation(seat),
+            "hand": [str(c) for c in sorted(self.hands[seat])],
+            "hand_sizes": [len(h) for h in self.hands],
+            "ladders": [[str(c) for c in ladder] for ladder in self.ladders],
+            "discards": [str(c) for c in self.discards],
+            "stock_count": len(self.stock) - self.stock_pos,
+        }
+        return cast(Observation, obs)
 
     def copy(self) -> LadderState:
         other = LadderState.__new__(LadderState)
@@ -195,6 +208,7 @@ class Ladder(Game):
     players = 2
     version = "1.0"
     summary = "a tiny test game: climb a ladder of rising cards"
+    observation_type = LadderObservation
     options = (Option("rounds", 1, "rounds in the match", int, minimum=1),)
     event_kinds = ("Climb",)
     endings = (RoundEnding("Cards played out", None),)

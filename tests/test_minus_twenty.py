@@ -731,7 +731,7 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
 
     def leaky(self: MinusTwentyState, seat: int) -> dict[str, Any]:
         obs = original(self, seat)
-        obs["other_hand"] = sorted(str(c) for c in self.hands[1 - seat])
+        obs["known"][1 - seat] = sorted(str(c) for c in self.hands[1 - seat])  # all of it, not only the known
         return obs
 
     monkeypatch.setattr(MinusTwentyState, "observation", leaky)

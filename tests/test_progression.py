@@ -742,7 +742,7 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
 
     def leaky(self: ProgressionState, seat: int) -> dict[str, Any]:
         obs = original(self, seat)
-        obs["next_hand"] = [str(c) for c in self.hands[(seat + 1) % 3]]
+        obs["known"][(seat + 1) % 3] = [str(c) for c in self.hands[(seat + 1) % 3]]  # all of the next hand
         return obs
 
     monkeypatch.setattr(ProgressionState, "observation", leaky)

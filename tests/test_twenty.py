@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -258,12 +259,32 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
 
     def leaky(self: TwentyState, seat: int) -> dict:
         obs = original(self, seat)
-        obs["stock_top"] = str(self.stock[self.stock_pos]) if self.stock_pos < len(self.stock) else None
+        obs["hands"] = [[str(c) for c in hand] for hand in self.hands]  # the other hand too
         return obs
 
     monkeypatch.setattr(TwentyState, "observation", leaky)
     with pytest.raises(conformance.ConformanceError, match="hidden cards change"):
         conformance.run(TWENTY, hide_twenty, matches=20)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda obs: obs.update(stock_top="5H"), r"not declared \['stock_top'\]"),
+    (lambda obs: obs.pop("bonus"), r"missing \['bonus'\]"),
+    (lambda obs: obs.update(tally_value=str(obs["tally_value"])), "is not a TwentyObservation.*tally_value"),
+    (lambda obs: obs.update(hands=[["5H"], "5H"]), "is not a TwentyObservation.*hands"),
+])
+def test_conformance_holds_every_observation_to_its_declared_type(
+        monkeypatch: pytest.MonkeyPatch, change: Callable[[dict], object], message: str) -> None:
+    original = TwentyState.observation
+
+    def changed(self: TwentyState, seat: int) -> dict:
+        obs = original(self, seat)
+        change(obs)
+        return obs
+
+    monkeypatch.setattr(TwentyState, "observation", changed)
+    with pytest.raises(conformance.ConformanceError, match=message):
+        conformance.run(TWENTY, hide_twenty, matches=1)
 
 
 @pytest.mark.parametrize(("bounds", "message"), [

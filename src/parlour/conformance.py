@@ -7,6 +7,8 @@ playouts through the public contract, checking at every step that
 * every card of the game's deck is in exactly one place;
 * move text round-trips (context-free and in the position);
 * copies are independent of the original;
+* every observation is exactly the game's ``observation_type``: the same keys,
+  each value of its declared type;
 * observations serialise to JSON, never change when only cards hidden from
   that seat change, and ``determinize`` (and ``sampler``) give a state with the same
   observation from which play continues legally;
@@ -27,9 +29,13 @@ from __future__ import annotations
 import json
 import random
 import re
+import typing
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from parlour import record
 from parlour.cards import SUITS
@@ -86,10 +92,35 @@ def check_moves_round_trip(state: State, seed: int) -> None:
             raise _fail(seed, state, f"parse_move({text!r}) differs from the legal move")
 
 
+_SCHEMAS: dict[type[Any], tuple[frozenset[str], TypeAdapter[Any]]] = {}
+
+
+def _observation_schema(kind: type[Any]) -> tuple[frozenset[str], TypeAdapter[Any]]:
+    """The keys of an observation type, and its validator (built once)."""
+    if kind not in _SCHEMAS:
+        _SCHEMAS[kind] = frozenset(typing.get_type_hints(kind)), TypeAdapter(kind)
+    return _SCHEMAS[kind]
+
+
+def check_observation_type(game: Game, obs: Mapping[str, Any], seed: int, state: State) -> None:
+    """``obs`` has exactly the keys of the game's ``observation_type``, each of its type."""
+    keys, adapter = _observation_schema(game.observation_type)
+    if set(obs) != keys:
+        missing, extra = sorted(keys - set(obs)), sorted(set(obs) - keys)
+        raise _fail(seed, state, f"observation keys differ from {game.observation_type.__name__}: "
+                                 f"missing {missing}, not declared {extra}")
+    try:
+        adapter.validate_python(obs, strict=True)
+    except ValidationError as error:
+        wrong = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e['input']!r})" for e in error.errors())
+        raise _fail(seed, state, f"observation is not a {game.observation_type.__name__}: {wrong}") from None
+
+
 def check_views(game: Game, state: State, seed: int, hide: Hide, rng: random.Random) -> None:
-    """Observations: JSON, no hidden truth, and determinize consistent with them."""
+    """Observations: their declared type, JSON, no hidden truth, and determinize consistent with them."""
     for seat in range(game.players):
         obs = state.observation(seat)
+        check_observation_type(game, obs, seed, state)
         text = json.dumps(obs, sort_keys=True)
         json.dumps(game.display_values(obs))  # made from the view alone, and fit to send
         reloaded = json.loads(text)

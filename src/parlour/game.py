@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, TypeAlias
 
+from typing_extensions import TypedDict
+
 from parlour.cards import SUITS, Card
 from parlour.narrate import Voice, arg_text, event_text
 
@@ -31,7 +33,38 @@ Deal: TypeAlias = dict[str, Any]
 card lists, one per seat), e.g. ``{"hands": [[...], [...]], "stock": [...]}``.
 The stock lists its top card first."""
 Observation: TypeAlias = dict[str, Any]
-"""What one seat may see, as JSON-ready data (see :meth:`State.observation`)."""
+"""What one seat may see, as JSON-ready data (see :meth:`State.observation`); each
+game describes its own exactly as a :class:`BaseObservation` (``Game.observation_type``)."""
+
+
+class BaseObservation(TypedDict):
+    """The part of an observation every game shares (each game's own type extends it
+    with what its table shows; ``conformance.py`` holds every observation to it)."""
+
+    game: str
+    """The game's id."""
+    options: dict[str, Any]
+    """The match's options, every default filled in."""
+    seat: int
+    """The seat this observation is for."""
+    names: list[str]
+    """The players' names by seat."""
+    first: int
+    """The seat that started the match."""
+    round: int
+    """The round being played, from 1."""
+    history: list[list[int]]
+    """Each finished round's scores by seat."""
+    to_move: int | None
+    """The seat to move, or None when the round is over."""
+    round_over: bool
+    match_over: bool
+    moves: list[str]
+    """This round's moves so far, in notation."""
+    scores: list[int]
+    """This round's scores so far by seat."""
+    totals: list[int]
+    """The match totals by seat (this round included)."""
 
 
 class MoveSyntaxError(ValueError):
@@ -237,6 +270,8 @@ class Game(ABC):
     """The keys of this game's deal, in record order."""
     event_kinds: ClassVar[tuple[str, ...]]
     """Every kind of :class:`Event` the game records (what its rules call the things that happen)."""
+    observation_type: ClassVar[type[Any]] = BaseObservation
+    """What :meth:`State.observation` gives, key by key: a :class:`BaseObservation` subtype."""
     endings: ClassVar[tuple[RoundEnding, ...]]
     """How a round can end, the strongest sign first: a round that shows the event kinds of
     several endings ended by the first of them; one that shows none ended by the ending whose
@@ -652,7 +687,7 @@ class State(ABC):
         """The current round's events as sentences for ``viewer`` (``None``: a spectator)."""
         return [e.describe(self.names, viewer) for e in self.events]
 
-    def _base_observation(self, seat: int) -> Observation:
+    def _base_observation(self, seat: int) -> BaseObservation:
         """The public part every game's observation shares."""
         if not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat} in a {self.num_players}-player game")

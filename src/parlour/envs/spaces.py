@@ -403,7 +403,7 @@ class ProgressionSpace(GameSpace):
         self._o_starter = layout.block("starter", 3, "the round's starter, by relative seat")
         self._o_sizes = layout.block("hand_sizes", 3, "hand sizes by relative seat, ÷ 10", _UNBOUNDED)
         self._o_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 37")
-        self._o_stall = layout.block("stall", 1, "turns in a row that drew from a public stack, ÷ 60", _UNBOUNDED)
+        self._o_stall = layout.block("stall_count", 1, "turns in a row that drew from a public stack, ÷ 60", _UNBOUNDED)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
@@ -430,7 +430,7 @@ class ProgressionSpace(GameSpace):
         starter = (obs["first"] + obs["round"] - 1) % 3
         out[self._o_starter + (starter - seat) % 3] = 1.0
         out[self._o_stock] = obs["stock_count"] / 37
-        out[self._o_stall] = obs["stall"] / 60
+        out[self._o_stall] = obs["stall_count"] / 60
 
     def _from_state(self, state: pg.ProgressionState, seat: int, out: array[float]) -> None:
         if not state._over:

@@ -12,10 +12,10 @@ replaces it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from parlour.cards import SUITS, Card
-from parlour.game import Deal, Move, State
+from parlour.game import BaseObservation, Deal, Move, State
 
 
 class StockPile:
@@ -49,6 +49,17 @@ TAKE = [Move("take", (s,)) for s in SUITS]
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range(16)]
 """The draw moves by the set of face-up piles that may be taken from (bit s: suit s)."""
+
+
+class TurnObservation(BaseObservation):
+    """What a seat sees of the play-then-draw machine (part of each such game's observation)."""
+
+    stock_count: int
+    """Cards left in the draw pile."""
+    step: Literal["play", "draw"] | None
+    """The step of the turn to be taken (None when the round is over)."""
+    stall_count: int
+    """Turns in a row that have taken from a face-up pile (see the stall rule)."""
 
 
 class PlayThenDraw(StockPile, State):
@@ -228,3 +239,12 @@ class PlayThenDraw(StockPile, State):
 
     def stock_draws(self, move: Move) -> tuple[int, int]:
         return (1, self.to_move) if move.verb == "draw" else (0, -1)
+
+    def _turn_observation(self, seat: int) -> TurnObservation:
+        """The shared part of the game's observation, with the machine's."""
+        return {
+            **self._base_observation(seat),
+            "stock_count": len(self.stock) - self.stock_pos,
+            "step": None if self._over else "draw" if self.drawing else "play",
+            "stall_count": self.stall,
+        }

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
 from parlour.game import (
@@ -54,7 +54,7 @@ from parlour.game import (
 from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
-from parlour.games._base import PlayThenDraw
+from parlour.games._base import PlayThenDraw, TurnObservation
 from parlour.narrate import card_text, plural, suit_text
 
 HAND = 7
@@ -166,6 +166,27 @@ def round_winner(scores: list[int]) -> int | None:
     if scores[0] == scores[1]:
         return None
     return 0 if scores[0] > scores[1] else 1
+
+
+class MinusTwentyObservation(TurnObservation):
+    """What a seat sees in Minus Twenty."""
+
+    hand: list[str]
+    """The seat's own hand, sorted."""
+    hand_sizes: list[int]
+    """Cards in each hand, by seat."""
+    known: list[list[str]]
+    """By seat: the cards in that hand everyone saw it take from a discard pile."""
+    melds: list[dict[str, list[str]]]
+    """By seat, by suit letter: the meld's cards in the order played."""
+    discard_piles: dict[str, list[str]]
+    """By suit letter: the discard pile, bottom card first."""
+    discarded: str | None
+    """The card discarded this turn by the player to move (it may not be taken back), or None."""
+    starters: list[int]
+    """Who started each round so far, this one included."""
+    rounds_won: list[int]
+    """Rounds each seat has won so far (ties count for nobody)."""
 
 
 class KnownLaid(NamedTuple):
@@ -384,23 +405,20 @@ class MinusTwentyState(PlayThenDraw):
         )
 
     def observation(self, seat: int) -> Observation:
-        obs = self._base_observation(seat)
-        step = None if self._over else ("draw" if self.drawing else "play")
+        """See :class:`MinusTwentyObservation`."""
         just_discarded = self.piles[self.pile_played][-1] if self.pile_played >= 0 else None
-        obs.update(
-            hand=to_text(sort_hand(self.hands[seat])),
-            hand_sizes=[len(h) for h in self.hands],
-            known=[to_text(sort_hand(k)) for k in self.known],
-            melds=[{s: to_text(m[i]) for i, s in enumerate(SUITS)} for m in self.melds],
-            discard_piles={s: to_text(self.discard_piles[i]) for i, s in enumerate(SUITS)},
-            stock_count=len(self.stock) - self.stock_pos,
-            step=step,
-            discarded=str(just_discarded) if just_discarded is not None else None,
-            stall_count=self.stall,
-            starters=starters_from(self.first, (r.scores for r in self.history)),
-            rounds_won=self.rounds_won(),
-        )
-        return obs
+        obs: MinusTwentyObservation = {
+            **self._turn_observation(seat),
+            "hand": to_text(sort_hand(self.hands[seat])),
+            "hand_sizes": [len(h) for h in self.hands],
+            "known": [to_text(sort_hand(k)) for k in self.known],
+            "melds": [{s: to_text(m[i]) for i, s in enumerate(SUITS)} for m in self.melds],
+            "discard_piles": {s: to_text(self.discard_piles[i]) for i, s in enumerate(SUITS)},
+            "discarded": str(just_discarded) if just_discarded is not None else None,
+            "starters": starters_from(self.first, (r.scores for r in self.history)),
+            "rounds_won": self.rounds_won(),
+        }
+        return cast(Observation, obs)
 
     def copy(self) -> MinusTwentyState:
         other = MinusTwentyState.__new__(MinusTwentyState)
@@ -457,6 +475,7 @@ class MinusTwenty(Game):
     players = 2
     version = "1.1"
     summary = "Lost Cities with a poker deck: rising melds, investments, minus 20 a meld"
+    observation_type = MinusTwentyObservation
     options = (
         Option("hand_size", HAND, "cards in each hand (8 gives the original Lost Cities deal)", int, 1, 20),
         Option("stall_limit", STALL_LIMIT, "turns in a row taking from a discard pile that end the round (0: off)",

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
 from parlour.game import (
@@ -51,7 +51,7 @@ from parlour.game import (
 from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
-from parlour.games._base import PlayThenDraw
+from parlour.games._base import PlayThenDraw, TurnObservation
 from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
@@ -126,6 +126,23 @@ def stack_kind(cards: Iterable[Card]) -> str:
     if total == 0:
         return "Face Cards Only"
     return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
+
+
+class ProgressionObservation(TurnObservation):
+    """What a seat sees in Progression."""
+
+    hand: list[str]
+    """The seat's own hand, sorted."""
+    hand_sizes: list[int]
+    """Cards in each hand, by seat."""
+    known: list[list[str]]
+    """By seat: the cards in that hand everyone saw it take from a public stack."""
+    private_stacks: list[dict[str, list[str]]]
+    """By seat, by suit letter: the private stack, bottom card first."""
+    public_stacks: dict[str, list[str]]
+    """By suit letter: the public stack, bottom card first."""
+    played_public: str | None
+    """The suit letter of the public stack played to this turn, or None."""
 
 
 class PublicAgain(NamedTuple):
@@ -313,24 +330,20 @@ class ProgressionState(PlayThenDraw):
         )
 
     def observation(self, seat: int) -> Observation:
-        """Own hand; every stack, private and public, in full; the sizes of the
-        hands and of the draw pile; and the cards each hand is known to hold."""
-        obs = self._base_observation(seat)
-        obs.update(
-            hand=[str(c) for c in sort_hand(self.hands[seat])],
-            hand_sizes=[len(h) for h in self.hands],
-            known=[[str(c) for c in self.known(s)] for s in range(PLAYERS)],
-            private_stacks=[
+        """See :class:`ProgressionObservation`."""
+        obs: ProgressionObservation = {
+            **self._turn_observation(seat),
+            "hand": [str(c) for c in sort_hand(self.hands[seat])],
+            "hand_sizes": [len(h) for h in self.hands],
+            "known": [[str(c) for c in self.known(s)] for s in range(PLAYERS)],
+            "private_stacks": [
                 {letter: [str(c) for c in self.private[s][i]] for i, letter in enumerate(SUITS)}
                 for s in range(PLAYERS)
             ],
-            public_stacks={letter: [str(c) for c in self.public[i]] for i, letter in enumerate(SUITS)},
-            stock_count=len(self.stock) - self.stock_pos,
-            step=None if self._over else ("draw" if self.drawing else "play"),
-            played_public=SUITS[self.pile_played] if self.pile_played >= 0 else None,
-            stall=self.stall,
-        )
-        return obs
+            "public_stacks": {letter: [str(c) for c in self.public[i]] for i, letter in enumerate(SUITS)},
+            "played_public": SUITS[self.pile_played] if self.pile_played >= 0 else None,
+        }
+        return cast(Observation, obs)
 
     def copy(self) -> ProgressionState:
         other = ProgressionState.__new__(ProgressionState)
@@ -383,6 +396,7 @@ class Progression(Game):
     players = PLAYERS
     version = "1.0"
     summary = "three players: rising private stacks, open public stacks, face-card multipliers"
+    observation_type = ProgressionObservation
     options = (
         Option("rounds", 6, "rounds in the match (ignored with target_score)", int, minimum=1),
         Option(

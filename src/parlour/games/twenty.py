@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
 from parlour.game import (
+    BaseObservation,
     Bounds,
     CardRole,
     Deal,
@@ -87,6 +88,33 @@ def tally_name(cards_on_tally: int) -> str:
     """``Five Tally``, ``Six Tally``, …"""
     word = _COUNT_WORDS[cards_on_tally] if cards_on_tally < len(_COUNT_WORDS) else str(cards_on_tally)
     return f"{word} Tally"
+
+
+class TwentyObservation(BaseObservation):
+    """What a seat sees in Twenty."""
+
+    hand: list[str]
+    """The seat's own hand, in the order dealt."""
+    hands: list[list[str] | None]
+    """By seat: the hand, for the seat itself (and everyone's with ``open_hands``); else None."""
+    hand_sizes: list[int]
+    """Cards in each hand, by seat."""
+    revealed: list[str]
+    """The cards revealed at the round's start (they set the End of Round Bonus)."""
+    bonus: int
+    """The End of Round Bonus."""
+    tally: list[str]
+    """The tally's cards, in the order played."""
+    tally_value: int
+    """What the tally adds up to."""
+    set_aside: list[str]
+    """The cards of tallies already scored and set aside, in the order played."""
+    stock_count: int
+    """Cards left to deal."""
+    last_scorer: int | None
+    """The seat that scored last (it takes the End of Round Bonus), or None."""
+    hands_dealt: list[int]
+    """Hands dealt to each seat this round."""
 
 
 class Scored(NamedTuple):
@@ -303,25 +331,26 @@ class TwentyState(StockPile, State):
         )
 
     def observation(self, seat: int) -> Observation:
-        obs = self._base_observation(seat)
+        """See :class:`TwentyObservation`."""
         open_hands = self.options["open_hands"]
-        obs.update(
-            hand=[str(c) for c in self.hands[seat]],
-            hands=[
+        obs: TwentyObservation = {
+            **self._base_observation(seat),
+            "hand": [str(c) for c in self.hands[seat]],
+            "hands": [
                 [str(c) for c in h] if (s == seat or open_hands) else None
                 for s, h in enumerate(self.hands)
             ],
-            hand_sizes=[len(h) for h in self.hands],
-            revealed=[str(c) for c in self.revealed],
-            bonus=self.bonus,
-            tally=[str(c) for c in self.tally],
-            tally_value=self.tally_value,
-            set_aside=[str(c) for c in self.set_aside],
-            stock_count=len(self.stock) - self.stock_pos,
-            last_scorer=self.last_scorer,
-            hands_dealt=list(self.hands_dealt),
-        )
-        return obs
+            "hand_sizes": [len(h) for h in self.hands],
+            "revealed": [str(c) for c in self.revealed],
+            "bonus": self.bonus,
+            "tally": [str(c) for c in self.tally],
+            "tally_value": self.tally_value,
+            "set_aside": [str(c) for c in self.set_aside],
+            "stock_count": len(self.stock) - self.stock_pos,
+            "last_scorer": self.last_scorer,
+            "hands_dealt": list(self.hands_dealt),
+        }
+        return cast(Observation, obs)
 
     def copy(self) -> TwentyState:
         other = TwentyState.__new__(TwentyState)
@@ -356,6 +385,7 @@ class Twenty(Game):
     players = 2
     version = "1.0"
     summary = "adding-up game: exact 20, beyond 20, Five Tally chains"
+    observation_type = TwentyObservation
     options = (
         Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
     )

@@ -55,7 +55,7 @@ def render(obs: dict[str, Any]) -> RenderableType:
     seat = obs["seat"]
     lines: list[RenderableType] = [scoreboard(obs)]
     limit = obs["options"]["stall_limit"]
-    stall = f"   stall count {obs['stall']} of {limit}" if limit else ""
+    stall = f"   stall count {obs['stall_count']} of {limit}" if limit else ""
     lines.append(Text(f"Round {obs['round']}   draw pile {obs['stock_count']}{stall}"))
 
     lines.append(Text("Public stacks (the top card can be taken)", style="bold"))

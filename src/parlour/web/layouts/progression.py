@@ -18,6 +18,6 @@ def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
     seats = [suit_seat(stacks, values[seat], "stack", "the round's score so far: the private stacks' values added up",
                        plays if seat == view["seat"] else {})
              for seat, stacks in enumerate(view["private_stacks"])]
-    centre = suit_piles_centre(view["stock_count"], view["public_stacks"], "public {suit}", view["stall"],
+    centre = suit_piles_centre(view["stock_count"], view["public_stacks"], "public {suit}", view["stall_count"],
                                options["stall_limit"])
     return {"target": rounds_target(options), "prompt": step_prompt(view), "seats": seats, "centre": centre}
