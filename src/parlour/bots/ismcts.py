@@ -26,6 +26,10 @@ Two refinements make the most of a small budget:
   statistics show that another move does better for it.  Without the prior,
   the first visits of every node would try moves at random, and a
   one-second search would judge each of its moves against random replies.
+
+Where the game takes part (``GameEntry.inference``), the samples do not guess
+the others' hidden cards uniformly: :mod:`parlour.bots.infer` draws them by how
+well they explain the moves the others made this round.
 """
 
 from __future__ import annotations
@@ -117,6 +121,7 @@ class ISMCTSBot(Bot):
         depth: int | None = None,
         level: str | None = None,
         prior: float = DEFAULT_PRIOR,
+        infer: int | None = None,
     ) -> None:
         """``iterations``: simulations per decision; ``seconds``: a time limit (with
         iterations too, a cap); ``rollout``: ``random`` or ``heuristic``;
@@ -124,7 +129,10 @@ class ISMCTSBot(Bot):
         rollout (default: the game's own choice, else to the round's end);
         ``level``: take the iterations of that level for each game (see
         ``level_iterations``); ``prior``: the weight of the rollout policy's
-        move in the tree (with heuristic rollouts)."""
+        move in the tree (with heuristic rollouts); ``infer``: chain steps a
+        decision spends reading the others' hands from their moves this round
+        (with heuristic rollouts: their policy is the model of how the others
+        play; default: the game's own, ``GameEntry.inference``; 0: off)."""
         from parlour.bots import SEARCH_LEVELS
 
         if level is not None and level not in SEARCH_LEVELS:
@@ -145,6 +153,9 @@ class ISMCTSBot(Bot):
         self.exploration = DEFAULT_EXPLORATION if exploration is None else exploration
         self.depth = depth
         self.prior = prior
+        if infer is not None and infer < 0:
+            raise ValueError(f"infer must be 0 or more, not {infer}")
+        self.infer = infer
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
@@ -219,7 +230,13 @@ class ISMCTSBot(Bot):
         policy, depth, evaluate = self._policy(game.id)
         guided = self.rollout != "random"
         seat = observation["seat"]
-        sample = game.sampler(observation)
+        steps = games.entry(game.id).inference if self.infer is None else self.infer
+        if steps and guided:
+            from parlour.bots.infer import inferred_sampler
+
+            sample = inferred_sampler(game, observation, policy, rng, steps=steps)
+        else:
+            sample = game.sampler(observation)
         spread = _Spread()
         children = {move: Node(move, seat) for move in legal}
         running = list(legal)

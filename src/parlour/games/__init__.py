@@ -21,20 +21,21 @@ from parlour.games.registry import GameEntry, Registry
 __all__ = ["GAME_IDS", "GameEntry", "all_games", "entry", "get", "ids", "register"]
 
 
-def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
+def _family(game_id: str, space: str, hard: int, expert: int, inference: int = 0) -> GameEntry:
     """The entry of one of parlour's own games: its parts live where the layout says."""
     module = game_id.replace("-", "_")
     return GameEntry(
         id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
         terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
         space=f"parlour.envs.spaces:{space}",
-        levels=MappingProxyType({"hard": hard, "expert": expert}),
+        levels=MappingProxyType({"hard": hard, "expert": expert}), inference=inference,
     )
 
 
 FAMILY = (
     # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
-    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800),
+    # Inference: chain steps reading the opponent's hand (docs/strength.md: worth it in Minus Twenty).
+    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800, inference=600),
     _family("progression", "ProgressionSpace", hard=1200, expert=4800),
     _family("twenty", "TwentySpace", hard=600, expert=2400),
     _family("silver-bars", "SilverBarsSpace", hard=300, expert=1200),

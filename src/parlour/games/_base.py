@@ -24,6 +24,7 @@ class StockPile:
     stock: list[Card]
     stock_pos: int
     deal: Deal | None
+    hands: list[list[Card]]
 
     def stock_left(self) -> list[Card]:
         """The cards still to be drawn, the next one first (the referee's knowledge)."""
@@ -41,6 +42,22 @@ class StockPile:
         if self.deal is not None:
             self.deal = {**self.deal, "stock": list(stock)}
 
+    def hidden_cards(self, seat: int) -> list[Card]:
+        """The cards in the other hands that ``seat`` cannot tell from the stock's
+        (a game whose search reads hands from play says: see :mod:`parlour.bots.infer`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say which cards are hidden")
+
+    def exchange(self, a: Card, b: Card) -> None:
+        """Swap the places of two cards, each in a hand or the stock (a searcher
+        trying other hidden cards; the state's deal no longer describes it)."""
+        self.stock = list(self.stock)  # copies of a state share their stock
+        places = [(pile, pile.index(card)) for card in (a, b)
+                  for pile in (*self.hands, self.stock) if card in pile]
+        if len(places) != 2:
+            raise ValueError(f"{a} and {b} are not each in a hand or the stock")
+        (pile_a, at_a), (pile_b, at_b) = places
+        pile_a[at_a], pile_b[at_b] = b, a
+        self.deal = None
 
 DRAW = Move("draw")
 """``draw``: the top card of the draw pile."""

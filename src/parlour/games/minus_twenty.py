@@ -382,6 +382,11 @@ class MinusTwentyState(PlayThenDraw):
             return voice.says("play", f"{card_text(card)} on {voice.whose(voice.seat)} {suit_text(card.suit)} meld")
         return voice.says("discard", f"{card_text(card)} onto the {suit_text(card.suit)} discard pile")
 
+    def hidden_cards(self, seat: int) -> list[Card]:
+        """The cards in the opponent's hand that ``seat`` has not seen it take."""
+        known = self.known[1 - seat]
+        return [c for c in self.hands[1 - seat] if c not in known]
+
     def zones(self) -> dict[str, list[Card]]:
         zones = {
             "hand 0": list(self.hands[0]),

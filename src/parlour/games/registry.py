@@ -11,7 +11,9 @@ no game, and a game's RL space is not imported by the terminal):
 - ``web``: the module whose ``layout(view, legal)`` describes a seat's view for the browser
   (see :mod:`parlour.web.layouts`);
 - ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
-- ``levels``: search iterations per search level (``hard``, ``expert``).
+- ``levels``: search iterations per search level (``hard``, ``expert``);
+- ``inference``: how hard the search reads the others' hands from their moves
+  (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly).
 
 Nothing else in parlour is keyed by a game id: a fifth game is one entry
 (``parlour.games.register``), and every front end, bot and adapter finds it.
@@ -55,6 +57,10 @@ class GameEntry:
     """``module:attribute`` of the RL :class:`~parlour.envs.spaces.GameSpace` class."""
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Search iterations per search level: ``{"hard": 600, "expert": 2400}``."""
+    inference: int = 0
+    """Chain steps a search decision spends reading the others' hidden cards from their
+    moves this round (:mod:`parlour.bots.infer`); 0: the hidden cards are sampled
+    uniformly.  The game's states must offer ``hidden_cards`` and ``exchange``."""
 
     @property
     def camel_name(self) -> str:
