@@ -258,9 +258,12 @@ class MinusTwentyState(PlayThenDraw):
             raise self._illegal(move)
         card: Card = args[0]  # type: ignore[assignment]
         hand = self.hands[seat]
-        if type(card) is not Card or card not in hand:
+        if type(card) is not Card:
             raise self._illegal(move)
-        index = hand.index(card)
+        try:
+            index = hand.index(card)
+        except ValueError:
+            raise self._illegal(move) from None
         suit = card & 3
         if verb == "play":
             tops = self.tops[seat]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
 from parlour.game import (
@@ -79,6 +79,10 @@ def end_of_round_bonus(revealed: list[Card]) -> int:
     return diff if diff else 10
 
 
+_SETS_ASIDE = ("Exact Twenty", "Beyond Twenty")
+"""The events of a move that set the tally aside."""
+
+
 def tally_points(cards_on_tally: int) -> int:
     """What an n-card tally below 20 scores: 15 × 2^(n−5), 0 below five cards."""
     return FIVE_TALLY << (cards_on_tally - HAND) if cards_on_tally >= HAND else 0
@@ -117,24 +121,6 @@ class TwentyObservation(BaseObservation):
     """Hands dealt to each seat this round."""
 
 
-class Scored(NamedTuple):
-    """What undoing a move needs when it did more than add a card to the tally:
-    scored, set the tally aside, dealt a new hand or ended the round."""
-
-    hand_index: int
-    """Where the card was in the hand."""
-    last_scorer: int | None
-    """Who had scored last before the move."""
-    cleared: list[Card] | None
-    """The tally the move set aside (it reached 20 or more), card included; else None."""
-    points: int
-    """What the move scored for its player (the End of Round Bonus aside)."""
-    dealt: bool
-    """Whether the move's end dealt the other player a new hand."""
-    events: int
-    """How many events there were before the move."""
-
-
 class TwentyState(StockPile, State):
     """A match of Twenty."""
 
@@ -151,9 +137,8 @@ class TwentyState(StockPile, State):
     last_scorer: int | None
     bonus: int
     hands_dealt: list[int]
-    _undo: list[int | Scored]
-    """Per move, what undoing it needs: the card's place in the hand, or a
-    :class:`Scored` for a move that did more than add to the tally."""
+    _undo: list[int]
+    """Per move, the card's place in the hand (the move's events tell the rest)."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -195,18 +180,18 @@ class TwentyState(StockPile, State):
         seat = self.to_move
         hand = self.hands[seat]
         verb, args = move
-        if self._over or verb != "play" or len(args) != 1 or args[0] not in hand:
+        if self._over or verb != "play" or len(args) != 1:
             raise self._illegal(move)
         card: Card = args[0]  # type: ignore[assignment]
-        index = hand.index(card)
+        try:
+            index = hand.index(card)
+        except ValueError:
+            raise self._illegal(move) from None
         del hand[index]
         tally = self.tally
         tally.append(card)
         before = self.tally_value
         value = before + VALUE[card]
-        last_scorer = self.last_scorer
-        events_before = len(self.events)
-        cleared: list[Card] | None = None
         number = len(self.moves) + 1
         points = 0
         if value == TWENTY:
@@ -223,7 +208,6 @@ class TwentyState(StockPile, State):
             kind = tally_name(len(tally))
             self._score(seat, points, number, kind, f"{{player}} {{score}} {points} for {kind}")
         if value >= TWENTY:
-            cleared = tally
             self.set_aside.extend(tally)
             self.tally = []
             value = 0
@@ -231,10 +215,8 @@ class TwentyState(StockPile, State):
         self.moves.append(move)
         nxt = 1 - seat
         self.to_move = nxt
-        dealt = False
         if not self.hands[nxt] and self.stock_pos < len(self.stock):
             self._deal_hand(nxt, number)
-            dealt = True
         elif not hand and not self.hands[nxt]:
             self._over = True
             if self.last_scorer is not None:
@@ -242,10 +224,7 @@ class TwentyState(StockPile, State):
                     self.last_scorer, self.bonus, number, "End of Round Bonus",
                     f"{{player}} {{take}} the End of Round Bonus of {self.bonus}",
                 )
-        if points or dealt or self._over:
-            self._undo.append(Scored(index, last_scorer, cleared, points, dealt, events_before))
-        else:
-            self._undo.append(index)
+        self._undo.append(index)
 
     def _score(self, seat: int, points: int, number: int, kind: str, text: str) -> None:
         self.scores[seat] += points
@@ -260,36 +239,46 @@ class TwentyState(StockPile, State):
         self.events.append(Event(number, seat, "New Hand", 0, "{player} {be} dealt a new hand of five"))
 
     def undo(self) -> Move:
+        """Take back the last move: the card leaves the tally for its place in the hand,
+        and what the move's events say it did is undone — points scored (the End of
+        Round Bonus too), a new hand dealt, a tally of 20 or more set aside."""
         if not self._undo:
             raise ValueError("nothing to undo in this round")
-        record = self._undo.pop()
+        index = self._undo.pop()
         move = self.moves.pop()
         card: Card = move.args[0]  # type: ignore[assignment]
         seat = 1 - self.to_move  # turns alternate
-        self.to_move = seat
-        if isinstance(record, int):  # the card went onto the tally, and that was all
-            self.tally.pop()
-            self.tally_value -= VALUE[card]
-            self.hands[seat].insert(record, card)
-            return move
-        if record.dealt:
-            self.hands[1 - seat] = []
-            self.stock_pos -= HAND
-            self.hands_dealt[1 - seat] -= 1
-        if self._over:
-            self._over = False
-            if self.last_scorer is not None:
-                self.scores[self.last_scorer] -= self.bonus
-        if record.cleared is not None:
-            del self.set_aside[len(self.set_aside) - len(record.cleared):]
-            self.tally = list(record.cleared)
+        number = len(self.moves) + 1
+        events = self.events
+        while events and events[-1].move == number:
+            event = events.pop()
+            if event.kind == "New Hand":
+                self.hands[event.seat] = []  # type: ignore[index]
+                self.stock_pos -= HAND
+                self.hands_dealt[event.seat] -= 1  # type: ignore[index]
+            else:
+                self.scores[event.seat] -= event.points  # type: ignore[index]
+                if event.kind in _SETS_ASIDE:
+                    self.tally = self._last_set_aside()
+        self._over = False
         self.tally.pop()
         self.tally_value = sum(VALUE[c] for c in self.tally)
-        self.scores[seat] -= record.points
-        self.last_scorer = record.last_scorer
-        del self.events[record.events:]
-        self.hands[seat].insert(record.hand_index, card)
+        self.last_scorer = next((e.seat for e in reversed(events) if e.kind != "New Hand"), None)
+        self.hands[seat].insert(index, card)
+        self.to_move = seat
         return move
+
+    def _last_set_aside(self) -> list[Card]:
+        """Take the last tally set aside back off the set-aside pile (tallies end where
+        their running value first reaches 20)."""
+        start = running = 0
+        for at, card in enumerate(self.set_aside):
+            running += VALUE[card]
+            if running >= TWENTY and at + 1 < len(self.set_aside):
+                start, running = at + 1, 0
+        tally = self.set_aside[start:]
+        del self.set_aside[start:]
+        return tally
 
     # -- views -----------------------------------------------------------------
     def stock_draws(self, move: Move) -> tuple[int, int]:
