@@ -115,6 +115,8 @@ class PlayThenDraw(StockPile, State):
     """Per move, what undoing it needs: for step 1, the game's own record of the card put
     down (:meth:`_lay`); for step 2, the stall count before the draw."""
     _events_at_end: int
+    _next_seat: tuple[int, ...]
+    """Who plays after each seat."""
     """How many events there were before the round ended (its scoring follows)."""
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
@@ -127,6 +129,7 @@ class PlayThenDraw(StockPile, State):
         self.stall_limit = stall_limit
         self._over = False
         self._undo = []
+        self._next_seat = tuple((seat + 1) % self.num_players for seat in range(self.num_players))
 
     def _copy_turns(self, other: PlayThenDraw) -> None:
         """Copy the machine's fields (not the game's piles) into ``other``."""
@@ -138,6 +141,7 @@ class PlayThenDraw(StockPile, State):
         other.take_back = self.take_back
         other.stall = self.stall
         other.stall_limit = self.stall_limit
+        other._next_seat = self._next_seat
         other._over = self._over
         other._undo = list(self._undo)
         if self._over:
@@ -222,7 +226,7 @@ class PlayThenDraw(StockPile, State):
         self.moves.append(move)
         self.drawing = False
         self.pile_played = -1
-        self.to_move = seat + 1 if seat + 1 < self.num_players else 0
+        self.to_move = self._next_seat[seat]
         if ends:
             self._events_at_end = len(self.events)
             self._end_round(seat, stalled=pile >= 0)

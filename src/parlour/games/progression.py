@@ -219,20 +219,22 @@ class ProgressionState(PlayThenDraw):
         verb, args = move
         hand = self.hands[seat]
         card = args[0] if len(args) == 1 else None
-        if not isinstance(card, Card) or card not in hand:  # a number equal to a card code is no card
+        if not isinstance(card, Card):  # a number equal to a card code is no card
             raise self._illegal(move)
+        try:
+            index = hand.index(card)
+        except ValueError:
+            raise self._illegal(move) from None
         suit = card & 3
         if verb == "play":
             floors = self.floors[seat]
             if VALUE[card] < floors[suit]:
                 raise self._illegal(move)
-            index = hand.index(card)
             del hand[index]
             self.private[seat][suit].append(card)
             floors[suit] = VALUE[card]
             return index
         if verb == "public":
-            index = hand.index(card)
             del hand[index]
             self.public[suit].append(card)
             self.pile_played = suit
