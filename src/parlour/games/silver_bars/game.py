@@ -1,0 +1,191 @@
+"""100 Silver Bars' metadata, options, deals, bounds and determinization: the
+game as the rest of parlour sees it (the rules are in
+:mod:`~parlour.games.silver_bars.rules`)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from parlour.cards import Card
+from parlour.game import (
+    Bounds,
+    CardRole,
+    Deal,
+    Game,
+    Move,
+    Observation,
+    Option,
+    RoundEnding,
+    State,
+    restore_base,
+)
+from parlour.games.silver_bars.cards import (
+    DEFAULT_COUNTS,
+    HAND,
+    KIND,
+    LOCK_CARD,
+    VAULTS,
+    role_of,
+    silver_bars_deck,
+    vault_bars,
+)
+from parlour.games.silver_bars.rules import PERFECT, SilverBarsState
+
+
+class SilverBars(Game):
+    """100 Silver Bars' metadata, deck, deals and determinization."""
+
+    id = "silver-bars"
+    name = "100 Silver Bars"
+    players = 2
+    version = "1.0"
+    summary = "fill five vaults with silver bars and lock them; thieves, rubble, strikes; first to 100"
+    options = (
+        Option("target_score", 100, "the match ends after a round that leaves a player at this score or more, "
+               "with the totals different", int, minimum=1),
+        Option("max_rounds", 50, "safety: the match ends after this many rounds even short of the target "
+               "(0: no limit)", int, minimum=0),
+        Option("mining_packs", DEFAULT_COUNTS["mining_packs"],
+               "packs the silver bars and miners come from (2: 40 bars and 32 miners)", int, minimum=1, maximum=4),
+        Option("rubble", DEFAULT_COUNTS["rubble"], "rubble cards (K♣ K♦ K♥, twins together) in the draw pile",
+               int, minimum=0, maximum=6),
+        Option("shovels", DEFAULT_COUNTS["shovels"], "shovels (Q♣ Q♦ Q♥, twins together) in the draw pile",
+               int, minimum=0, maximum=6),
+        Option("strikes", DEFAULT_COUNTS["strikes"], "worker's strikes (Q♠) in the draw pile",
+               int, minimum=0, maximum=2),
+        Option("lo_thieves", DEFAULT_COUNTS["lo_thieves"],
+               "lo thieves (J♣ J♦ J♥ J♠, twins together) in the draw pile", int, minimum=0, maximum=8),
+        Option("hi_thieves", DEFAULT_COUNTS["hi_thieves"], "hi thieves (jokers) in the draw pile",
+               int, minimum=0, maximum=4),
+    )
+    event_kinds = ("Theft", "Worker's Strike", "Lock-out", "Draw Pile Empty", "Shipment", "Perfect Round")
+    endings = (RoundEnding("Lock-out", "Lock-out"), RoundEnding("Draw pile empty", "Draw Pile Empty"))
+    deal_zones = ("hands", "stock")
+
+    @property
+    def state_class(self) -> type[State]:
+        return SilverBarsState
+
+    def deck(self, options: Any = None) -> list[Card]:
+        """The draw pile's cards: 40 bars, 32 miners and the special cards the
+        options ask for (95 by default); the ten locks are not in it."""
+        return silver_bars_deck(options)
+
+    def card_universe(self) -> tuple[Card, ...]:
+        """Every card of the deck with each deck option at its largest."""
+        largest = {option.name: option.maximum for option in self.options if option.name in DEFAULT_COUNTS}
+        return tuple(sorted(set(silver_bars_deck(largest))))
+
+    def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The silver bars in each vault (those of locked vaults are shipped)."""
+        return {"vaults": [[vault_bars(list(map(Card.parse, v["cards"]))) for v in seat] for seat in view["vaults"]]}
+
+    def bounds(self, options: Mapping[str, Any]) -> Bounds:
+        """A round lasts while the stock does, plus a lock for each vault and the strikes; a
+        round gives at most a perfect score."""
+        if options["max_rounds"] == 0:
+            raise ValueError("a match need not end without a round limit: max_rounds must be at least 1")
+        stock = len(silver_bars_deck(options)) - 2 * HAND
+        return Bounds(options["max_rounds"], stock + 2 * VAULTS + options["strikes"], PERFECT)
+
+    def card_role(self, card: Card) -> CardRole | None:
+        """Every card is of a kind: a silver bar (with its value), a miner, rubble, a shovel,
+        the worker's strike, a lo or hi thief, or a lock."""
+        return role_of(card)
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        return HAND
+
+    def random_deal(self, rng: random.Random, state: State) -> Deal:
+        """Shuffle the deck; 7 to each player, the rest is the draw pile."""
+        deck = self.deck(state.options)
+        rng.shuffle(deck)
+        return {"hands": [deck[:HAND], deck[HAND:2 * HAND]], "stock": deck[2 * HAND:]}
+
+    def check_deal(self, deal: Deal, state: State) -> None:
+        """Exactly the deck (twins counted): 7 in each hand, the rest in the draw pile."""
+        hands, stock = deal["hands"], deal["stock"]
+        if (
+            not isinstance(hands, list) or len(hands) != 2
+            or not all(isinstance(h, list) and all(isinstance(c, Card) for c in h) for h in hands)
+        ):
+            raise ValueError("deal: hands must be two lists of cards")
+        if not isinstance(stock, list) or not all(isinstance(c, Card) for c in stock):
+            raise ValueError("deal: stock must be a list of cards")
+        every = Counter([*hands[0], *hands[1], *stock])
+        locks = sorted({str(c) for c in every if KIND[c] == LOCK_CARD})
+        if locks:
+            raise ValueError(
+                f"deal: {' '.join(locks)} {'is a lock' if len(locks) == 1 else 'are locks'} "
+                "(the 5s and K♠ are kept apart from the deck, five to each player)"
+            )
+        deck = self.deck(state.options)
+        want = Counter(deck)
+        size = len(deck)
+        extra = every - want
+        if extra:
+            described = " ".join(
+                f"{c} ×{every[c]}" if want[c] else str(c) for c in sorted(extra, key=str)
+            )
+            raise ValueError(
+                f"deal: not the {size}-card deck: too many {described} "
+                f"(the deck holds {', '.join(f'{c} ×{want[c]}' for c in sorted(extra, key=str))})"
+            )
+        missing = want - every
+        if missing:
+            described = " ".join(f"{c} ×{n}" for c, n in sorted(missing.items(), key=lambda x: str(x[0])))
+            raise ValueError(f"deal: not the {size}-card deck: missing {described}")
+        if any(len(h) != HAND for h in hands):
+            raise ValueError(f"deal: each hand must hold {HAND} cards, not {[len(h) for h in hands]}")
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """Rebuild the round from what the seat saw; deal the unseen cards at random.
+
+        Every card played or discarded is face up, and the moves say who
+        played it; the seat's own hand is known.  The opponent's hand and the
+        draw pile's order are drawn from the unseen cards.  A deal that
+        replays the moves exactly: each player receives the cards they played,
+        in order, then their current hand.
+        """
+        options = dict(observation["options"])
+        state = SilverBarsState(options, observation["first"], tuple(observation["names"]), None)
+        restore_base(state, observation)
+        seat = observation["seat"]
+        moves = [Move.parse(m) for m in observation["moves"]]
+        starter = state.round_starter(state.round_index)
+        played: list[list[Card]] = [[], []]
+        drawers: list[int] = []
+        for number, move in enumerate(moves):
+            mover = (starter + number) % 2
+            if move.verb in ("play", "discard"):
+                played[mover].append(move.args[0])  # type: ignore[arg-type]
+                drawers.append(mover)
+        own = [Card.parse(c) for c in observation["hand"]]
+        unseen = Counter(silver_bars_deck(options))
+        unseen.subtract([*played[0], *played[1], *own])
+        pool = sorted(unseen.elements())
+        rng.shuffle(pool)
+        size = observation["hand_sizes"][1 - seat]
+        hands: list[list[Card]] = [[], []]
+        hands[seat] = own
+        hands[1 - seat] = pool[:size]
+        received = [played[s] + hands[s] for s in (0, 1)]
+        stock: list[Card] = []
+        taken = [HAND, HAND]
+        for mover in drawers:
+            stock.append(received[mover][taken[mover]])
+            taken[mover] += 1
+        stock.extend(pool[size:])
+        deal = {"hands": [received[0][:HAND], received[1][:HAND]], "stock": stock}
+        state.deal = deal
+        state._start_round(deal)
+        for move in moves:
+            state.apply(move)
+        return state
+
+
+GAME = SilverBars()
+SilverBarsState.game = GAME
