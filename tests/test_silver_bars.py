@@ -744,7 +744,8 @@ def test_conformance_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch
 
     def leaky(self: SilverBarsState, seat: int) -> dict[str, Any]:
         obs = original(self, seat)
-        obs["next_draw"] = str(self.stock[self.stock_pos]) if self.stock_pos < len(self.stock) else None
+        if self.stock_pos < len(self.stock):  # the next draw, shown as if on the discard pile
+            obs["discard_pile"] = [*obs["discard_pile"], str(self.stock[self.stock_pos])]
         return obs
 
     monkeypatch.setattr(SilverBarsState, "observation", leaky)

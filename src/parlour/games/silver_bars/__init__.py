@@ -74,7 +74,7 @@ from parlour.games.silver_bars.cards import (
 )
 from parlour.games.silver_bars.explain import vault_takes
 from parlour.games.silver_bars.game import GAME, SilverBars
-from parlour.games.silver_bars.rules import PERFECT, SilverBarsState
+from parlour.games.silver_bars.rules import PERFECT, SilverBarsObservation, SilverBarsState
 from parlour.games.silver_bars.tables import (
     BAR_TOP,
     DISCARD,
@@ -125,6 +125,7 @@ __all__ = [
     "VAULTS",
     "VAULT_STATES",
     "SilverBars",
+    "SilverBarsObservation",
     "SilverBarsState",
     "bar_fits",
     "play_targets",

@@ -32,7 +32,7 @@ from parlour.games.silver_bars.cards import (
     silver_bars_deck,
     vault_bars,
 )
-from parlour.games.silver_bars.rules import PERFECT, SilverBarsState
+from parlour.games.silver_bars.rules import PERFECT, SilverBarsObservation, SilverBarsState
 
 
 class SilverBars(Game):
@@ -43,6 +43,7 @@ class SilverBars(Game):
     players = 2
     version = "1.0"
     summary = "fill five vaults with silver bars and lock them; thieves, rubble, strikes; first to 100"
+    observation_type = SilverBarsObservation
     options = (
         Option("target_score", 100, "the match ends after a round that leaves a player at this score or more, "
                "with the totals different", int, minimum=1),

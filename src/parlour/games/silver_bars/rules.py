@@ -15,10 +15,12 @@ lookups; the sentences are in :mod:`~parlour.games.silver_bars.explain`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple, TypeAlias, assert_never
+from typing import Any, ClassVar, NamedTuple, TypeAlias, assert_never, cast
+
+from typing_extensions import TypedDict
 
 from parlour.cards import Card
-from parlour.game import Deal, Event, Game, Move, Observation, State
+from parlour.game import BaseObservation, Deal, Event, Game, Move, Observation, State
 from parlour.games._base import StockPile
 from parlour.games.silver_bars.cards import (
     BAR,
@@ -175,6 +177,45 @@ STRIKE_RESOLVED = StrikeResolved()
 
 _END_EVENTS = 3
 """Events the end of a round adds: why it ended, and each player's shipment."""
+
+
+class VaultView(TypedDict):
+    """One vault as everyone sees it."""
+
+    cards: list[str]
+    """Its cards, bottom first (bars and miners)."""
+    rubble: str | None
+    """The rubble card on it, or None."""
+    locked: bool
+
+
+class StrikeView(TypedDict):
+    """A strike waiting to be answered."""
+
+    card: str
+    against: int
+    """The seat struck against."""
+
+
+class SilverBarsObservation(BaseObservation):
+    """What a seat sees in 100 Silver Bars."""
+
+    hand: list[str]
+    """The seat's own hand, in the order drawn."""
+    hand_sizes: list[int]
+    """Cards in each hand, by seat."""
+    vaults: list[list[VaultView]]
+    """By seat, the five vaults."""
+    locks_left: list[int]
+    """Locks each seat has left."""
+    discard_pile: list[str]
+    """The discard pile, bottom card first."""
+    stock_count: int
+    """Cards left in the draw pile."""
+    strike: StrikeView | None
+    """The strike waiting to be answered, or None."""
+    dealer: int
+    """The seat that dealt this round."""
 
 
 class SilverBarsState(StockPile, State):
@@ -569,11 +610,12 @@ class SilverBarsState(StockPile, State):
         )
 
     def observation(self, seat: int) -> Observation:
-        obs = self._base_observation(seat)
-        obs.update(
-            hand=[str(c) for c in self.hands[seat]],
-            hand_sizes=[len(h) for h in self.hands],
-            vaults=[
+        """See :class:`SilverBarsObservation`."""
+        obs: SilverBarsObservation = {
+            **self._base_observation(seat),
+            "hand": [str(c) for c in self.hands[seat]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "vaults": [
                 [
                     {
                         "cards": [str(c) for c in self.vaults[s][i]],
@@ -584,15 +626,16 @@ class SilverBarsState(StockPile, State):
                 ]
                 for s in (0, 1)
             ],
-            locks_left=[LOCKS - n for n in self.locked],
-            discard_pile=[str(c) for c in self.discard_pile],
-            stock_count=len(self.stock) - self.stock_pos,
-            strike=(
-                {"card": str(self.strike), "against": self.strike_against} if self.strike is not None else None
+            "locks_left": [LOCKS - n for n in self.locked],
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "stock_count": len(self.stock) - self.stock_pos,
+            "strike": (
+                {"card": str(self.strike), "against": self.strike_against}
+                if self.strike is not None and self.strike_against is not None else None
             ),
-            dealer=1 - self.round_starter(self.round_index),
-        )
-        return obs
+            "dealer": 1 - self.round_starter(self.round_index),
+        }
+        return cast(Observation, obs)
 
     def copy(self) -> SilverBarsState:
         other = SilverBarsState.__new__(SilverBarsState)
