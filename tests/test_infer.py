@@ -6,6 +6,7 @@ each test is deterministic; the bounds leave room for the seeded set, not for ch
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -115,13 +116,16 @@ def test_the_games_entry_decides_how_hard_the_search_infers(monkeypatch: pytest.
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(infer, "inferred_sampler", counting)
+    entry = games.entry
+    monkeypatch.setattr(games, "entry", lambda game_id: dataclasses.replace(entry(game_id), inference=25)
+                        if game_id == "minus-twenty" else entry(game_id))
     state = position(2, 12)
     seat = state.current_player()
     assert seat is not None
     for spec in ("ismcts:iterations=50,rollout=heuristic", "ismcts:iterations=50,rollout=heuristic,infer=0",
                  "ismcts:iterations=50,rollout=heuristic,infer=40", "ismcts:iterations=50"):
         bots.make(spec).choose(state.observation(seat), state.legal_moves(), random.Random(1))
-    assert asked == [games.entry("minus-twenty").inference, 40]  # off when told, and with random rollouts
+    assert asked == [25, 40]  # the entry's steps, none when told, the bot's own, none with random rollouts
     twenty = games.get("twenty").new_match(seed=1)
     mover = twenty.current_player()
     assert mover is not None

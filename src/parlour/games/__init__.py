@@ -34,8 +34,7 @@ def _family(game_id: str, space: str, hard: int, expert: int, inference: int = 0
 
 FAMILY = (
     # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
-    # Inference: chain steps reading the opponent's hand (docs/strength.md: worth it in Minus Twenty).
-    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800, inference=600),
+    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800),
     _family("progression", "ProgressionSpace", hard=1200, expert=4800),
     _family("twenty", "TwentySpace", hard=600, expert=2400),
     _family("silver-bars", "SilverBarsSpace", hard=300, expert=1200),
