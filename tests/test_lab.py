@@ -7,6 +7,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -236,3 +237,57 @@ def test_lab_report_cli_writes_html_json_and_markdown(tmp_path: Path) -> None:
     out = subprocess.run([*parlour_command(), "lab", "report", "--db", str(tmp_path / "none.sqlite")],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "no lab database" in out.stderr
+
+
+_ORPHAN = """
+import multiprocessing, os, sys, threading, time
+
+def worker(go):
+    go.wait()
+    import ctypes
+    from parlour.lab.runner import _die_with_parent
+    _die_with_parent()
+    ctypes.CDLL("libc.so.6").prctl(1, 0)  # as if the parent-death signal were lost: only the watch is left
+    print(os.getpid(), flush=True)
+    time.sleep(600)
+
+if __name__ == "__main__":
+    spawn = multiprocessing.get_context("spawn")
+    go = spawn.Event()
+    thread = threading.Thread(target=lambda: spawn.Process(target=worker, args=(go,)).start())
+    thread.start(); thread.join()
+    go.set()
+    sys.stdin.readline()
+    os._exit(0)  # gone without a word, as when killed
+"""
+
+
+def test_a_worker_leaves_when_its_parent_dies_even_if_the_death_signal_never_comes(tmp_path: Path) -> None:
+    """Idle bot workers of killed servers were found alive after CI runs, handed to init,
+    although they ask for Linux's parent-death signal: a worker also watches its parent
+    and leaves once it has been handed to another (here the signal is switched off)."""
+    script = tmp_path / "orphan.py"
+    script.write_text(_ORPHAN)
+    parent = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)  # its resource tracker complains at exit
+    assert parent.stdout is not None and parent.stdin is not None
+    worker = int(parent.stdout.readline())
+    assert _running(worker)
+    parent.stdin.write("\n")
+    parent.stdin.close()
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _running(worker):
+        time.sleep(0.2)
+    alive = _running(worker)
+    if alive:
+        os.kill(worker, signal.SIGKILL)  # leave nothing behind
+    assert not alive, "the worker outlived its parent"
+
+
+def _running(pid: int) -> bool:
+    """Whether a process is there and not a zombie."""
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except FileNotFoundError:
+        return False

@@ -14,6 +14,7 @@ import contextlib
 import importlib.util
 import json
 import logging
+import os
 import signal
 import threading
 import time
@@ -31,6 +32,8 @@ CHUNK = 4
 """Matches per unit of work sent to a worker."""
 FLUSH_SECONDS = 1.0
 """Longest time finished matches wait before they are written."""
+PARENT_WATCH_SECONDS = 1.0
+"""How often a worker checks that the process that started it is still there."""
 
 Work = tuple[int, ExperimentSpec, list[Task]]
 
@@ -209,14 +212,27 @@ def run(
 
 
 def _die_with_parent() -> None:
-    """Worker initializer: if the run is killed, its workers stop too (Linux),
-    instead of playing on for nobody."""
+    """Worker initializer: if the run (or server) is killed, its workers stop too,
+    instead of playing on for nobody.
+
+    Linux's parent-death signal comes at once, but only if the *thread* that
+    started the worker is still alive when the worker asks for it (a pool
+    started from a thread that has since ended never sends it); so the worker
+    also watches its parent and leaves once it has been handed to another."""
+    parent = os.getppid()
     try:
         import ctypes
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parlour-parent-watch", daemon=True).start()
     # Ctrl-C is the parent's to handle: it writes what has finished, then stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
