@@ -240,42 +240,35 @@ def test_lab_report_cli_writes_html_json_and_markdown(tmp_path: Path) -> None:
 
 
 _ORPHAN = """
-import multiprocessing, os, sys, threading, time
+import multiprocessing, os, sys, time
 
-def worker(go):
-    go.wait()
-    import ctypes
+def worker(pid_file, started):
+    with open(pid_file, "w") as out:
+        out.write(str(os.getpid()))
+    started.set()
+    while os.getppid() == multiprocessing.parent_process().pid:
+        time.sleep(0.05)  # a worker still starting when its parent is killed
     from parlour.lab.runner import _die_with_parent
     _die_with_parent()
-    ctypes.CDLL("libc.so.6").prctl(1, 0)  # as if the parent-death signal were lost: only the watch is left
-    print(os.getpid(), flush=True)
     time.sleep(600)
 
 if __name__ == "__main__":
     spawn = multiprocessing.get_context("spawn")
-    go = spawn.Event()
-    thread = threading.Thread(target=lambda: spawn.Process(target=worker, args=(go,)).start())
-    thread.start(); thread.join()
-    go.set()
-    sys.stdin.readline()
+    started = spawn.Event()
+    spawn.Process(target=worker, args=(sys.argv[1], started)).start()
+    started.wait()
     os._exit(0)  # gone without a word, as when killed
 """
 
 
-def test_a_worker_leaves_when_its_parent_dies_even_if_the_death_signal_never_comes(tmp_path: Path) -> None:
-    """Idle bot workers of killed servers were found alive after CI runs, handed to init,
-    although they ask for Linux's parent-death signal: a worker also watches its parent
-    and leaves once it has been handed to another (here the signal is switched off)."""
-    script = tmp_path / "orphan.py"
+def test_a_worker_whose_parent_dies_while_it_starts_leaves(tmp_path: Path) -> None:
+    """Idle bot workers of killed test servers were found alive after CI runs, handed to
+    init: a server killed while a worker was still starting.  By the time the worker asks
+    for Linux's parent-death signal, its parent is gone; it must see that and leave."""
+    script, pid_file = tmp_path / "orphan.py", tmp_path / "worker.pid"
     script.write_text(_ORPHAN)
-    parent = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True)  # its resource tracker complains at exit
-    assert parent.stdout is not None and parent.stdin is not None
-    worker = int(parent.stdout.readline())
-    assert _running(worker)
-    parent.stdin.write("\n")
-    parent.stdin.close()
-    parent.wait(timeout=30)
+    subprocess.run([sys.executable, str(script), str(pid_file)], stderr=subprocess.DEVNULL, timeout=60, check=True)
+    worker = int(pid_file.read_text())
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and _running(worker):
         time.sleep(0.2)

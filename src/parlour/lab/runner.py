@@ -215,11 +215,15 @@ def _die_with_parent() -> None:
     """Worker initializer: if the run (or server) is killed, its workers stop too,
     instead of playing on for nobody.
 
-    Linux's parent-death signal comes at once, but only if the *thread* that
-    started the worker is still alive when the worker asks for it (a pool
-    started from a thread that has since ended never sends it); so the worker
-    also watches its parent and leaves once it has been handed to another."""
-    parent = os.getppid()
+    Linux's parent-death signal covers a parent that dies later; a worker whose
+    parent died while it was still starting (a server killed just after it
+    asked for a worker) has been handed to init before it can ask, and would
+    wait for work for ever.  So the worker also watches for its parent to be
+    gone, from the moment it starts, and leaves at once."""
+    import multiprocessing
+
+    origin = multiprocessing.parent_process()
+    parent = origin.pid if origin is not None else os.getppid()
     try:
         import ctypes
 
