@@ -709,7 +709,7 @@ def hide_progression(state: State, seat: int, rng: random.Random) -> State:
     assert isinstance(other, ProgressionState)
     places = [
         (s, i) for s in range(3) if s != seat
-        for i, c in enumerate(other.hands[s]) if c not in state.known(s)
+        for i, c in enumerate(other.hands[s]) if c not in state.known_cards(s)
     ]
     pool = [other.hands[s][i] for s, i in places] + other.stock[other.stock_pos:]
     rng.shuffle(pool)
@@ -758,9 +758,9 @@ def test_conformance_catches_a_determinize_that_forgets_known_cards(monkeypatch:
         assert isinstance(sample, ProgressionState)
         me = observation["seat"]
         for seat in range(3):
-            if seat != me and sample.known(seat):
+            if seat != me and sample.known_cards(seat):
                 # swap a known card with an unseen card from the draw pile
-                card = sample.known(seat)[0]
+                card = sample.known_cards(seat)[0]
                 index = sample.hands[seat].index(card)
                 sample.hands[seat][index], sample.stock[-1] = sample.stock[-1], card
                 break

@@ -31,10 +31,9 @@ import math
 import random
 from collections.abc import Callable
 
+from parlour.bots.ismcts import RolloutPolicy
 from parlour.game import Game, Move, Observation, State
 from parlour.games._base import StockPile
-
-RolloutPolicy = Callable[[State, random.Random], Move]
 
 SLIP = 0.1
 """The chance the opponent model gives a player of not making the advised move."""

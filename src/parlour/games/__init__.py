@@ -21,14 +21,14 @@ from parlour.games.registry import GameEntry, Registry
 __all__ = ["GAME_IDS", "GameEntry", "all_games", "entry", "get", "ids", "register"]
 
 
-def _family(game_id: str, space: str, hard: int, expert: int, inference: int = 0) -> GameEntry:
+def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
     """The entry of one of parlour's own games: its parts live where the layout says."""
     module = game_id.replace("-", "_")
     return GameEntry(
         id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
         terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
         space=f"parlour.envs.spaces:{space}",
-        levels=MappingProxyType({"hard": hard, "expert": expert}), inference=inference,
+        levels=MappingProxyType({"hard": hard, "expert": expert}),
     )
 
 

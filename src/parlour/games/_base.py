@@ -14,8 +14,21 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from parlour.cards import SUITS, Card
+from parlour.cards import SUITS, Card, sort_hand, to_text
 from parlour.game import BaseObservation, Deal, Move, State
+
+
+class Turns:
+    """Whose turn it is, until the round is over (mixed into the game's :class:`~parlour.game.State`)."""
+
+    to_move: int
+    _over: bool
+
+    def current_player(self) -> int | None:
+        return None if self._over else self.to_move
+
+    def is_round_over(self) -> bool:
+        return self._over
 
 
 class StockPile:
@@ -71,6 +84,12 @@ DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range
 class TurnObservation(BaseObservation):
     """What a seat sees of the play-then-draw machine (part of each such game's observation)."""
 
+    hand: list[str]
+    """The seat's own hand, sorted."""
+    hand_sizes: list[int]
+    """Cards in each hand, by seat."""
+    known: list[list[str]]
+    """By seat: the cards in that hand everyone saw it take from a face-up pile."""
     stock_count: int
     """Cards left in the draw pile."""
     step: Literal["play", "draw"] | None
@@ -79,7 +98,7 @@ class TurnObservation(BaseObservation):
     """Turns in a row that have taken from a face-up pile (see the stall rule)."""
 
 
-class PlayThenDraw(StockPile, State):
+class PlayThenDraw(Turns, StockPile, State):
     """The turn of Lost Cities and its descendants: put a card down, then draw.
 
     1. The player to move puts a card from hand down — where, and what that
@@ -114,7 +133,6 @@ class PlayThenDraw(StockPile, State):
     _undo: list[Any]
     """Per move, what undoing it needs: for step 1, the game's own record of the card put
     down (:meth:`_lay`); for step 2, the stall count before the draw."""
-    _events_at_end: int
     _next_seat: tuple[int, ...]
     """Who plays after each seat."""
     """How many events there were before the round ended (its scoring follows)."""
@@ -144,8 +162,6 @@ class PlayThenDraw(StockPile, State):
         other._next_seat = self._next_seat
         other._over = self._over
         other._undo = list(self._undo)
-        if self._over:
-            other._events_at_end = self._events_at_end
 
     # -- the rules' hooks --------------------------------------------------------
     def _plays(self) -> list[Move]:
@@ -164,6 +180,10 @@ class PlayThenDraw(StockPile, State):
         """The face-up pile a step-1 ``move`` put its card on, or -1."""
         raise NotImplementedError
 
+    def known_cards(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand that everyone saw it take from a face-up pile, sorted."""
+        raise NotImplementedError
+
     def _took(self, seat: int, card: Card) -> None:
         """``seat`` has taken ``card`` from a face-up pile (everyone saw it)."""
 
@@ -171,16 +191,11 @@ class PlayThenDraw(StockPile, State):
         """Undo :meth:`_took`."""
 
     def _end_round(self, seat: int, stalled: bool) -> None:
-        """The round has just ended on ``seat``'s draw: score it (and set ``_over``)."""
+        """The round has just ended on ``seat``'s draw: score it and set ``_over``.  Its
+        events carry the draw's number, ``len(self.moves)``: undoing the draw takes them back."""
         raise NotImplementedError
 
     # -- the machine -------------------------------------------------------------
-    def current_player(self) -> int | None:
-        return None if self._over else self.to_move
-
-    def is_round_over(self) -> bool:
-        return self._over
-
     def legal_moves(self) -> list[Move]:
         if self._over:
             return []
@@ -228,7 +243,6 @@ class PlayThenDraw(StockPile, State):
         self.pile_played = -1
         self.to_move = self._next_seat[seat]
         if ends:
-            self._events_at_end = len(self.events)
             self._end_round(seat, stalled=pile >= 0)
 
     def undo(self) -> Move:
@@ -245,7 +259,9 @@ class PlayThenDraw(StockPile, State):
         if self._over:
             self._over = False
             self.scores = [0] * self.num_players
-            del self.events[self._events_at_end:]
+            number = len(self.moves) + 1  # the round's end was this move's
+            while self.events and self.events[-1].move == number:
+                self.events.pop()
         card = self.hands[seat].pop()
         if move.verb == "draw":
             self.stock_pos -= 1
@@ -262,9 +278,12 @@ class PlayThenDraw(StockPile, State):
         return (1, self.to_move) if move.verb == "draw" else (0, -1)
 
     def _turn_observation(self, seat: int) -> TurnObservation:
-        """The shared part of the game's observation, with the machine's."""
+        """The shared part of the game's observation, with the machine's and the hands'."""
         return {
             **self._base_observation(seat),
+            "hand": to_text(sort_hand(self.hands[seat])),
+            "hand_sizes": [len(h) for h in self.hands],
+            "known": [to_text(self.known_cards(s)) for s in range(self.num_players)],
             "stock_count": len(self.stock) - self.stock_pos,
             "step": None if self._over else "draw" if self.drawing else "play",
             "stall_count": self.stall,

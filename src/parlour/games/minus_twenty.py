@@ -171,12 +171,6 @@ def round_winner(scores: list[int]) -> int | None:
 class MinusTwentyObservation(TurnObservation):
     """What a seat sees in Minus Twenty."""
 
-    hand: list[str]
-    """The seat's own hand, sorted."""
-    hand_sizes: list[int]
-    """Cards in each hand, by seat."""
-    known: list[list[str]]
-    """By seat: the cards in that hand everyone saw it take from a discard pile."""
     melds: list[dict[str, list[str]]]
     """By seat, by suit letter: the meld's cards in the order played."""
     discard_piles: dict[str, list[str]]
@@ -302,6 +296,9 @@ class MinusTwentyState(PlayThenDraw):
     def _pile_played_by(self, move: Move) -> int:
         return move.args[0] & 3 if move.verb == "discard" else -1  # type: ignore[operator]
 
+    def known_cards(self, seat: int) -> list[Card]:
+        return sort_hand(self.known[seat])
+
     def _took(self, seat: int, card: Card) -> None:
         self.known[seat].append(card)
 
@@ -417,9 +414,6 @@ class MinusTwentyState(PlayThenDraw):
         just_discarded = self.piles[self.pile_played][-1] if self.pile_played >= 0 else None
         obs: MinusTwentyObservation = {
             **self._turn_observation(seat),
-            "hand": to_text(sort_hand(self.hands[seat])),
-            "hand_sizes": [len(h) for h in self.hands],
-            "known": [to_text(sort_hand(k)) for k in self.known],
             "melds": [{s: to_text(m[i]) for i, s in enumerate(SUITS)} for m in self.melds],
             "discard_piles": {s: to_text(self.discard_piles[i]) for i, s in enumerate(SUITS)},
             "discarded": str(just_discarded) if just_discarded is not None else None,

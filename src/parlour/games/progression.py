@@ -131,12 +131,6 @@ def stack_kind(cards: Iterable[Card]) -> str:
 class ProgressionObservation(TurnObservation):
     """What a seat sees in Progression."""
 
-    hand: list[str]
-    """The seat's own hand, sorted."""
-    hand_sizes: list[int]
-    """Cards in each hand, by seat."""
-    known: list[list[str]]
-    """By seat: the cards in that hand everyone saw it take from a public stack."""
     private_stacks: list[dict[str, list[str]]]
     """By seat, by suit letter: the private stack, bottom card first."""
     public_stacks: dict[str, list[str]]
@@ -307,7 +301,7 @@ class ProgressionState(PlayThenDraw):
             stack = f"the public {suit_text(card.suit)} stack"
         return voice.says("play", f"{card_text(card)} on {stack}")
 
-    def known(self, seat: int) -> list[Card]:
+    def known_cards(self, seat: int) -> list[Card]:
         """The cards in ``seat``'s hand that everyone knows: those it took from public stacks."""
         return sort_hand(c for c in self.hands[seat] if self.was_public[c])
 
@@ -335,9 +329,6 @@ class ProgressionState(PlayThenDraw):
         """See :class:`ProgressionObservation`."""
         obs: ProgressionObservation = {
             **self._turn_observation(seat),
-            "hand": [str(c) for c in sort_hand(self.hands[seat])],
-            "hand_sizes": [len(h) for h in self.hands],
-            "known": [[str(c) for c in self.known(s)] for s in range(PLAYERS)],
             "private_stacks": [
                 {letter: [str(c) for c in self.private[s][i]] for i, letter in enumerate(SUITS)}
                 for s in range(PLAYERS)

@@ -43,7 +43,7 @@ from parlour.game import (
     check_deck,
     restore_base,
 )
-from parlour.games._base import StockPile
+from parlour.games._base import StockPile, Turns
 from parlour.narrate import card_text
 
 HAND = 5
@@ -79,7 +79,9 @@ def end_of_round_bonus(revealed: list[Card]) -> int:
     return diff if diff else 10
 
 
-_SETS_ASIDE = ("Exact Twenty", "Beyond Twenty")
+EXACT_TWENTY, BEYOND_TWENTY, END_BONUS, NEW_HAND = "Exact Twenty", "Beyond Twenty", "End of Round Bonus", "New Hand"
+"""The kinds of event a move can bring (and the tallies', named by :func:`tally_name`)."""
+_SETS_ASIDE = (EXACT_TWENTY, BEYOND_TWENTY)
 """The events of a move that set the tally aside."""
 
 
@@ -121,7 +123,7 @@ class TwentyObservation(BaseObservation):
     """Hands dealt to each seat this round."""
 
 
-class TwentyState(StockPile, State):
+class TwentyState(Turns, StockPile, State):
     """A match of Twenty."""
 
     game: ClassVar[Game]
@@ -161,16 +163,10 @@ class TwentyState(StockPile, State):
         self._over = False
 
     # -- play ------------------------------------------------------------------
-    def current_player(self) -> int | None:
-        return None if self._over else self.to_move
-
     def legal_moves(self) -> list[Move]:
         if self._over:
             return []
         return [PLAY[c] for c in self.hands[self.to_move]]
-
-    def is_round_over(self) -> bool:
-        return self._over
 
     def is_match_over(self) -> bool:
         """Twenty is always two rounds."""
@@ -196,11 +192,11 @@ class TwentyState(StockPile, State):
         points = 0
         if value == TWENTY:
             points = EXACT
-            self._score(seat, points, number, "Exact Twenty", f"{{player}} {{score}} {points} for Exact Twenty")
+            self._score(seat, points, number, EXACT_TWENTY, f"{{player}} {{score}} {points} for Exact Twenty")
         elif value > TWENTY:
             points = value - TWENTY
             self._score(
-                seat, points, number, "Beyond Twenty",
+                seat, points, number, BEYOND_TWENTY,
                 f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})",
             )
         elif len(tally) >= HAND:
@@ -221,7 +217,7 @@ class TwentyState(StockPile, State):
             self._over = True
             if self.last_scorer is not None:
                 self._score(
-                    self.last_scorer, self.bonus, number, "End of Round Bonus",
+                    self.last_scorer, self.bonus, number, END_BONUS,
                     f"{{player}} {{take}} the End of Round Bonus of {self.bonus}",
                 )
         self._undo.append(index)
@@ -236,7 +232,7 @@ class TwentyState(StockPile, State):
         self.hands[seat] = self.stock[pos:pos + HAND]
         self.stock_pos = pos + HAND
         self.hands_dealt[seat] += 1
-        self.events.append(Event(number, seat, "New Hand", 0, "{player} {be} dealt a new hand of five"))
+        self.events.append(Event(number, seat, NEW_HAND, 0, "{player} {be} dealt a new hand of five"))
 
     def undo(self) -> Move:
         """Take back the last move: the card leaves the tally for its place in the hand,
@@ -252,7 +248,7 @@ class TwentyState(StockPile, State):
         events = self.events
         while events and events[-1].move == number:
             event = events.pop()
-            if event.kind == "New Hand":
+            if event.kind == NEW_HAND:
                 self.hands[event.seat] = []  # type: ignore[index]
                 self.stock_pos -= HAND
                 self.hands_dealt[event.seat] -= 1  # type: ignore[index]
@@ -263,7 +259,7 @@ class TwentyState(StockPile, State):
         self._over = False
         self.tally.pop()
         self.tally_value = sum(VALUE[c] for c in self.tally)
-        self.last_scorer = next((e.seat for e in reversed(events) if e.kind != "New Hand"), None)
+        self.last_scorer = next((e.seat for e in reversed(events) if e.kind != NEW_HAND), None)
         self.hands[seat].insert(index, card)
         self.to_move = seat
         return move
@@ -378,8 +374,8 @@ class Twenty(Game):
     options = (
         Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
     )
-    event_kinds = ("Exact Twenty", "Beyond Twenty", *(tally_name(n) for n in range(HAND, MAX_TALLY + 1)),
-                   "End of Round Bonus", "New Hand")
+    event_kinds = (EXACT_TWENTY, BEYOND_TWENTY, *(tally_name(n) for n in range(HAND, MAX_TALLY + 1)),
+                   END_BONUS, NEW_HAND)
     endings = (RoundEnding("Cards played out", None),)
     deal_zones = ("revealed", "hands", "stock")
 

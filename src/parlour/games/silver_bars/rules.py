@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 
 from parlour.cards import Card
 from parlour.game import BaseObservation, Deal, Event, Game, Move, Observation, State
-from parlour.games._base import StockPile
+from parlour.games._base import StockPile, Turns
 from parlour.games.silver_bars.cards import (
     BAR,
     BAR_VALUE,
@@ -218,7 +218,7 @@ class SilverBarsObservation(BaseObservation):
     """The seat that dealt this round."""
 
 
-class SilverBarsState(StockPile, State):
+class SilverBarsState(Turns, StockPile, State):
     """A match of 100 Silver Bars."""
 
     game: ClassVar[Game]
@@ -285,12 +285,6 @@ class SilverBarsState(StockPile, State):
         self.feat[seat] += (FEAT[new] - FEAT[old]) << i
 
     # -- a turn ----------------------------------------------------------------
-    def current_player(self) -> int | None:
-        return None if self._over else self.to_move
-
-    def is_round_over(self) -> bool:
-        return self._over
-
     def legal_moves(self) -> list[Move]:
         """Resolving a pending strike, or: every lock, and each card's plays and its discard."""
         if self._over:

@@ -1,0 +1,31 @@
+"""The benchmarks run: each prints its figures (what they measure is not asserted: machines are noisy)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "benchmarks" / "engine.py"
+
+
+def test_engine_prints_moves_per_second() -> None:
+    out = subprocess.run([sys.executable, str(ENGINE), "--runs", "1", "--seconds", "0.2", "twenty"],
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^twenty\s+[\d.]+\s+\d+$", out, re.M), out
+
+
+def test_engine_compares_with_another_version_side_by_side() -> None:
+    command = [sys.executable, str(ENGINE), "--against", str(ROOT / "src"), "--pairs", "1", "--matches", "2",
+               "twenty", "minus-twenty"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rows = re.findall(r"^(\S+)\s+(\d+)\s+(\d+)\s+([\d.]+)x$", out, re.M)
+    assert [r[0] for r in rows] == ["twenty", "minus-twenty"], out
+    assert all(float(r[3]) > 0 for r in rows)
+
+
+def test_engine_refuses_a_directory_without_parlour(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, str(ENGINE), "--against", str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 2 and "is not a src directory holding parlour" in run.stderr
