@@ -16,14 +16,14 @@ CPU time (so a busy machine blurs less), and the ratio of the medians printed:
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from side_by_side import against_path, alternate
 
 from parlour import games
 from parlour.game import Game, Move
@@ -70,19 +70,6 @@ def cpu_rate(game_id: str, matches: int) -> float:
     return moves / best
 
 
-def side_by_side(game_id: str, against: Path, pairs: int, matches: int) -> tuple[float, float]:
-    """Median CPU moves/s of this version and of the one at ``against``, run alternately."""
-    here = Path(__file__).resolve().parents[1] / "src"
-    rates: dict[Path, list[float]] = {here: [], against: []}
-    for _ in range(pairs):
-        for src in (here, against):
-            env = {**os.environ, "PYTHONPATH": str(src)}
-            out = subprocess.run([sys.executable, __file__, "--cpu-rate", game_id, str(matches)], env=env,
-                                 capture_output=True, text=True, check=True).stdout
-            rates[src].append(float(out))
-    return statistics.median(rates[here]), statistics.median(rates[against])
-
-
 def main() -> None:
     if sys.argv[1:2] == ["--cpu-rate"]:  # one side of a side-by-side run, in its own process
         print(cpu_rate(sys.argv[2], int(sys.argv[3])))
@@ -96,12 +83,11 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=150, help="matches in one timed pass (with --against)")
     args = parser.parse_args()
     if args.against is not None:
-        if not (args.against / "parlour" / "__init__.py").exists():
-            parser.error(f"{args.against} is not a src directory holding parlour")
+        against = against_path(parser, args.against)
         print(f"{'game':<14} {'this':>10} {'other':>10} {'ratio':>7}   (CPU moves/s, median of {args.pairs} "
               f"alternating runs, best of 5 passes of {args.matches} matches)")
         for game_id in args.games:
-            this, other = side_by_side(game_id, args.against.resolve(), args.pairs, args.matches)
+            [this], [other] = alternate(__file__, ["--cpu-rate", game_id, str(args.matches)], against, args.pairs)
             print(f"{game_id:<14} {this:>10.0f} {other:>10.0f} {this / other:>6.3f}x", flush=True)
         return
     print(f"{'game':<14} {'matches/s':>10} {'moves/s':>10}   (median of {args.runs} runs of {args.seconds}s, one core)")

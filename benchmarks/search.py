@@ -2,6 +2,12 @@
 positions of each game (random rollouts, and heuristic rollouts).
 
     python benchmarks/search.py [--iterations 1000] [--positions 5] [GAME ...]
+
+Side by side with another version of parlour (a checkout's ``src`` directory):
+each version searches the same positions in turn, in fresh processes, timed by
+CPU time, and the ratio of the medians is printed:
+
+    python benchmarks/search.py --against /tmp/old/src [--pairs 5] [GAME ...]
 """
 
 from __future__ import annotations
@@ -9,7 +15,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+from side_by_side import against_path, alternate
 
 from parlour import games
 from parlour.bots.ismcts import ISMCTSBot
@@ -35,17 +46,18 @@ def mid_round_positions(game_id: str, count: int, seed: int = 0) -> list[State]:
     return found
 
 
-def iterations_per_second(game_id: str, rollout: str, iterations: int, positions: int) -> float:
+def iterations_per_second(game_id: str, rollout: str, iterations: int, positions: int,
+                          clock: Callable[[], float] = time.perf_counter) -> float:
     """Median iterations (simulations) per second over ``positions`` mid-round positions."""
     rates = []
     for state in mid_round_positions(game_id, positions):
         seat = state.current_player()
         assert seat is not None
         bot = ISMCTSBot(iterations=iterations, rollout=rollout)
-        start = time.perf_counter()
+        start = clock()
         estimates = bot.analyse(state.observation(seat), state.legal_moves(), random.Random(0))
         simulations = sum(e.visits for e in estimates)  # sequential halving rounds the budget per move
-        rates.append(simulations / (time.perf_counter() - start))
+        rates.append(simulations / (clock() - start))
     return statistics.median(rates)
 
 
@@ -66,11 +78,28 @@ def hard_seconds(game_id: str, positions: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--cpu-rates"]:  # one side of a side-by-side run, in its own process
+        game_id, iterations, positions = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        print(iterations_per_second(game_id, "random", iterations, positions, time.process_time),
+              iterations_per_second(game_id, "heuristic", max(iterations // 4, 50), positions, time.process_time))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=games.ids())
     parser.add_argument("--iterations", type=int, default=1000, help="iterations per search")
     parser.add_argument("--positions", type=int, default=5, help="mid-round positions per game")
+    parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
+    parser.add_argument("--pairs", type=int, default=5, help="alternating runs of each version (with --against)")
     args = parser.parse_args()
+    if args.against is not None:
+        against = against_path(parser, args.against)
+        print(f"{'game':<14} {'rollouts':<10} {'this':>8} {'other':>8} {'ratio':>7}   (CPU iterations/s, median "
+              f"of {args.pairs} alternating runs)")
+        for game_id in args.games:
+            here, other = alternate(__file__, ["--cpu-rates", game_id, str(args.iterations), str(args.positions)],
+                                    against, args.pairs)
+            for rollout, this, that in zip(("random", "heuristic"), here, other):
+                print(f"{game_id:<14} {rollout:<10} {this:>8.0f} {that:>8.0f} {this / that:>6.3f}x", flush=True)
+        return
     print(f"{'game':<14} {'random rollouts':>16} {'heuristic rollouts':>19}   (iterations/s, median, one core)"
           f"   {'hard: median s':>15} {'worst s':>8}")
     for game_id in args.games:

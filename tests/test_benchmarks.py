@@ -29,3 +29,12 @@ def test_engine_compares_with_another_version_side_by_side() -> None:
 def test_engine_refuses_a_directory_without_parlour(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, str(ENGINE), "--against", str(tmp_path)], capture_output=True, text=True)
     assert run.returncode == 2 and "is not a src directory holding parlour" in run.stderr
+
+
+def test_search_compares_with_another_version_side_by_side() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "search.py"), "--against", str(ROOT / "src"),
+               "--pairs", "1", "--iterations", "60", "--positions", "1", "twenty"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rows = re.findall(r"^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+([\d.]+)x$", out, re.M)
+    assert [(r[0], r[1]) for r in rows] == [("twenty", "random"), ("twenty", "heuristic")], out
+    assert all(float(r[4]) > 0 for r in rows)

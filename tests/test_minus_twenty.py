@@ -264,7 +264,24 @@ def test_a_card_discarded_on_an_earlier_turn_may_be_taken_back() -> None:
     play(state, "discard 7H", "draw", "play 2S", "draw", "play 2C")
     assert [str(m) for m in state.legal_moves()] == ["draw", "take H"]
     play(state, "take H")
-    assert state.known[0] == cards("7H") and state.stall == 1
+    assert state.known_cards(0) == cards("7H") and state.stall == 1
+
+
+def test_a_taken_card_stays_known_until_it_leaves_the_hand_and_undo_restores_that() -> None:
+    state = new(make_deal("7H 2C 3C 4C 6C 7C 8C", "2S 3S 4S 5S 6S 7S 8S"))
+    play(state, "discard 7H", "draw", "play 2S", "draw", "play 2C", "take H")
+    assert state.known_cards(0) == cards("7H") and state.hidden_cards(1) == state.hands[0][:-1]
+    play(state, "discard 3S", "draw", "discard 7H", "draw", "play 4S", "take H")  # the 7H goes round again
+    assert state.known_cards(0) == [] and state.known_cards(1) == cards("7H")
+    before = state.snapshot()
+    for _ in range(4):
+        state.undo()
+    assert state.known_cards(0) == cards("7H") and state.known_cards(1) == []
+    play(state, "discard 7H", "draw", "play 4S", "take H")
+    assert state.snapshot() == before
+    for _ in range(12):
+        state.undo()
+    assert state.known_cards(0) == state.known_cards(1) == [] and not any(state.was_on_pile)
 
 
 def test_only_the_top_of_a_discard_pile_is_taken() -> None:
@@ -487,7 +504,8 @@ def test_golden_taking_from_discard_piles(data_dir: Path) -> None:
     assert state.melds[1][0] == cards("9C")
     takes = [(i, str(m)) for i, m in enumerate(state.moves, 1) if m.verb == "take"]
     assert takes == [(8, "take C"), (14, "take C"), (20, "take D"), (26, "take C")]
-    assert state.known == [cards("7C 3C"), []]  # Bo played his 9C and discarded his 4D again
+    # Bo played his 9C and discarded his 4D again
+    assert [state.known_cards(0), state.known_cards(1)] == [cards("3C 7C"), []]
 
 
 def test_golden_eight_card_bonus(data_dir: Path) -> None:
@@ -592,7 +610,7 @@ def test_observation_shows_the_table_and_hides_the_rest(data_dir: Path) -> None:
     assert obs["step"] == "play" and obs["to_move"] == 0 and obs["discarded"] is None
     assert obs["stall_count"] == 1 and obs["starters"] == [0] and obs["rounds_won"] == [0, 0]
     text = json.dumps(obs)
-    hidden = [str(c) for c in state.hands[1] if c not in state.known[1]]
+    hidden = [str(c) for c in state.hands[1] if c not in state.known_cards(1)]
     hidden += [str(c) for c in state.stock[state.stock_pos:]]
     assert not any(f'"{c}"' in text for c in hidden)
 
@@ -694,7 +712,7 @@ def hide_minus_twenty(state: State, seat: int, rng: random.Random) -> State:
     other = state.copy()
     assert isinstance(other, MinusTwentyState)
     hand = other.hands[1 - seat]
-    unseen = [i for i, c in enumerate(hand) if c not in other.known[1 - seat]]
+    unseen = [i for i, c in enumerate(hand) if c not in other.known_cards(1 - seat)]
     pool = [hand[i] for i in unseen] + other.stock[other.stock_pos:]
     rng.shuffle(pool)
     for i, card in zip(unseen, pool):

@@ -340,11 +340,12 @@ class MinusTwentySpace(GameSpace):
         base = self._o_hand
         for c in state.hands[seat]:
             out[base + pos[c]] = 1.0
-        known, melds = state.known, state.melds
+        was_on_pile, melds = state.was_on_pile, state.melds
         for k, s in ((0, seat), (1, other)):
             base = self._o_known + k * n
-            for c in known[s]:
-                out[base + pos[c]] = 1.0
+            for c in state.hands[s]:
+                if was_on_pile[c]:
+                    out[base + pos[c]] = 1.0
             base = self._o_melds + k * n
             for meld in melds[s]:
                 for c in meld:
@@ -439,14 +440,14 @@ class ProgressionSpace(GameSpace):
         base = self._o_hand
         for c in hands[seat]:
             out[base + c] = 1.0
-        was_public = state.was_public
+        was_on_pile = state.was_on_pile
         private = state.private
         for k in range(3):
             s = (seat + k) % 3
             hand = hands[s]
             base = self._o_known + 52 * k
             for c in hand:
-                if was_public[c]:
+                if was_on_pile[c]:
                     out[base + c] = 1.0
             base = self._o_private + 52 * k
             for stack in private[s]:

@@ -12,9 +12,10 @@ replaces it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal, NamedTuple
 
-from parlour.cards import SUITS, Card, sort_hand, to_text
+from parlour.cards import ALL_CARDS, SUITS, Card, sort_hand, to_text
 from parlour.game import BaseObservation, Deal, Move, State
 
 
@@ -72,6 +73,7 @@ class StockPile:
         pile_a[at_a], pile_b[at_b] = b, a
         self.deal = None
 
+
 DRAW = Move("draw")
 """``draw``: the top card of the draw pile."""
 TAKE = [Move("take", (s,)) for s in SUITS]
@@ -98,13 +100,33 @@ class TurnObservation(BaseObservation):
     """Turns in a row that have taken from a face-up pile (see the stall rule)."""
 
 
+class PileAgain(NamedTuple):
+    """What undoing a card put on a face-up pile needs when that card had lain on a
+    face-up pile before this round (for any other card, its place in the hand does)."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+
+
+PILE_AGAIN = tuple(PileAgain(index) for index in range(len(ALL_CARDS)))
+"""The records, built once (a hand never holds more cards than there are): building a
+record a move cost a fifth of the move."""
+
+
+REACHED = range(11)
+"""The values a seat's own pile of a suit can have reached: 0 (no number yet) to 10."""
+
+
 class PlayThenDraw(Turns, StockPile, State):
     """The turn of Lost Cities and its descendants: put a card down, then draw.
 
-    1. The player to move puts a card from hand down — where, and what that
-       allows, is each game's own rule (:meth:`_lay` and :meth:`_unlay`);
-       a card played to one of the face-up piles (``piles``, one a suit)
-       is noted in ``pile_played``.
+    1. The player to move puts a card from hand down, either
+       * onto the seat's own pile of its suit (``play <card>``; ``own``, the
+         meld or the private stack), when the game's rule :meth:`fits` allows
+         it given the value that pile has reached (``reached``: its top
+         card's :attr:`value`, 0 while it is empty), or
+       * onto the face-up pile of its suit (``piles``; the move ``pile_verb
+         <card>``), which any card may go to: ``pile_played`` notes it.
     2. The same player takes the top card of the draw pile (``draw``) or of
        a face-up pile (``take <suit>``) — not the pile played to this turn
        unless ``take_back`` allows it.  The turn passes to the next seat.
@@ -113,11 +135,32 @@ class PlayThenDraw(Turns, StockPile, State):
     by the stall rule: when ``stall_limit`` turns in a row have taken from
     the face-up piles (0: never).  Each game scores the round in
     :meth:`_end_round`.
+
+    A card in a hand that has lain on a face-up pile this round
+    (``was_on_pile``) is one its holder took from there: everyone knows it.
     """
 
+    pile_verb: ClassVar[str]
+    """The move that puts a card on its face-up pile (``discard``, ``public``)."""
+    play_moves: ClassVar[Sequence[Move]]
+    """``play <card>`` by card code, built once."""
+    pile_moves: ClassVar[Sequence[Move]]
+    """``<pile_verb> <card>`` by card code, built once."""
+    value: ClassVar[Sequence[int]]
+    """By card code: the value a seat's own pile has reached with that card on top."""
+    _fits: ClassVar[list[list[bool]]]
+    """:meth:`fits` by card code and value reached."""
+    _step_one: ClassVar[list[list[tuple[Move, ...]]]]
+    """The moves of step 1 of a card in hand, by card code and the value its own pile has reached."""
     hands: list[list[Card]]
+    own: list[list[list[Card]]]
+    """``own[seat][suit index]``: the seat's own pile of that suit, bottom card first."""
+    reached: list[list[int]]
+    """``reached[seat][suit index]``: the value of the top card of that own pile (0: empty)."""
     piles: list[list[Card]]
     """The face-up piles a player may take from, by suit index, bottom card first."""
+    was_on_pile: list[bool]
+    """By card code: has it lain on a face-up pile this round?"""
     to_move: int
     drawing: bool
     """True once the player to move has put a card down and must now draw."""
@@ -131,14 +174,29 @@ class PlayThenDraw(Turns, StockPile, State):
     """Turns in a row of takes that end the round (0: no limit)."""
     _over: bool
     _undo: list[Any]
-    """Per move, what undoing it needs: for step 1, the game's own record of the card put
-    down (:meth:`_lay`); for step 2, the stall count before the draw."""
-    _next_seat: tuple[int, ...]
-    """Who plays after each seat."""
-    """How many events there were before the round ended (its scoring follows)."""
+    """Per move, what undoing it needs: for step 1, the card's place in the hand (a
+    :class:`PileAgain` for a card that goes back on a face-up pile); for step 2, the
+    stall count before the draw."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Tabulate a game's rule once: :meth:`fits`, and the moves of step 1 it allows."""
+        super().__init_subclass__(**kwargs)
+        if "fits" in cls.__dict__:
+            cards = range(len(cls.play_moves))
+            cls._fits = [[cls.fits(ALL_CARDS[c], r) for r in REACHED] for c in cards]
+            cls._step_one = [
+                [(cls.play_moves[c], cls.pile_moves[c]) if cls._fits[c][r] else (cls.pile_moves[c],)
+                 for r in REACHED]
+                for c in cards
+            ]
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
         """The machine's state at a round's start (after the game has dealt)."""
+        players = range(self.num_players)
+        self.own = [[[], [], [], []] for _ in players]
+        self.reached = [[0, 0, 0, 0] for _ in players]
+        self.piles = [[], [], [], []]
+        self.was_on_pile = [False] * len(ALL_CARDS)
         self.to_move = to_move
         self.drawing = False
         self.pile_played = -1
@@ -147,48 +205,30 @@ class PlayThenDraw(Turns, StockPile, State):
         self.stall_limit = stall_limit
         self._over = False
         self._undo = []
-        self._next_seat = tuple((seat + 1) % self.num_players for seat in range(self.num_players))
 
     def _copy_turns(self, other: PlayThenDraw) -> None:
-        """Copy the machine's fields (not the game's piles) into ``other``."""
+        """Copy the machine's fields into ``other`` (the hands and every pile included)."""
+        other.hands = [list(h) for h in self.hands]
+        other.own = [[list(p) for p in seat] for seat in self.own]
+        other.reached = [list(r) for r in self.reached]
         other.stock = self.stock  # never changed during a round: only stock_pos moves
         other.stock_pos = self.stock_pos
+        other.piles = [list(p) for p in self.piles]
+        other.was_on_pile = list(self.was_on_pile)
         other.to_move = self.to_move
         other.drawing = self.drawing
         other.pile_played = self.pile_played
         other.take_back = self.take_back
         other.stall = self.stall
         other.stall_limit = self.stall_limit
-        other._next_seat = self._next_seat
         other._over = self._over
         other._undo = list(self._undo)
 
-    # -- the rules' hooks --------------------------------------------------------
-    def _plays(self) -> list[Move]:
-        """The legal moves of step 1 for the player to move."""
+    # -- the rules' hooks -------------------------------------------------------
+    @staticmethod
+    def fits(card: Card, reached: int) -> bool:
+        """The game's rule: may ``card`` go on the seat's own pile of its suit, which has reached ``reached``?"""
         raise NotImplementedError
-
-    def _lay(self, seat: int, move: Move) -> Any:
-        """Step 1: put the card down (or raise :meth:`_illegal`); return what undoing it needs."""
-        raise NotImplementedError
-
-    def _unlay(self, seat: int, move: Move, record: Any) -> None:
-        """Take back step 1: the card goes back to its place in ``seat``'s hand."""
-        raise NotImplementedError
-
-    def _pile_played_by(self, move: Move) -> int:
-        """The face-up pile a step-1 ``move`` put its card on, or -1."""
-        raise NotImplementedError
-
-    def known_cards(self, seat: int) -> list[Card]:
-        """The cards in ``seat``'s hand that everyone saw it take from a face-up pile, sorted."""
-        raise NotImplementedError
-
-    def _took(self, seat: int, card: Card) -> None:
-        """``seat`` has taken ``card`` from a face-up pile (everyone saw it)."""
-
-    def _untook(self, seat: int, card: Card) -> None:
-        """Undo :meth:`_took`."""
 
     def _end_round(self, seat: int, stalled: bool) -> None:
         """The round has just ended on ``seat``'s draw: score it and set ``_over``.  Its
@@ -200,7 +240,13 @@ class PlayThenDraw(Turns, StockPile, State):
         if self._over:
             return []
         if not self.drawing:
-            return self._plays()
+            seat = self.to_move
+            reached = self.reached[seat]
+            step_one = self._step_one
+            moves: list[Move] = []
+            for card in self.hands[seat]:
+                moves += step_one[card][reached[card & 3]]
+            return moves
         piles = self.piles
         mask = (
             (1 if piles[0] else 0) | (2 if piles[1] else 0)
@@ -214,12 +260,39 @@ class PlayThenDraw(Turns, StockPile, State):
         if self._over:
             raise self._illegal(move)
         seat = self.to_move
+        verb, args = move
         if not self.drawing:
-            self._undo.append(self._lay(seat, move))
+            hand = self.hands[seat]
+            card = args[0] if len(args) == 1 else None
+            if type(card) is not Card:  # a number equal to a card code is no card
+                raise self._illegal(move)
+            try:
+                index = hand.index(card)
+            except ValueError:
+                raise self._illegal(move) from None
+            suit = card & 3
+            if verb == "play":  # onto the seat's own pile, if the game's rule allows
+                reached = self.reached[seat]
+                if not self._fits[card][reached[suit]]:
+                    raise self._illegal(move)
+                del hand[index]
+                self.own[seat][suit].append(card)
+                reached[suit] = self.value[card]
+                self._undo.append(index)
+            elif verb == self.pile_verb:  # onto the face-up pile of its suit: open to any card
+                del hand[index]
+                self.piles[suit].append(card)
+                self.pile_played = suit
+                if self.was_on_pile[card]:
+                    self._undo.append(PILE_AGAIN[index])
+                else:
+                    self.was_on_pile[card] = True
+                    self._undo.append(index)
+            else:
+                raise self._illegal(move)
             self.moves.append(move)
             self.drawing = True
             return
-        verb, args = move
         stall = self.stall
         if verb == "draw" and not args:
             stock_pos = self.stock_pos
@@ -232,16 +305,14 @@ class PlayThenDraw(Turns, StockPile, State):
             pile = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
             if pile < 0 or not self.piles[pile] or (pile == self.pile_played and not self.take_back):
                 raise self._illegal(move)
-            card = self.piles[pile].pop()
-            self.hands[seat].append(card)
-            self._took(seat, card)
+            self.hands[seat].append(self.piles[pile].pop())
             self.stall = stall + 1
             ends = self.stall == self.stall_limit
         self._undo.append(stall)
         self.moves.append(move)
         self.drawing = False
         self.pile_played = -1
-        self.to_move = self._next_seat[seat]
+        self.to_move = (seat + 1) % self.num_players
         if ends:
             self._end_round(seat, stalled=pile >= 0)
 
@@ -251,7 +322,21 @@ class PlayThenDraw(Turns, StockPile, State):
         record = self._undo.pop()
         move = self.moves.pop()
         if self.drawing:
-            self._unlay(self.to_move, move, record)
+            seat = self.to_move
+            card: Card = move.args[0]  # type: ignore[assignment]
+            suit = card & 3
+            if move.verb == "play":
+                own = self.own[seat][suit]
+                own.pop()
+                self.reached[seat][suit] = self.value[own[-1]] if own else 0
+                self.hands[seat].insert(record, card)
+            else:
+                self.piles[suit].pop()
+                if type(record) is int:
+                    self.was_on_pile[card] = False
+                    self.hands[seat].insert(record, card)
+                else:
+                    self.hands[seat].insert(record.hand_index, card)
             self.drawing = False
             self.pile_played = -1
             return move
@@ -262,20 +347,30 @@ class PlayThenDraw(Turns, StockPile, State):
             number = len(self.moves) + 1  # the round's end was this move's
             while self.events and self.events[-1].move == number:
                 self.events.pop()
-        card = self.hands[seat].pop()
+        drawn = self.hands[seat].pop()
         if move.verb == "draw":
             self.stock_pos -= 1
         else:
-            self.piles[card & 3].append(card)
-            self._untook(seat, card)
+            self.piles[drawn & 3].append(drawn)
         self.stall = record
-        self.pile_played = self._pile_played_by(self.moves[-1])
+        before = self.moves[-1]
+        self.pile_played = before.args[0] & 3 if before.verb == self.pile_verb else -1  # type: ignore[operator]
         self.to_move = seat
         self.drawing = True
         return move
 
     def stock_draws(self, move: Move) -> tuple[int, int]:
         return (1, self.to_move) if move.verb == "draw" else (0, -1)
+
+    def known_cards(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand that everyone saw it take from a face-up pile, sorted."""
+        was_on_pile = self.was_on_pile
+        return sort_hand(c for c in self.hands[seat] if was_on_pile[c])
+
+    def hidden_cards(self, seat: int) -> list[Card]:
+        """The cards in the other hands that ``seat`` has not seen taken from a face-up pile."""
+        was_on_pile = self.was_on_pile
+        return [c for other, hand in enumerate(self.hands) if other != seat for c in hand if not was_on_pile[c]]
 
     def _turn_observation(self, seat: int) -> TurnObservation:
         """The shared part of the game's observation, with the machine's and the hands'."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
 from parlour.game import (
@@ -86,11 +86,6 @@ PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
 """``play <card>`` for every card, built once."""
 DISCARD = [Move("discard", (c,)) for c in ALL_CARDS[:52]]
 """``discard <card>`` for every card, built once."""
-PLAYS = [
-    [(PLAY[c], DISCARD[c]) if top < LEVEL[c] else (DISCARD[c],) for top in range(11)]
-    for c in ALL_CARDS[:52]
-]
-"""``PLAYS[card][top]``: the moves of a card in hand when its meld's top number is ``top``."""
 
 
 def minus_twenty_deck() -> list[Card]:
@@ -183,16 +178,6 @@ class MinusTwentyObservation(TurnObservation):
     """Rounds each seat has won so far (ties count for nobody)."""
 
 
-class KnownLaid(NamedTuple):
-    """What undoing step 1 needs when the card put down was one everyone knew
-    (taken from a discard pile); for any other card, its place in the hand does."""
-
-    hand_index: int
-    """Where the card was in the hand."""
-    known_index: int
-    """Where the card was among the hand's known cards."""
-
-
 class MinusTwentyState(PlayThenDraw):
     """A match of Minus Twenty."""
 
@@ -203,17 +188,21 @@ class MinusTwentyState(PlayThenDraw):
         "draw": ((),),
         "take": (("suit",),),
     }
+    pile_verb = "discard"
+    play_moves = PLAY
+    pile_moves = DISCARD
+    value = VALUE
 
     hands: list[list[Card]]
     melds: list[list[list[Card]]]
-    """``melds[seat][suit]``: the cards of that meld in the order played."""
+    """``melds[seat][suit]``: the cards of that meld in the order played (the machine's
+    ``own`` piles: the same lists)."""
     tops: list[list[int]]
-    """``tops[seat][suit]``: the meld's highest number (0 while it has none)."""
+    """``tops[seat][suit]``: the meld's highest number, 0 while it has none (the machine's
+    ``reached``: the same lists)."""
     discard_piles: list[list[Card]]
-    """``discard_piles[suit]``: bottom card first, top card last."""
-    """The face-up piles of the turn's machine (``piles``): the same lists."""
-    known: list[list[Card]]
-    """``known[seat]``: cards in that seat's hand that it took from a discard pile (seen by both)."""
+    """``discard_piles[suit]``: bottom card first, top card last (the machine's ``piles``:
+    the same lists)."""
     starter: int
 
     # -- the deal --------------------------------------------------------------
@@ -227,83 +216,20 @@ class MinusTwentyState(PlayThenDraw):
         self.hands = [list(h) for h in deal["hands"]]
         self.stock = list(deal["stock"])
         self.stock_pos = 0
-        self.melds = [[[], [], [], []], [[], [], [], []]]
-        self.tops = [[0, 0, 0, 0], [0, 0, 0, 0]]
-        self.discard_piles = self.piles = [[], [], [], []]
         self.starter = self.round_starter(self.round_index)
-        self.known = [[], []]
         self._start_turns(self.starter, take_back=False, stall_limit=self.options["stall_limit"])
+        self._name_piles()
+
+    def _name_piles(self) -> None:
+        """The rulebook's names for the machine's piles."""
+        self.melds, self.tops, self.discard_piles = self.own, self.reached, self.piles
 
     # -- a turn: play (or discard), then draw -----------------------------------
-    def _plays(self) -> list[Move]:
-        """Every card in hand may be discarded; it may be played if it goes above its meld's top."""
-        tops = self.tops[self.to_move]
-        moves: list[Move] = []
-        for card in self.hands[self.to_move]:
-            moves += PLAYS[card][tops[card & 3]]
-        return moves
-
-    def _lay(self, seat: int, move: Move) -> int | KnownLaid:
-        """Step 1: a card from hand onto its meld, or onto its suit's discard pile.
-        What undoing it needs: the card's place in the hand (a :class:`KnownLaid`
-        for a card everyone knew, taken from a discard pile)."""
-        verb, args = move
-        if (verb != "play" and verb != "discard") or len(args) != 1:
-            raise self._illegal(move)
-        card: Card = args[0]  # type: ignore[assignment]
-        hand = self.hands[seat]
-        if type(card) is not Card:
-            raise self._illegal(move)
-        try:
-            index = hand.index(card)
-        except ValueError:
-            raise self._illegal(move) from None
-        suit = card & 3
-        if verb == "play":
-            tops = self.tops[seat]
-            level = LEVEL[card]
-            if tops[suit] >= level:
-                raise self._illegal(move)
-            if level > 1:
-                tops[suit] = level
-            self.melds[seat][suit].append(card)
-        else:
-            self.discard_piles[suit].append(card)
-            self.pile_played = suit
-        del hand[index]
-        known = self.known[seat]
-        if known and card in known:
-            known_index = known.index(card)
-            del known[known_index]
-            return KnownLaid(index, known_index)
-        return index
-
-    def _unlay(self, seat: int, move: Move, record: int | KnownLaid) -> None:
-        card: Card = move.args[0]  # type: ignore[assignment]
-        suit = card & 3
-        if move.verb == "play":
-            meld = self.melds[seat][suit]
-            meld.pop()
-            self.tops[seat][suit] = VALUE[meld[-1]] if meld else 0  # numbers rise, investments first
-        else:
-            self.discard_piles[suit].pop()
-        if isinstance(record, int):
-            self.hands[seat].insert(record, card)
-        else:
-            self.hands[seat].insert(record.hand_index, card)
-            self.known[seat].insert(record.known_index, card)
-
-    def _pile_played_by(self, move: Move) -> int:
-        return move.args[0] & 3 if move.verb == "discard" else -1  # type: ignore[operator]
-
-    def known_cards(self, seat: int) -> list[Card]:
-        return sort_hand(self.known[seat])
-
-    def _took(self, seat: int, card: Card) -> None:
-        self.known[seat].append(card)
-
-    def _untook(self, seat: int, card: Card) -> None:
-        self.known[seat].pop()
+    @staticmethod
+    def fits(card: Card, top: int) -> bool:
+        """A card goes on its meld only above the meld's top number; an investment card
+        only while the meld has no number."""
+        return top < LEVEL[card]
 
     def _end_round(self, seat: int, stalled: bool) -> None:
         """Score every meld, as the round has just ended."""
@@ -382,11 +308,6 @@ class MinusTwentyState(PlayThenDraw):
             return voice.says("play", f"{card_text(card)} on {voice.whose(voice.seat)} {suit_text(card.suit)} meld")
         return voice.says("discard", f"{card_text(card)} onto the {suit_text(card.suit)} discard pile")
 
-    def hidden_cards(self, seat: int) -> list[Card]:
-        """The cards in the opponent's hand that ``seat`` has not seen it take."""
-        known = self.known[1 - seat]
-        return [c for c in self.hands[1 - seat] if c not in known]
-
     def zones(self) -> dict[str, list[Card]]:
         zones = {
             "hand 0": list(self.hands[0]),
@@ -405,7 +326,7 @@ class MinusTwentyState(PlayThenDraw):
             self.round_index, self.starter, tuple(map(tuple, self.hands)),
             tuple(tuple(map(tuple, m)) for m in self.melds), tuple(map(tuple, self.tops)),
             tuple(map(tuple, self.discard_piles)), tuple(self.stock), self.stock_pos, self.to_move,
-            self.drawing, self.pile_played, self.stall, tuple(map(tuple, self.known)),
+            self.drawing, self.pile_played, self.stall, tuple(self.was_on_pile),
             tuple(self.scores), tuple(self.moves), tuple(self.events), self._over,
         )
 
@@ -425,13 +346,9 @@ class MinusTwentyState(PlayThenDraw):
     def copy(self) -> MinusTwentyState:
         other = MinusTwentyState.__new__(MinusTwentyState)
         self._copy_base(other)
-        other.hands = [list(h) for h in self.hands]
-        other.melds = [[list(m) for m in seat] for seat in self.melds]
-        other.tops = [list(t) for t in self.tops]
-        other.discard_piles = other.piles = [list(p) for p in self.discard_piles]
-        other.known = [list(k) for k in self.known]
         other.starter = self.starter
         self._copy_turns(other)
+        other._name_piles()
         return other
 
     def _explain_illegal(self, move: Move) -> str:
@@ -626,9 +543,9 @@ class MinusTwenty(Game):
         template = self.determinize(observation, random.Random(0))
         assert isinstance(template, MinusTwentyState)
         opponent = 1 - observation["seat"]
-        known = set(template.known[opponent])
-        kept = [c for c in template.hands[opponent] if c in known]
-        pool = [c for c in template.hands[opponent] if c not in known] + template.stock[template.stock_pos:]
+        known = template.was_on_pile
+        kept = [c for c in template.hands[opponent] if known[c]]
+        pool = [c for c in template.hands[opponent] if not known[c]] + template.stock[template.stock_pos:]
         hidden = len(template.hands[opponent]) - len(kept)
         drawn = template.stock[:template.stock_pos]
         template.deal = None

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
 from parlour.game import (
@@ -70,13 +70,6 @@ PLAY = [Move("play", (c,)) for c in DECK]
 """``play <card>``: onto the player's own private stack, for every card."""
 PUBLIC = [Move("public", (c,)) for c in DECK]
 """``public <card>``: onto the public stack of its suit, for every card."""
-
-# The play moves of a card, by the value its private stack already reaches
-# (0–10): both moves while the card is not lower, else the public one alone.
-_PLAYS = [
-    [(PLAY[c], PUBLIC[c]) if VALUE[c] >= floor else (PUBLIC[c],) for floor in range(11)]
-    for c in DECK
-]
 
 
 def is_face(card: Card) -> bool:
@@ -139,14 +132,6 @@ class ProgressionObservation(TurnObservation):
     """The suit letter of the public stack played to this turn, or None."""
 
 
-class PublicAgain(NamedTuple):
-    """What undoing a play to a public stack needs when the card had lain on a
-    public stack before this round (for any other card, its place in the hand does)."""
-
-    hand_index: int
-    """Where the card was in the hand."""
-
-
 class ProgressionState(PlayThenDraw):
     """A match of Progression."""
 
@@ -157,17 +142,20 @@ class ProgressionState(PlayThenDraw):
         "draw": ((),),
         "take": (("suit",),),
     }
+    pile_verb = "public"
+    play_moves = PLAY
+    pile_moves = PUBLIC
+    value = VALUE
 
     hands: list[list[Card]]
     private: list[list[list[Card]]]
-    """Private stacks: ``private[seat][suit index]``, bottom card first."""
+    """Private stacks: ``private[seat][suit index]``, bottom card first (the machine's
+    ``own`` piles: the same lists)."""
     floors: list[list[int]]
-    """The value each private stack has reached (its top card's value; 0 when empty)."""
+    """The value each private stack has reached: its top card's value, 0 when empty (the
+    machine's ``reached``: the same lists)."""
     public: list[list[Card]]
     """Public stacks by suit index, bottom card first (the machine's ``piles``: the same lists)."""
-    was_public: list[bool]
-    """By card: has it lain on a public stack this round?  A card in a hand
-    that has is one its holder took from a public stack: known to everyone."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -176,14 +164,15 @@ class ProgressionState(PlayThenDraw):
 
     def _start_round(self, deal: Deal) -> None:
         self.hands = [list(h) for h in deal["hands"]]
-        self.private = [[[], [], [], []] for _ in range(PLAYERS)]
-        self.floors = [[0, 0, 0, 0] for _ in range(PLAYERS)]
-        self.public = self.piles = [[], [], [], []]
         self.stock = list(deal["stock"])
         self.stock_pos = 0
-        self.was_public = [False] * 52
         self._start_turns(self.round_starter(self.round_index), take_back=self.options["takeback"],
                           stall_limit=self.options["stall_limit"])
+        self._name_piles()
+
+    def _name_piles(self) -> None:
+        """The rulebook's names for the machine's piles."""
+        self.private, self.floors, self.public = self.own, self.reached, self.piles
 
     # -- play ------------------------------------------------------------------
     def is_match_over(self) -> bool:
@@ -198,64 +187,11 @@ class ProgressionState(PlayThenDraw):
             return played >= rounds
         return played >= ROUND_CAP or max(self.totals) >= target
 
-    def _plays(self) -> list[Move]:
-        """Any card onto its public stack; onto the private stack too if not lower than it."""
-        floors = self.floors[self.to_move]
-        moves: list[Move] = []
-        for card in self.hands[self.to_move]:
-            moves += _PLAYS[card][floors[card & 3]]
-        return moves
-
-    def _lay(self, seat: int, move: Move) -> int | PublicAgain:
-        """Step 1: a card onto the player's private stack, or onto the public stack of
-        its suit.  What undoing it needs: the card's place in the hand (a
-        :class:`PublicAgain` for a card that had been on a public stack before)."""
-        verb, args = move
-        hand = self.hands[seat]
-        card = args[0] if len(args) == 1 else None
-        if not isinstance(card, Card):  # a number equal to a card code is no card
-            raise self._illegal(move)
-        try:
-            index = hand.index(card)
-        except ValueError:
-            raise self._illegal(move) from None
-        suit = card & 3
-        if verb == "play":
-            floors = self.floors[seat]
-            if VALUE[card] < floors[suit]:
-                raise self._illegal(move)
-            del hand[index]
-            self.private[seat][suit].append(card)
-            floors[suit] = VALUE[card]
-            return index
-        if verb == "public":
-            del hand[index]
-            self.public[suit].append(card)
-            self.pile_played = suit
-            if self.was_public[card]:
-                return PublicAgain(index)
-            self.was_public[card] = True
-            return index
-        raise self._illegal(move)
-
-    def _unlay(self, seat: int, move: Move, record: int | PublicAgain) -> None:
-        card: Card = move.args[0]  # type: ignore[assignment]
-        suit = card & 3
-        if move.verb == "play":
-            stack = self.private[seat][suit]
-            stack.pop()
-            self.floors[seat][suit] = VALUE[stack[-1]] if stack else 0
-        else:
-            self.public[suit].pop()
-        if isinstance(record, int):
-            if move.verb == "public":
-                self.was_public[card] = False
-            self.hands[seat].insert(record, card)
-        else:
-            self.hands[seat].insert(record.hand_index, card)
-
-    def _pile_played_by(self, move: Move) -> int:
-        return move.args[0] & 3 if move.verb == "public" else -1  # type: ignore[operator]
+    @staticmethod
+    def fits(card: Card, floor: int) -> bool:
+        """A card goes on its private stack only if its value is not lower than any card's
+        there (faces first, then numbers rising)."""
+        return VALUE[card] >= floor
 
     def _end_round(self, seat: int, stalled: bool) -> None:
         """Score every private stack; the round is over."""
@@ -301,10 +237,6 @@ class ProgressionState(PlayThenDraw):
             stack = f"the public {suit_text(card.suit)} stack"
         return voice.says("play", f"{card_text(card)} on {stack}")
 
-    def known_cards(self, seat: int) -> list[Card]:
-        """The cards in ``seat``'s hand that everyone knows: those it took from public stacks."""
-        return sort_hand(c for c in self.hands[seat] if self.was_public[c])
-
     def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": list(self.hands[s]) for s in range(PLAYERS)}
         for seat in range(PLAYERS):
@@ -320,7 +252,7 @@ class ProgressionState(PlayThenDraw):
         return (
             self.round_index, tuple(map(tuple, self.hands)),
             tuple(tuple(map(tuple, p)) for p in self.private), tuple(map(tuple, self.floors)),
-            tuple(map(tuple, self.public)), tuple(self.stock), self.stock_pos, tuple(self.was_public),
+            tuple(map(tuple, self.public)), tuple(self.stock), self.stock_pos, tuple(self.was_on_pile),
             self.to_move, self.drawing, self.pile_played, self.stall, tuple(self.scores),
             tuple(self.moves), tuple(self.events), self._over,
         )
@@ -341,12 +273,8 @@ class ProgressionState(PlayThenDraw):
     def copy(self) -> ProgressionState:
         other = ProgressionState.__new__(ProgressionState)
         self._copy_base(other)
-        other.hands = [list(h) for h in self.hands]
-        other.private = [[list(s) for s in p] for p in self.private]
-        other.floors = [list(f) for f in self.floors]
-        other.public = other.piles = [list(s) for s in self.public]
-        other.was_public = list(self.was_public)
         self._copy_turns(other)
+        other._name_piles()
         return other
 
     def _explain_illegal(self, move: Move) -> str:
@@ -540,7 +468,7 @@ class Progression(Game):
             if seat == me:
                 continue
             for index, card in enumerate(template.hands[seat]):
-                if not template.was_public[card]:  # not seen taken from a public stack
+                if not template.was_on_pile[card]:  # not seen taken from a public stack
                     hidden.append((seat, index))
                     pool.append(card)
         drawn = template.stock[:template.stock_pos]

@@ -309,7 +309,8 @@ def rollout(state: State, rng: random.Random) -> Move:
     if len(legal) == 1:
         return legal[0]
     hand = state.hands[seat]
-    known = state.known[1 - seat]
+    was_on_pile = state.was_on_pile
+    known = [c for c in state.hands[1 - seat] if was_on_pile[c]]  # taken from a discard pile
     seen = chain(hand, known, *state.melds[0], *state.melds[1], *state.discard_piles)
     outlook = outlook_for(seen, len(state.stock) - state.stock_pos, len(state.hands[1 - seat]) - len(known),
                           state.drawing)
