@@ -23,10 +23,10 @@ MINUS_TWENTY = games.get("minus-twenty")
 POLICY = advice("minus-twenty").rollout
 
 
-def position(seed: int, moves: int) -> State:
-    """A Minus Twenty round after ``moves`` moves of medium against medium."""
+def position(seed: int, moves: int, game_id: str = "minus-twenty") -> State:
+    """A round (of Minus Twenty unless said) after ``moves`` moves of medium players."""
     medium = bots.make("medium")
-    state = MINUS_TWENTY.new_match(seed=seed)
+    state = games.get(game_id).new_match(seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
         seat = state.current_player()
@@ -48,14 +48,16 @@ def test_exchange_swaps_the_places_of_two_cards() -> None:
         other.exchange(held, Card.parse("AS"))  # no ace in Minus Twenty
 
 
+@pytest.mark.parametrize("game_id", ["minus-twenty", "progression"])  # every play-then-draw game takes part
 @pytest.mark.parametrize("seed", range(6))
-def test_the_chain_only_visits_worlds_the_seat_cannot_tell_from_the_truth(seed: int) -> None:
-    state = position(seed, 30)
+def test_the_chain_only_visits_worlds_the_seat_cannot_tell_from_the_truth(seed: int, game_id: str) -> None:
+    state = position(seed, 30, game_id)
     seat = state.current_player()
     assert seat is not None
     observation = state.observation(seat)
     seen = json.dumps(observation, sort_keys=True)
-    chain = Chain(MINUS_TWENTY.determinize(observation, random.Random(seed)), seat, POLICY, 0.2)
+    game = games.get(game_id)
+    chain = Chain(game.determinize(observation, random.Random(seed)), seat, advice(game_id).rollout, 0.2)
     rng = random.Random(seed)
     kept = 0
     for _ in range(60):
