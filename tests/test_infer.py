@@ -114,7 +114,7 @@ def test_the_games_entry_decides_how_hard_the_search_infers(monkeypatch: pytest.
     real, asked = infer.inferred_sampler, []
 
     def counting(*args: object, **kwargs: object) -> object:
-        asked.append(kwargs["steps"])
+        asked.append((kwargs["steps"], kwargs["slip"]))
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(infer, "inferred_sampler", counting)
@@ -125,11 +125,19 @@ def test_the_games_entry_decides_how_hard_the_search_infers(monkeypatch: pytest.
     seat = state.current_player()
     assert seat is not None
     for spec in ("ismcts:iterations=50,rollout=heuristic", "ismcts:iterations=50,rollout=heuristic,infer=0",
-                 "ismcts:iterations=50,rollout=heuristic,infer=40", "ismcts:iterations=50"):
+                 "ismcts:iterations=50,rollout=heuristic,infer=40", "ismcts:iterations=50",
+                 "ismcts:iterations=50,rollout=heuristic,infer=30,slip=0.25"):
         bots.make(spec).choose(state.observation(seat), state.legal_moves(), random.Random(1))
-    assert asked == [25, 40]  # the entry's steps, none when told, the bot's own, none with random rollouts
+    # the entry's steps, none when told, the bot's own, none with random rollouts; the model's slip when given
+    assert asked == [(25, infer.SLIP), (40, infer.SLIP), (30, 0.25)]
     twenty = games.get("twenty").new_match(seed=1)
     mover = twenty.current_player()
     assert mover is not None
     bots.make("hard").choose(twenty.observation(mover), twenty.legal_moves(), random.Random(1))
-    assert len(asked) == 2 and games.entry("twenty").inference == 0
+    assert len(asked) == 3 and games.entry("twenty").inference == 0
+
+
+@pytest.mark.parametrize("slip", ["0", "1", "1.5", "-0.1"])
+def test_a_slip_outside_zero_to_one_is_refused_in_one_line(slip: str) -> None:
+    with pytest.raises(ValueError, match="slip must be between 0 and 1"):
+        bots.make(f"ismcts:rollout=heuristic,infer=30,slip={slip}")

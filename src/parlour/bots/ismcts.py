@@ -122,6 +122,7 @@ class ISMCTSBot(Bot):
         level: str | None = None,
         prior: float = DEFAULT_PRIOR,
         infer: int | None = None,
+        slip: float | None = None,
     ) -> None:
         """``iterations``: simulations per decision; ``seconds``: a time limit (with
         iterations too, a cap); ``rollout``: ``random`` or ``heuristic``;
@@ -132,7 +133,9 @@ class ISMCTSBot(Bot):
         move in the tree (with heuristic rollouts); ``infer``: chain steps a
         decision spends reading the others' hands from their moves this round
         (with heuristic rollouts: their policy is the model of how the others
-        play; default: the game's own, ``GameEntry.inference``; 0: off)."""
+        play; default: the game's own, ``GameEntry.inference``; 0: off); ``slip``:
+        the chance that model gives another player of not making the advised move
+        (default :data:`parlour.bots.infer.SLIP`)."""
         from parlour.bots import SEARCH_LEVELS
 
         if level is not None and level not in SEARCH_LEVELS:
@@ -156,6 +159,9 @@ class ISMCTSBot(Bot):
         if infer is not None and infer < 0:
             raise ValueError(f"infer must be 0 or more, not {infer}")
         self.infer = infer
+        if slip is not None and not 0.0 < slip < 1.0:
+            raise ValueError(f"slip must be between 0 and 1 (not either), not {slip}")
+        self.slip = slip
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
@@ -232,9 +238,10 @@ class ISMCTSBot(Bot):
         seat = observation["seat"]
         steps = games.entry(game.id).inference if self.infer is None else self.infer
         if steps and guided:
-            from parlour.bots.infer import inferred_sampler
+            from parlour.bots.infer import SLIP, inferred_sampler
 
-            sample = inferred_sampler(game, observation, policy, rng, steps=steps)
+            sample = inferred_sampler(game, observation, policy, rng, steps=steps,
+                                      slip=SLIP if self.slip is None else self.slip)
         else:
             sample = game.sampler(observation)
         spread = _Spread()
