@@ -29,11 +29,19 @@ command -v apt-get >/dev/null 2>&1 || fail "missing:$need and no apt-get here; i
 log=$(mktemp /tmp/test-setup.XXXXXX.log)
 echo "test-setup: installing$need (log: $log)"
 export DEBIAN_FRONTEND=noninteractive
+# Another apt-get (a second checkout's set-up, a fresh machine's own updates) may hold apt's
+# locks; apt-get update does not wait for them, so try again for up to five minutes.
+tries=0
 # shellcheck disable=SC2086  # $need is a list of package names
-if ! { apt-get update -q && apt-get install -y -q --no-install-recommends $need; } >"$log" 2>&1; then
+until { apt-get update -q && apt-get install -y -q --no-install-recommends $need; } >"$log" 2>&1; do
+    tries=$((tries + 1))
+    if [ "$tries" -lt 60 ] && grep -q -e 'Could not get lock' -e 'Unable to lock' "$log"; then
+        sleep 5
+        continue
+    fi
     tail -n 20 "$log" >&2
     fail "apt-get install$need failed (full log: $log)"
-fi
+done
 
 [ -x /usr/bin/chromium ] || fail "chromium was installed but /usr/bin/chromium is missing"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || fail "postgresql was installed but no /usr/lib/postgresql/*/bin/initdb"
