@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from parlour import games, record
+from parlour.lab import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,3 +38,23 @@ def test_each_round_of_a_stored_match_is_read_at_its_end() -> None:
     ends = strength().round_ends(json.dumps(record.to_data(state)))
     assert [end.scores for end in ends] == state.round_scores()
     assert all(end.is_round_over() for end in ends)
+
+
+def test_hard_meets_medium_and_where_medium_wavers_the_advice_too() -> None:
+    """Where medium is the advice itself, *hard vs heuristic* is hard against medium with the
+    65% goal; where medium weighs the advice at a temperature (Minus Twenty), hard meets
+    medium with that goal and the advice with a goal of its own (more than half)."""
+    bench = strength()
+    names = {g: [name for name, _, _ in bench.pairings(g)] for g in games.ids()}
+    assert names["minus-twenty"] == ["heuristic vs random", "medium vs easy", "hard vs medium", "hard vs heuristic"]
+    assert names["twenty"] == ["heuristic vs random", "medium vs easy", "hard vs heuristic"]
+    assert bench.wanted("hard vs medium", "hard") and bench.wanted("hard vs medium", "hard-vs-medium")
+    assert not bench.wanted("hard vs heuristic", "hard-vs-medium") and bench.wanted("medium vs easy", None)
+
+    def stats(win_rate: float) -> list[object]:
+        return [arena.PlayerStats("hard", 100, 0, 0, 0, win_rate, (0.0, 1.0), 0.0, 0.0)]
+
+    assert bench.met("minus-twenty", "hard vs heuristic", stats(0.56))
+    assert not bench.met("minus-twenty", "hard vs medium", stats(0.60))
+    assert bench.met("minus-twenty", "hard vs medium", stats(0.65))
+    assert not bench.met("twenty", "hard vs heuristic", stats(0.56))

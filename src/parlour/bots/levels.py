@@ -20,7 +20,8 @@ class Level:
 
 LEVELS = (
     Level("easy", "heuristic:noise=0.35", "the club player's advice, with a 35% chance of a random move"),
-    Level("medium", "heuristic", "a sound club player's advice for each game"),
+    Level("medium", "heuristic:temperature=club",
+          "a sound club player's advice for each game; like a club player, it may misjudge a close call"),
     Level("hard", "ismcts:level=hard,rollout=heuristic",
           "IS-MCTS search over the hidden cards; decides within a second"),
     Level("expert", "ismcts:level=expert,rollout=heuristic", "IS-MCTS with four times the search of hard"),

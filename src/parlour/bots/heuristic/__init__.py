@@ -9,6 +9,7 @@ a search needs to cut rollouts short.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,12 @@ class Advice:
     round: a round with none scores nothing, so it measures the advice."""
     start: str = "pile"
     """What :attr:`starts` counts, in the game's own word."""
+    values: Callable[[Observation, Sequence[Move]], list[float]] | None = None
+    """What the advice makes of each legal move, in the order given (the advised move scores
+    highest): for a player whose judgement wavers (``heuristic:temperature=T``)."""
+    club_temperature: float = 0.0
+    """The temperature at which a club player (the ``medium`` level) weighs :attr:`values`
+    (0: always the advised move)."""
 
 
 def advice(game_id: str) -> Advice:
@@ -61,10 +68,12 @@ Outlook = Callable[[int, Sequence[Card], Sequence[Card]], float]
 
 
 def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[str, Card | None],
-              legal: Sequence[Move], outlook: Outlook, draw_worth: float) -> Move:
+              legal: Sequence[Move], outlook: Outlook, draw_worth: float,
+              scores: list[float] | None = None) -> Move:
     """The advised ``draw`` or ``take S`` in Minus Twenty and Progression: take the top
     card of a pile when it improves its suit's outlook by more than an unknown
-    card from the draw pile (``draw_worth``) would."""
+    card from the draw pile (``draw_worth``) would.  Each move's score is appended
+    to ``scores`` when given."""
     suits = by_suit(hand)
     best, best_score = legal[0], -1e9
     for move in legal:
@@ -75,20 +84,30 @@ def best_draw(piles: Sequence[Sequence[Card]], hand: Sequence[Card], tops: dict[
             assert top is not None
             suit = top & 3
             score = outlook(suit, piles[suit], [*suits[suit], top]) - outlook(suit, piles[suit], suits[suit])
+        if scores is not None:
+            scores.append(score)
         if score > best_score:
             best, best_score = move, score
     return best
 
 
 class HeuristicBot(Bot):
-    """Plays each game by its heuristic; ``noise`` is the chance of a random move instead."""
+    """Plays each game by its heuristic; ``noise`` is the chance of a random move instead;
+    ``temperature`` makes its judgement waver (see :meth:`choose`)."""
 
     name = "heuristic"
 
-    def __init__(self, noise: float = 0.0) -> None:
+    def __init__(self, noise: float = 0.0, temperature: float | str = 0.0) -> None:
+        """``temperature``: 0 plays the advised move; above 0, a move is chosen with chance
+        proportional to ``exp(value / temperature)`` over the advice's values (in the
+        game's points), so close calls can go either way and bad moves stay rare;
+        ``club``: each game's own (:attr:`Advice.club_temperature`, the ``medium`` level)."""
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise must be between 0 and 1, not {noise}")
+        if temperature != "club" and (isinstance(temperature, str) or not temperature >= 0.0):
+            raise ValueError(f"temperature must be 0 or more, or 'club', not {temperature!r}")
         self.noise = noise
+        self.temperature = temperature
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
@@ -98,7 +117,28 @@ class HeuristicBot(Bot):
             return legal[0]
         if self.noise and rng.random() < self.noise:
             return rng.choice(legal)
-        return advice(observation["game"]).choose(observation, legal, rng)
+        knowledge = advice(observation["game"])
+        temperature = knowledge.club_temperature if self.temperature == "club" else float(self.temperature)
+        if not temperature:
+            return knowledge.choose(observation, legal, rng)
+        if knowledge.values is None:
+            raise ValueError(f"the advice of {observation['game']!r} gives no move values to weigh at a temperature")
+        return softmax_choice(legal, knowledge.values(observation, legal), temperature, rng)
 
     def describe(self) -> str:
-        return f"{self.name} (noise {self.noise:g})" if self.noise else self.name
+        settings = [f"noise {self.noise:g}"] if self.noise else []
+        if self.temperature:
+            settings.append(f"temperature {self.temperature}")
+        return f"{self.name} ({', '.join(settings)})" if settings else self.name
+
+
+def softmax_choice(moves: Sequence[Move], values: Sequence[float], temperature: float, rng: random.Random) -> Move:
+    """One of ``moves``, each with chance proportional to ``exp(value / temperature)``."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    pick = rng.random() * sum(weights)
+    for move, weight in zip(moves, weights):
+        pick -= weight
+        if pick < 0:
+            return move
+    return moves[values.index(top)]

@@ -241,8 +241,9 @@ def gift_to(card: Card, meld: Summary) -> float:
 
 
 def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], hand: Sequence[Card],
-              legal: Sequence[Move], outlook: Outlook) -> Move:
-    """The advised ``play`` or ``discard`` move (only the card's own suit changes).
+              legal: Sequence[Move], outlook: Outlook, scores: list[float] | None = None) -> Move:
+    """The advised ``play`` or ``discard`` move (only the card's own suit changes); each
+    move's score, in expected points, is appended to ``scores`` when given.
 
     Either move spends this turn, so both are judged with one play fewer left.
     """
@@ -271,6 +272,8 @@ def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], 
             if theirs_meld is None:
                 theirs_meld = gifts[suit] = summary(theirs[suit])
             score = kept[value] - before - gift_to(card, theirs_meld)
+        if scores is not None:
+            scores.append(score)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -292,13 +295,25 @@ def takes_that_fit(legal: Sequence[Move], tops: Sequence[int], piles: Sequence[S
 
 def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
     """The advised move for the observing seat."""
+    return judge(observation, legal)
+
+
+def values(observation: Observation, legal: Sequence[Move]) -> list[float]:
+    """What the advice makes of each legal move, in expected points (the best is the advised move)."""
+    scores: list[float] = []
+    judge(observation, legal, scores)
+    return scores
+
+
+def judge(observation: Observation, legal: Sequence[Move], scores: list[float] | None = None) -> Move:
+    """The advised move for the observing seat; with ``scores``, every legal move's score too."""
     seat = observation["seat"]
     hand = [Card.parse(c) for c in observation["hand"]]
     melds = [[[Card.parse(c) for c in m[s]] for s in SUITS] for m in observation["melds"]]
     piles = [[Card.parse(c) for c in observation["discard_piles"][s]] for s in SUITS]
     known = [Card.parse(c) for c in observation["known"][1 - seat]]
     drawing = observation["step"] == "draw"
-    if drawing:
+    if drawing and scores is None:  # scored, a take that does not fit is worth nothing to the outlook
         legal = takes_that_fit(legal, [summary(m)[3] for m in melds[seat]], piles)
         if len(legal) == 1:
             return legal[0]
@@ -306,8 +321,8 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     outlook = outlook_for(seen, observation["stock_count"], observation["hand_sizes"][1 - seat] - len(known), drawing)
     if drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, piles)}
-        return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
-    return best_play(melds[seat], melds[1 - seat], hand, legal, outlook)
+        return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH, scores)
+    return best_play(melds[seat], melds[1 - seat], hand, legal, outlook, scores)
 
 
 def rollout(state: State, rng: random.Random) -> Move:
@@ -451,6 +466,11 @@ def starts(state: State, seat: int) -> int:
     return sum(1 for meld in state.melds[seat] if meld)
 
 
+CLUB_TEMPERATURE = 0.75
+"""How far a club player's judgement wavers, in expected points: the ``medium`` level weighs the
+advice's :func:`values` at this temperature (see :class:`~parlour.bots.heuristic.HeuristicBot`)."""
+
+
 ADVICE = Advice(choose=choose, rollout=rollout, evaluate=evaluate, rollout_depth=ROLLOUT_DEPTH,
-                starts=starts, start=START)
+                starts=starts, start=START, values=values, club_temperature=CLUB_TEMPERATURE)
 """This game's advice, as its registry entry names it."""
