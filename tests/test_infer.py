@@ -1,6 +1,7 @@
 """Reading the opponent's hand from its moves (``parlour.bots.infer``).
 
-Every position here comes from seeded matches of ``medium`` against itself, so
+Every position here comes from seeded matches of the advice (the ``heuristic`` bot: the
+opponent model the chain scores moves with) against itself, so
 each test is deterministic; the bounds leave room for the seeded set, not for chance.
 """
 
@@ -24,14 +25,14 @@ POLICY = advice("minus-twenty").rollout
 
 
 def position(seed: int, moves: int, game_id: str = "minus-twenty") -> State:
-    """A round (of Minus Twenty unless said) after ``moves`` moves of medium players."""
-    medium = bots.make("medium")
+    """A round (of Minus Twenty unless said) after ``moves`` moves of players who follow the advice."""
+    advised = bots.make("heuristic")
     state = games.get(game_id).new_match(seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
         seat = state.current_player()
         assert seat is not None
-        state.apply(medium.choose(state.observation(seat), state.legal_moves(), rng))
+        state.apply(advised.choose(state.observation(seat), state.legal_moves(), rng))
     return state
 
 
