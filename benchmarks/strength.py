@@ -168,7 +168,7 @@ def render(results: dict[str, Any]) -> str:
         "difference is a seat's total minus the mean of the others', with its 95% interval over deals.",
         "Written by `benchmarks/strength.py`; each section names the exact command it ran.",
         "",
-        *MEDIUM_TEXT,
+        *medium_text(),
         *glance(results),
     ]
     for game_id in games.ids():
@@ -212,11 +212,11 @@ MEDIUM_TEXT = [
     "Where a game's advice says how far a club player's judgement wavers (its *club temperature*,",
     "in points), `medium` weighs the advice's value of every legal move as a club player does: it",
     "picks a move with chance proportional to e^(value / temperature), so a close call can go",
-    "either way and a bad move is all but never made. Minus Twenty's is 0.5 points: medium makes",
-    "the advised move in about 71% of its decisions and, by the advice's own reckoning, gives up",
-    "0.15 points a decision. There the advice itself (the `heuristic` bot, what hard's search",
-    "plays in its rollouts) is measured too, against random and against hard. In the other games",
-    "`medium` is the advice itself.",
+    "either way and a bad move is all but never made (`tests/test_medium.py` holds it to the advised",
+    "move in most decisions and well under a point a decision given up, by the advice's own",
+    "reckoning). Where a game has one, the advice itself (the `heuristic` bot, what hard's search",
+    "plays in its rollouts) is measured too, against random and against hard. Club temperatures:",
+    "{temperatures}; in every other game `medium` is the advice itself.",
     "",
     "- **Minus Twenty**: a suit is judged by what its meld is expected to become — the meld, the",
     "  cards in hand that still fit, and the suit's cards nobody has seen yet, each counted by the",
@@ -235,6 +235,13 @@ MEDIUM_TEXT = [
     "  everything as the draw pile runs out, thieves and strikes when they pay.",
     "",
 ]
+
+
+def medium_text() -> list[str]:
+    """:data:`MEDIUM_TEXT`, with each game's club temperature from its advice."""
+    tempered = [f"{games.get(g).name} {advice(g).club_temperature:g} points" for g in games.ids()
+                if advice(g).club_temperature]
+    return [line.format(temperatures=", ".join(tempered) or "none") for line in MEDIUM_TEXT]
 
 
 def glance(results: dict[str, Any]) -> list[str]:
@@ -300,10 +307,9 @@ def main() -> None:
                                   rounds_only=rounds_only, name=label)
             store = Store(args.db)
             start = time.perf_counter()
-            if not args.report_only:
-                runner.run([spec], store, jobs=args.jobs)
-            # Reported from stored matches, the time it took is not known here.
-            seconds = None if args.report_only else time.perf_counter() - start
+            played = 0 if args.report_only else runner.run([spec], store, jobs=args.jobs)
+            # A run that found some of its matches stored did not take the whole time itself.
+            seconds = time.perf_counter() - start if played == deals * len(players) else None
             experiment = store.experiment(spec.name)
             if experiment is None:
                 print(f"{game_id} {name}: nothing stored yet", flush=True)

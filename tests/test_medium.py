@@ -246,3 +246,11 @@ def test_minus_twenty_evaluation_is_the_score_when_no_card_can_go_down() -> None
         elif left > 20:
             ahead += values != pytest.approx(exact)  # the cards to come count
     assert checked >= 6 and ahead > 100
+
+
+def test_the_readme_gives_minus_twentys_club_temperature() -> None:
+    """The README's level table states medium's temperature in Minus Twenty: the one the advice has."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"e^(value/{advice('minus-twenty').club_temperature:g})" in readme

@@ -326,6 +326,16 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
     return best_play(melds[seat], melds[1 - seat], hand, legal, outlook, scores)
 
 
+def seen_by(state: MinusTwentyState, seat: int) -> tuple[Iterable[Card], int]:
+    """What ``seat`` has seen in a sampled state (its hand, every meld and discard pile, and the
+    opponent's cards it saw taken from a pile), and how many of the opponent's cards it has not."""
+    was_on_pile = state.was_on_pile
+    theirs = state.hands[1 - seat]
+    known = [c for c in theirs if was_on_pile[c]]  # taken from a discard pile
+    return chain(state.hands[seat], known, *state.melds[0], *state.melds[1], *state.discard_piles), \
+        len(theirs) - len(known)
+
+
 def rollout(state: State, rng: random.Random) -> Move:
     """The same advice on a sampled state, reading only what the mover could see."""
     assert isinstance(state, MinusTwentyState)
@@ -336,11 +346,8 @@ def rollout(state: State, rng: random.Random) -> Move:
     if len(legal) == 1:
         return legal[0]
     hand = state.hands[seat]
-    was_on_pile = state.was_on_pile
-    theirs = state.hands[1 - seat]
-    known = [c for c in theirs if was_on_pile[c]]  # taken from a discard pile
-    seen = chain(hand, known, *state.melds[0], *state.melds[1], *state.discard_piles)
-    outlook = outlook_for(seen, len(state.stock) - state.stock_pos, len(theirs) - len(known), state.drawing)
+    seen, their_hidden = seen_by(state, seat)
+    outlook = outlook_for(seen, len(state.stock) - state.stock_pos, their_hidden, state.drawing)
     if state.drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.discard_piles)}
         return best_draw(state.melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
@@ -378,26 +385,19 @@ def evaluate(state: State) -> list[float]:
     numbers that seat has not seen, each as likely to come in time as its turns left allow.
 
     The search judges a rollout cut short by this, the measure its rollouts play by (the
-    advice's own), so it looks ahead for the same ends.  (An earlier evaluation counted the
-    best cards in hand a suit at a time and the draw pile's cards for started melds only;
-    hard did better against the advice with this one: 71% of 80 rounds, on deals where it
-    had won 56%.)
+    advice's own), so it looks ahead for the same ends (docs/strength.md: *hard vs heuristic*).
     """
     assert isinstance(state, MinusTwentyState)
     plays, usable = plays_left(state)
     stock = len(state.stock) - state.stock_pos
-    was_on_pile = state.was_on_pile
-    melds = state.melds
     values = []
     for seat in (0, 1):
-        hand = state.hands[seat]
-        theirs = state.hands[1 - seat]
-        known = [c for c in theirs if was_on_pile[c]]  # taken from a discard pile: seen
-        unseen = unseen_numbers(chain(hand, known, *melds[0], *melds[1], *state.discard_piles))
-        hidden = stock + len(theirs) - len(known)
+        seen, their_hidden = seen_by(state, seat)
+        unseen = unseen_numbers(seen)
+        hidden = stock + their_hidden
         chance = FUTURE * usable[seat] / hidden if hidden else 0.0
-        suits = in_hand_by_suit(hand)
-        mine = melds[seat]
+        suits = in_hand_by_suit(state.hands[seat])
+        mine = state.melds[seat]
         values.append(sum(worth(unseen[s], chance, summary(mine[s]), *suits[s], plays[seat]) for s in range(4)))
     return values
 
