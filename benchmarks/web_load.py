@@ -23,6 +23,15 @@ sending ``move`` to receiving the ``state`` with the new version is measured.
 
 It always stops by itself: after every table's match (or ``--moves-per-table``
 moves) or ``--seconds``, whichever comes first.  Only loopback addresses are used.
+Besides moves/s and latencies it prints the server process's CPU time per move
+(user + system, all its threads, from ``/proc``): the figure a machine shared
+with other work blurs least.
+
+Side by side with another version of parlour (a checkout's ``src`` directory):
+the server is started from each version's ``src`` in turn (``PYTHONPATH``), the
+same load is run against it, and the medians and their ratios are printed:
+
+    .venv/bin/python benchmarks/web_load.py --think 0 --game minus-twenty --seconds 20 --against /tmp/old/src
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from side_by_side import HERE, against_path
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
@@ -57,15 +67,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    """``python -m parlour serve`` on loopback, with limits that let one run make ``tables`` tables;
-    returns once ``GET /api/games`` answers."""
+def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float,
+                 src: Path | None = None) -> subprocess.Popen[bytes]:
+    """``python -m parlour serve`` on loopback (parlour from ``src`` when given), with limits that let
+    one run make ``tables`` tables; returns once ``GET /api/games`` answers."""
     room = str(max(tables, 1000))
     command = [sys.executable, "-m", "parlour", "serve", "--host", HOST, "--port", str(port), "--db", db,
                "--bot-delay", str(bot_delay), "--max-open", room, "--max-per-hour", room, "--max-tables", room]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     with open(log, "ab") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -78,6 +91,12 @@ def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float) -
         time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"parlour serve did not start within 30 s:\n{log.read_text()[-3000:]}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, every thread) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def new_person(http: httpx.Client) -> str:
@@ -201,35 +220,28 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
-    parser.add_argument("--game", default="twenty", help="a two-player game id (default twenty)")
-    parser.add_argument("--moves-per-table", type=int, default=None,
-                        help="stop a table after this many moves (default: play the whole match)")
-    parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long at the latest (120)")
-    parser.add_argument("--procs", type=int, default=1, choices=(1, 2), help="client processes (1 or 2)")
-    parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--think", type=float, default=0.6,
-                        help="average seconds a seat thinks before it moves (0: as fast as the server answers)")
-    parser.add_argument("--bot", default=None, choices=("easy", "medium", "hard", "expert"),
-                        help="the second seat is a bot of this level, not a friend who accepts an invitation")
-    parser.add_argument("--bot-delay", type=float, default=0.6,
-                        help="seconds the server's bots wait before they move (0.6, the server's default)")
-    args = parser.parse_args()
-    if args.tables < 1 or args.seconds <= 0:
-        parser.error("--tables and --seconds must be positive")
+@dataclass
+class Run:
+    """One run's figures, and its report."""
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, 4 * args.tables + 256))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    moves_per_second: float
+    p50: float
+    p90: float
+    p99: float
+    cpu_per_move: float
+    """The server's CPU seconds per move."""
+    rows: list[tuple[str, str]]
+    ok: bool
+    log: Path
 
+
+def run(args: argparse.Namespace, src: Path | None = None) -> Run:
+    """Start a server (parlour from ``src``, else the installed one), create the tables, play, stop."""
     folder = Path(tempfile.mkdtemp(prefix="parlour-web-load-"))
     db = args.db or f"sqlite:///{folder / 'parlour.db'}"
     port = free_port()
     log = folder / "server.log"
-    server = start_server(db, port, log, args.tables, args.bot_delay)
+    server = start_server(db, port, log, args.tables, args.bot_delay, src)
     try:
         with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) as http:
             games = {g["id"]: g for g in http.get("/api/games").json()}
@@ -242,6 +254,7 @@ def main() -> None:
             created = time.perf_counter() - start
 
         start = time.perf_counter()
+        cpu_start = cpu_seconds(server.pid)
         if args.procs == 1:
             tallies = [drive_in_process((port, tables, args.seed, args.seconds, args.moves_per_table, args.think))]
         else:
@@ -253,6 +266,7 @@ def main() -> None:
                 ])
         wall = time.perf_counter() - start
         alive = server.poll() is None
+        cpu = cpu_seconds(server.pid) - cpu_start if alive else float("nan")
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -270,6 +284,7 @@ def main() -> None:
     finished = sum(t.finished for t in tallies)
     ms = 1000.0
     clients = sum(len(t["seats"]) for t in tables)
+    cpu_per_move = cpu / moves if moves else float("nan")
     rows = [
         ("game, tables, clients", f"{args.game}, {args.tables}, {clients} in {args.procs} process(es)"
                                   + (f", each against a {args.bot} bot ({args.bot_delay:g} s delay)" if args.bot
@@ -285,16 +300,87 @@ def main() -> None:
         ("latency p99", f"{percentile(latencies, 0.99) * ms:.1f} ms"),
         ("latency max", f"{max(latencies, default=float('nan')) * ms:.1f} ms"),
         ("latency mean", f"{(statistics.fmean(latencies) if latencies else float('nan')) * ms:.1f} ms"),
+        ("server CPU", f"{cpu:.2f} s, {cpu_per_move * ms:.3f} ms a move"
+                       + (" (bots think in worker processes, not counted)" if args.bot else "")),
         ("errors", ", ".join(f"{c} {n}" for c, n in sorted(errors.items())) or "none"),
         ("client failures", str(len(failures)) + (f" (first: {failures[0][:200]})" if failures else "")),
         ("server", "alive to the end" if alive else f"DIED (log: {log})"),
     ]
+    return Run(moves / wall, percentile(latencies, 0.50) * ms, percentile(latencies, 0.90) * ms,
+               percentile(latencies, 0.99) * ms, cpu_per_move * ms, rows, alive and not failures, log)
+
+
+def print_rows(rows: list[tuple[str, str]]) -> None:
     width = max(len(k) for k, _ in rows)
-    print(f"parlour serve under load ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores)")
     for key, value in rows:
         print(f"  {key:<{width}}  {value}")
-    if not alive or failures:
-        print(f"  server log: {log}")
+
+
+def side_by_side(args: argparse.Namespace, against: Path) -> None:
+    """Run the load ``args.pairs`` times against this version's server and the one at ``against``, in
+    turns; print every run and the medians with their ratios."""
+    figures: dict[Path, list[Run]] = {HERE: [], against: []}
+    names = {HERE: "this", against: "other"}
+    print(f"parlour serve under load, side by side ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores): "
+          f"{args.game}, {args.tables} tables, think {args.think:g} s, {args.seconds:g} s a run")
+    print(f"  {'run':<8} {'moves/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
+    for number in range(args.pairs):
+        for src in (HERE, against):
+            result = run(args, src)
+            figures[src].append(result)
+            print(f"  {names[src]:<5} {number + 1:>2} {result.moves_per_second:>9.0f} {result.p50:>8.1f} "
+                  f"{result.p90:>8.1f} {result.p99:>8.1f} {result.cpu_per_move:>12.3f}"
+                  + ("" if result.ok else f"   FAILED (log: {result.log})"), flush=True)
+    print(f"  medians of {args.pairs} runs each:")
+    print(f"  {'':<8} {'moves/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
+    medians = {src: [statistics.median(getattr(r, key) for r in runs)
+                     for key in ("moves_per_second", "p50", "p90", "p99", "cpu_per_move")]
+               for src, runs in figures.items()}
+    for src in (HERE, against):
+        print(f"  {names[src]:<8} " + " ".join(f"{v:>{w}.{d}f}" for v, w, d in
+                                              zip(medians[src], (9, 8, 8, 8, 12), (0, 1, 1, 1, 3))))
+    ratios = [a / b if b else float("nan") for a, b in zip(medians[HERE], medians[against])]
+    print(f"  {'ratio':<8} " + " ".join(f"{v:>{w - 1}.2f}x" for v, w in zip(ratios, (9, 8, 8, 8, 12))))
+    if not all(r.ok for runs in figures.values() for r in runs):
+        sys.exit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
+    parser.add_argument("--game", default="twenty", help="a two-player game id (default twenty)")
+    parser.add_argument("--moves-per-table", type=int, default=None,
+                        help="stop a table after this many moves (default: play the whole match)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long at the latest (120)")
+    parser.add_argument("--procs", type=int, default=1, choices=(1, 2), help="client processes (1 or 2)")
+    parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.6,
+                        help="average seconds a seat thinks before it moves (0: as fast as the server answers)")
+    parser.add_argument("--bot", default=None, choices=("easy", "medium", "hard", "expert"),
+                        help="the second seat is a bot of this level, not a friend who accepts an invitation")
+    parser.add_argument("--bot-delay", type=float, default=0.6,
+                        help="seconds the server's bots wait before they move (0.6, the server's default)")
+    parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
+    parser.add_argument("--pairs", type=int, default=3, help="alternating runs of each version (with --against)")
+    args = parser.parse_args()
+    if args.tables < 1 or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
+    if args.against is not None and args.db is not None:
+        parser.error("--against runs each server on a fresh SQLite database: leave out --db")
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 4 * args.tables + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+    if args.against is not None:
+        side_by_side(args, against_path(parser, args.against))
+        return
+    result = run(args)
+    print(f"parlour serve under load ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores)")
+    print_rows(result.rows)
+    if not result.ok:
+        print(f"  server log: {result.log}")
         sys.exit(1)
 
 
