@@ -1,25 +1,40 @@
-"""Lab throughput: matches/s with random bots at --jobs 1 and --jobs 2, into a
-fresh SQLite database each time (the whole pipeline: play, record, store).
+"""Lab throughput: stored matches/s with random bots at --jobs 1 and --jobs 2, into a
+fresh SQLite database each time (the whole pipeline: play, record, store), beside the
+bare engine's matches/s for the same random play in the same run.
 
-    python benchmarks/lab.py [--game minus-twenty] [--matches 2000]
+    python benchmarks/lab.py [--game minus-twenty] [--matches 4000] [--runs 3]
 
-Aim: 2 jobs at least 1.8 × one job.
+The engine's figure is random matches played through the contract alone (as
+``benchmarks/engine.py`` plays them), on one core.  Aims: the lab at one job at
+least 40% of the engine, and two jobs at least 1.8 x one job.  Runs alternate
+(engine, one job, two jobs) and the median of each is printed, so a slow spell
+of a busy machine falls on all three.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from engine import random_match
+
+from parlour import games
 from parlour.lab import plan, runner
 from parlour.store import Store
 
 
-def rate(game: str, matches: int, jobs: int) -> float:
-    """Matches per second for one run of ``matches`` random matches with ``jobs`` workers."""
-    spec = plan.make_spec(game=game, players=["random"] * (3 if game == "progression" else 2), matches=matches)
+def players(game: str) -> list[str]:
+    """One random bot a seat."""
+    return ["random"] * games.get(game).players
+
+
+def lab_rate(game: str, matches: int, jobs: int, seed: int) -> float:
+    """Stored matches per second for one run of ``matches`` random matches with ``jobs`` workers."""
+    spec = plan.make_spec(game=game, players=players(game), matches=matches, seed=seed)
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "lab.sqlite")
         start = time.perf_counter()
@@ -29,16 +44,32 @@ def rate(game: str, matches: int, jobs: int) -> float:
     return matches / elapsed
 
 
+def engine_rate(game: str, matches: int, seed: int) -> float:
+    """Random matches per second through the contract alone, nothing recorded or stored."""
+    engine = games.get(game)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(matches):
+        random_match(engine, rng.random(), rng.choice)
+    return matches / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="minus-twenty")
-    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--game", default="minus-twenty", choices=games.ids())
+    parser.add_argument("--matches", type=int, default=4000, help="matches in one run")
+    parser.add_argument("--runs", type=int, default=3, help="alternating runs (the median is printed)")
     args = parser.parse_args()
-    one = rate(args.game, args.matches, 1)
-    two = rate(args.game, args.matches, 2)
-    print(f"{args.game}, {args.matches} random matches into SQLite:")
-    print(f"  --jobs 1: {one:8.1f} matches/s")
-    print(f"  --jobs 2: {two:8.1f} matches/s   ({two / one:.2f} × one job; aim ≥ 1.8)")
+    figures: dict[str, list[float]] = {"engine": [], "one": [], "two": []}
+    for run in range(args.runs):
+        figures["engine"].append(engine_rate(args.game, args.matches, run))
+        figures["one"].append(lab_rate(args.game, args.matches, 1, run))
+        figures["two"].append(lab_rate(args.game, args.matches, 2, run))
+    engine, one, two = (statistics.median(figures[k]) for k in ("engine", "one", "two"))
+    print(f"{args.game}, {args.matches} random matches, median of {args.runs} alternating runs:")
+    print(f"  bare engine: {engine:8.1f} matches/s   (one core, nothing stored)")
+    print(f"  lab, 1 job:  {one:8.1f} matches/s   ({one / engine:.0%} of the engine; aim ≥ 40%)")
+    print(f"  lab, 2 jobs: {two:8.1f} matches/s   ({two / one:.2f} × one job; aim ≥ 1.8)")
 
 
 if __name__ == "__main__":

@@ -112,7 +112,10 @@ def _count(db: Path) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
 def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: signal.Signals) -> None:
-    args = ["lab", "run", "twenty", "--players", "random,random", "--matches", "4000", "--seed", "9", "--jobs", "2"]
+    # Long enough (several seconds on a quiet machine) that the first write, a second in, is never the last:
+    # random play stores thousands of matches a second.
+    args = ["lab", "run", "twenty", "--players", "heuristic,heuristic", "--matches", "8000", "--seed", "9",
+            "--jobs", "2"]
     whole, broken = tmp_path / "whole.sqlite", tmp_path / "broken.sqlite"
     proc = subprocess.Popen([*parlour_command(), *args, "--db", str(broken)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -124,7 +127,7 @@ def test_a_run_killed_midway_continues_where_it_stopped(tmp_path: Path, how: sig
     proc.send_signal(how)
     _, stderr = proc.communicate(timeout=60)
     stored = _count(broken)
-    assert 0 < stored < 4000, "the run should have been stopped mid-way"
+    assert 0 < stored < 8000, "the run should have been stopped mid-way"
     if how == signal.SIGINT:
         assert proc.returncode == 130 and "run the same command to continue" in stderr, stderr
     again = subprocess.run([*parlour_command(), *args, "--db", str(broken)], capture_output=True, text=True)

@@ -90,9 +90,12 @@ class Move(NamedTuple):
     args: tuple[Card | str | int, ...] = ()
 
     def __str__(self) -> str:
-        if not self.args:
-            return self.verb
-        return self.verb + " " + " ".join(map(str, self.args))
+        text = _MOVE_TEXT.get(self)
+        if text is None:
+            text = self.verb + " " + " ".join(map(str, self.args)) if self.args else self.verb
+            if len(_MOVE_TEXT) < _MOVE_TEXT_LIMIT:
+                _MOVE_TEXT[self] = text
+        return text
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -105,6 +108,12 @@ class Move(NamedTuple):
         (``7h``, ``10h``, ``JK``).  Raises :class:`MoveSyntaxError`.
         """
         return _parse_move(text)
+
+
+_MOVE_TEXT: dict[Move, str] = {}
+"""Each move's notation, rendered once: observations hand out the whole round's moves."""
+_MOVE_TEXT_LIMIT = 1 << 16
+"""More distinct moves than every game together has (legal moves only reach a state)."""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -475,6 +484,10 @@ class State(ABC):
         self.scores: list[int] = [0] * self.num_players
         """The current round's scores so far."""
 
+    _rendered: tuple[list[Move], list[Move], list[str]] | None = None
+    """What :meth:`move_texts` rendered last: (the move list it read, the moves it rendered,
+    their texts).  Not copied: a copy renders its own once."""
+
     # -- rounds ------------------------------------------------------------
     @property
     def round_index(self) -> int:
@@ -687,6 +700,33 @@ class State(ABC):
         """The current round's events as sentences for ``viewer`` (``None``: a spectator)."""
         return [e.describe(self.names, viewer) for e in self.events]
 
+    def move_texts(self) -> list[str]:
+        """This round's moves so far in notation (a new list).
+
+        Each move is rendered once per state, not once per observation: the texts are kept
+        and only the moves made since the last call are added, so an observation costs the
+        same late in a round as early.  The kept moves are checked against :attr:`moves`
+        (a comparison in C), so undone and replaced moves are never shown stale."""
+        moves = self.moves
+        rendered = self._rendered
+        if rendered is None or rendered[0] is not moves:
+            rendered = self._rendered = (moves, [], [])
+        _, done, texts = rendered
+        count = len(done)
+        if count > len(moves) or done != moves[:count]:
+            keep = 0  # moves were undone: keep the texts of the moves still there
+            for old, new in zip(done, moves):
+                if old != new:
+                    break
+                keep += 1
+            del done[keep:], texts[keep:]
+            count = keep
+        if count < len(moves):
+            fresh = moves[count:]
+            done += fresh
+            texts += map(str, fresh)
+        return texts[:]
+
     def _base_observation(self, seat: int) -> BaseObservation:
         """The public part every game's observation shares."""
         if not 0 <= seat < self.num_players:
@@ -702,7 +742,7 @@ class State(ABC):
             "to_move": self.current_player(),
             "round_over": self.is_round_over(),
             "match_over": self.is_match_over(),
-            "moves": [str(m) for m in self.moves],
+            "moves": self.move_texts(),
             "scores": list(self.scores),
             "totals": self.totals,
         }

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parlour.bots import Bot
+from parlour.bots import Bot, view_for
 from parlour.game import Game, IllegalMoveError, Move, State
 
 
@@ -43,7 +43,7 @@ def play_bots(
                 return state
             state.next_round()
             continue
-        move = bots[seat].choose(state.observation(seat), state.legal_moves(), rngs[seat])
+        move = bots[seat].choose(view_for(bots[seat], state, seat), state.legal_moves(), rngs[seat])
         state.apply(move)
         if on_move is not None:
             on_move(state, seat, move)

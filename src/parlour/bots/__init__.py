@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from parlour.bots import levels
-from parlour.game import Move, Observation
+from parlour.game import Move, Observation, State
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,9 @@ class Bot(ABC):
 
     name: str = "bot"
     budget: Budget = Budget()
+    reads_observation: bool = True
+    """Whether :meth:`choose` reads its observation: a bot that does not is handed only
+    ``{"game": …, "seat": …}`` (see :func:`view_for`), and nobody builds it a view."""
 
     @abstractmethod
     def choose(
@@ -77,12 +80,21 @@ class RandomBot(Bot):
     """Plays a legal move chosen uniformly at random."""
 
     name = "random"
+    reads_observation = False
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
     ) -> Move:
         """Any legal move, uniformly."""
         return rng.choice(legal)
+
+
+def view_for(bot: Bot, state: State, seat: int) -> Observation:
+    """What ``bot``, in ``seat``, is handed to choose from: the seat's observation, or, for a
+    bot that reads none, only the game and the seat (a view costs far more than a random move)."""
+    if bot.reads_observation:
+        return state.observation(seat)
+    return {"game": state.game.id, "seat": seat}
 
 
 def _heuristic(**settings: Any) -> Bot:

@@ -69,7 +69,8 @@ def play_match(
                 return state
             state.next_round()
             continue
-        move = players[seat].choose(state.observation(seat), state.legal_moves(), rngs[seat])
+        player = players[seat]
+        move = player.choose(bots.view_for(player, state, seat), state.legal_moves(), rngs[seat])
         state.apply(move)
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -223,18 +224,29 @@ class Store:
             return set(session.scalars(select(Match.index).where(Match.experiment_id == experiment_id)))
 
     def add_matches(self, experiment_id: int, played: Iterable[MatchData]) -> None:
-        """Store matches with their rounds and events, all in one transaction."""
+        """Store matches with their rounds and events, all in one transaction.
+
+        Three bulk inserts (matches, then their rounds and events) rather than an object a
+        row: the lab writes hundreds of matches a second from one process."""
+        batch = list(played)
+        if not batch:
+            return
         with self.session() as session:
-            for data in played:
-                match = Match(
-                    experiment_id=experiment_id, index=data.index, deal=data.deal, seating=data.seating,
-                    seed=data.seed, first=data.first, totals=data.totals, winners=data.winners,
-                    rounds=len(data.rounds), moves=data.moves, record=data.record,
-                )
-                match.round_rows = [RoundRow(number=n, starter=s, scores=sc, moves=m) for n, s, sc, m in data.rounds]
-                match.event_rows = [EventRow(round_number=r, move_number=mv, seat=st, kind=k, points=p)
-                                    for r, mv, st, k, p in data.events]
-                session.add(match)
+            ids = session.execute(
+                insert(Match.__table__).returning(Match.__table__.c.id, sort_by_parameter_order=True),
+                [{"experiment_id": experiment_id, "index": d.index, "deal": d.deal, "seating": d.seating,
+                  "seed": d.seed, "first": d.first, "totals": d.totals, "winners": d.winners,
+                  "rounds": len(d.rounds), "moves": d.moves, "record": d.record} for d in batch],
+            ).scalars().all()
+            rounds = [{"match_id": match_id, "number": n, "starter": s, "scores": sc, "moves": m}
+                      for match_id, d in zip(ids, batch) for n, s, sc, m in d.rounds]
+            events = [{"match_id": match_id, "round_number": r, "move_number": mv, "seat": st, "kind": k,
+                       "points": p}
+                      for match_id, d in zip(ids, batch) for r, mv, st, k, p in d.events]
+            if rounds:
+                session.execute(insert(RoundRow.__table__), rounds)
+            if events:
+                session.execute(insert(EventRow.__table__), events)
 
     def matches(self, experiment_id: int) -> list[Match]:
         """The experiment's matches in index order (rounds and events not loaded)."""
