@@ -38,3 +38,26 @@ def test_search_compares_with_another_version_side_by_side() -> None:
     rows = re.findall(r"^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+([\d.]+)x$", out, re.M)
     assert [(r[0], r[1]) for r in rows] == [("twenty", "random"), ("twenty", "heuristic")], out
     assert all(float(r[4]) > 0 for r in rows)
+
+
+def test_engine_measures_every_game_against_the_yardstick() -> None:
+    yardstick = ROOT.parent / "shared" / "yardsticks" / "lc_fast.py"
+    command = [sys.executable, str(ENGINE), "--yardstick", "--rounds", "1", "--turn", "0.05", "twenty", "silver-bars"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if not yardstick.exists():  # CI keeps ../shared beside the project; say so plainly elsewhere
+        assert run.returncode != 0 and "no yardstick" in run.stderr
+        return
+    assert run.returncode == 0, run.stderr
+    rows = re.findall(r"^(\S+)\s+(\d+)\s+(\d+)\s+([\d.]+)x$", run.stdout, re.M)
+    assert [r[0] for r in rows] == ["twenty", "silver-bars"], run.stdout
+    assert all(int(r[1]) > 0 and int(r[2]) > 0 for r in rows)
+    assert re.search(r"^slowest: [\d.]+x the yardstick", run.stdout, re.M)
+
+
+def test_lab_prints_the_engine_beside_one_and_two_jobs() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "lab.py"), "--game", "twenty", "--matches", "40",
+               "--runs", "1"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert re.search(r"bare engine:\s+[\d.]+ matches/s", out), out
+    assert re.search(r"lab, 1 job:\s+[\d.]+ matches/s\s+\(\d+% of the engine", out), out
+    assert re.search(r"lab, 2 jobs:\s+[\d.]+ matches/s\s+\([\d.]+ × one job", out), out
