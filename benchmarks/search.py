@@ -7,7 +7,11 @@ Side by side with another version of parlour (a checkout's ``src`` directory):
 each version searches the same positions in turn, in fresh processes, timed by
 CPU time, and the ratio of the medians is printed:
 
-    python benchmarks/search.py --against /tmp/old/src [--pairs 5] [GAME ...]
+    python benchmarks/search.py --against /tmp/old/src [--pairs 5] [--hard] [GAME ...]
+
+With ``--hard``, each version also times a ``hard`` decision (CPU seconds, median
+and worst over round starts and mid-round positions) with the budget its own
+registry gives ``hard``: a faster search may search more in the same time.
 """
 
 from __future__ import annotations
@@ -61,8 +65,10 @@ def iterations_per_second(game_id: str, rollout: str, iterations: int, positions
     return statistics.median(rates)
 
 
-def hard_seconds(game_id: str, positions: int) -> tuple[float, float]:
-    """Median and worst seconds a ``hard`` decision takes, at round starts and mid-round."""
+def hard_seconds(game_id: str, positions: int,
+                 clock: Callable[[], float] = time.perf_counter) -> tuple[float, float]:
+    """Median and worst seconds a ``hard`` decision takes, at round starts and mid-round
+    (with the iterations the game's registry entry gives ``hard`` in this version)."""
     from parlour import bots
 
     game = games.get(game_id)
@@ -71,9 +77,9 @@ def hard_seconds(game_id: str, positions: int) -> tuple[float, float]:
     for state in states:
         seat = state.current_player()
         assert seat is not None
-        start = time.perf_counter()
+        start = clock()
         bots.make("hard").choose(state.observation(seat), state.legal_moves(), random.Random(0))
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times), max(times)
 
 
@@ -81,7 +87,8 @@ def main() -> None:
     if sys.argv[1:2] == ["--cpu-rates"]:  # one side of a side-by-side run, in its own process
         game_id, iterations, positions = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
         print(iterations_per_second(game_id, "random", iterations, positions, time.process_time),
-              iterations_per_second(game_id, "heuristic", max(iterations // 4, 50), positions, time.process_time))
+              iterations_per_second(game_id, "heuristic", max(iterations // 4, 50), positions, time.process_time),
+              *(hard_seconds(game_id, positions, time.process_time) if "--hard" in sys.argv else ()))
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=games.ids())
@@ -89,16 +96,20 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=5, help="mid-round positions per game")
     parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
     parser.add_argument("--pairs", type=int, default=5, help="alternating runs of each version (with --against)")
+    parser.add_argument("--hard", action="store_true",
+                        help="with --against: also the CPU seconds of a hard decision in each version (its own budget)")
     args = parser.parse_args()
     if args.against is not None:
         against = against_path(parser, args.against)
         print(f"{'game':<14} {'rollouts':<10} {'this':>8} {'other':>8} {'ratio':>7}   (CPU iterations/s, median "
               f"of {args.pairs} alternating runs)")
         for game_id in args.games:
-            here, other = alternate(__file__, ["--cpu-rates", game_id, str(args.iterations), str(args.positions)],
-                                    against, args.pairs)
+            here, other = alternate(__file__, ["--cpu-rates", game_id, str(args.iterations), str(args.positions),
+                                               *(["--hard"] if args.hard else [])], against, args.pairs)
             for rollout, this, that in zip(("random", "heuristic"), here, other):
                 print(f"{game_id:<14} {rollout:<10} {this:>8.0f} {that:>8.0f} {this / that:>6.3f}x", flush=True)
+            for what, this, that in zip(("hard s", "hard max"), here[2:], other[2:]):
+                print(f"{game_id:<14} {what:<10} {this:>8.3f} {that:>8.3f} {this / that:>6.3f}x", flush=True)
         return
     print(f"{'game':<14} {'random rollouts':>16} {'heuristic rollouts':>19}   (iterations/s, median, one core)"
           f"   {'hard: median s':>15} {'worst s':>8}")
