@@ -81,6 +81,8 @@ TAKE = [Move("take", (s,)) for s in SUITS]
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 DRAWS = [(DRAW, *(TAKE[s] for s in range(4) if mask >> s & 1)) for mask in range(16)]
 """The draw moves by the set of face-up piles that may be taken from (bit s: suit s)."""
+DRAW_FROM: dict[Move, int] = {DRAW: -1, **{take: suit for suit, take in enumerate(TAKE)}}
+"""What each move of step 2 draws from: -1 for the draw pile, else a face-up pile's suit index."""
 
 
 class TurnObservation(BaseObservation):
@@ -152,6 +154,8 @@ class PlayThenDraw(Turns, StockPile, State):
     """:meth:`fits` by card code and value reached."""
     _step_one: ClassVar[list[list[tuple[Move, ...]]]]
     """The moves of step 1 of a card in hand, by card code and the value its own pile has reached."""
+    _puts: ClassVar[dict[Move, tuple[Card, bool]]]
+    """What each move of step 1 does: the card it puts down, and whether onto the seat's own pile."""
     hands: list[list[Card]]
     own: list[list[list[Card]]]
     """``own[seat][suit index]``: the seat's own pile of that suit, bottom card first."""
@@ -189,6 +193,10 @@ class PlayThenDraw(Turns, StockPile, State):
                  for r in REACHED]
                 for c in cards
             ]
+            cls._puts = {
+                **{cls.play_moves[c]: (ALL_CARDS[c], True) for c in cards},
+                **{cls.pile_moves[c]: (ALL_CARDS[c], False) for c in cards},
+            }
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
         """The machine's state at a round's start (after the game has dealt)."""
@@ -240,11 +248,10 @@ class PlayThenDraw(Turns, StockPile, State):
         if self._over:
             return []
         if not self.drawing:
-            seat = self.to_move
-            reached = self.reached[seat]
+            reached = self.reached[self.to_move]
             step_one = self._step_one
             moves: list[Move] = []
-            for card in self.hands[seat]:
+            for card in self.hands[self.to_move]:
                 moves += step_one[card][reached[card & 3]]
             return moves
         piles = self.piles
@@ -257,21 +264,28 @@ class PlayThenDraw(Turns, StockPile, State):
         return list(DRAWS[mask])
 
     def apply(self, move: Move) -> None:
+        """Make ``move``: one look-up in a table built once tells what a move of the game
+        does (the moves :meth:`legal_moves` hands out, and any equal to them); the position
+        then says whether it is allowed.  Anything else is read by :meth:`_read_put` or
+        :meth:`_read_draw`, which refuse it as the rules do."""
         if self._over:
             raise self._illegal(move)
         seat = self.to_move
-        verb, args = move
+        hand = self.hands[seat]
         if not self.drawing:
-            hand = self.hands[seat]
-            card = args[0] if len(args) == 1 else None
-            if type(card) is not Card:  # a number equal to a card code is no card
-                raise self._illegal(move)
+            try:
+                found = self._puts.get(move)  # type: ignore[call-overload]
+            except TypeError:  # an argument that is no value (a list): see _read_put
+                found = None
+            if found is None or move[1][0] is not found[0]:  # a number equal to a card code is no card
+                found = self._read_put(move)
+            card, onto_own = found
             try:
                 index = hand.index(card)
             except ValueError:
                 raise self._illegal(move) from None
             suit = card & 3
-            if verb == "play":  # onto the seat's own pile, if the game's rule allows
+            if onto_own:  # the seat's own pile, if the game's rule allows
                 reached = self.reached[seat]
                 if not self._fits[card][reached[suit]]:
                     raise self._illegal(move)
@@ -279,7 +293,7 @@ class PlayThenDraw(Turns, StockPile, State):
                 self.own[seat][suit].append(card)
                 reached[suit] = self.value[card]
                 self._undo.append(index)
-            elif verb == self.pile_verb:  # onto the face-up pile of its suit: open to any card
+            else:  # the face-up pile of its suit: open to any card
                 del hand[index]
                 self.piles[suit].append(card)
                 self.pile_played = suit
@@ -288,24 +302,27 @@ class PlayThenDraw(Turns, StockPile, State):
                 else:
                     self.was_on_pile[card] = True
                     self._undo.append(index)
-            else:
-                raise self._illegal(move)
             self.moves.append(move)
             self.drawing = True
             return
+        try:
+            pile = DRAW_FROM.get(move)  # type: ignore[call-overload]
+        except TypeError:  # an argument that is no value (a list): see _read_draw
+            pile = None
+        if pile is None:
+            pile = self._read_draw(move)
         stall = self.stall
-        if verb == "draw" and not args:
+        if pile < 0:  # the draw pile
             stock_pos = self.stock_pos
-            self.hands[seat].append(self.stock[stock_pos])
+            hand.append(self.stock[stock_pos])
             self.stock_pos = stock_pos + 1
             self.stall = 0
-            pile = -1
             ends = stock_pos + 1 == len(self.stock)
         else:
-            pile = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
-            if pile < 0 or not self.piles[pile] or (pile == self.pile_played and not self.take_back):
+            piles = self.piles
+            if not piles[pile] or (pile == self.pile_played and not self.take_back):
                 raise self._illegal(move)
-            self.hands[seat].append(self.piles[pile].pop())
+            hand.append(piles[pile].pop())
             self.stall = stall + 1
             ends = self.stall == self.stall_limit
         self._undo.append(stall)
@@ -315,6 +332,31 @@ class PlayThenDraw(Turns, StockPile, State):
         self.to_move = (seat + 1) % self.num_players
         if ends:
             self._end_round(seat, stalled=pile >= 0)
+
+    def _read_put(self, move: Move) -> tuple[Card, bool]:
+        """The card a step-1 move puts down and whether onto the seat's own pile, for a
+        move that is no game move's equal; :class:`IllegalMoveError` for anything that is not
+        ``play <card>`` or ``<pile_verb> <card>`` with a card in the mover's hand."""
+        verb, args = move
+        card = args[0] if len(args) == 1 else None
+        if type(card) is not Card or card not in self.hands[self.to_move]:
+            raise self._illegal(move)
+        if verb == "play":
+            return card, True
+        if verb == self.pile_verb:
+            return card, False
+        raise self._illegal(move)
+
+    def _read_draw(self, move: Move) -> int:
+        """The pile a step-2 move draws from (-1: the draw pile), for a move that is no game
+        move's equal: ``draw``, or ``take <suit>`` (whose pile :meth:`apply` then checks)."""
+        verb, args = move
+        if verb == "draw" and not args:
+            return -1
+        pile = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
+        if pile < 0:
+            raise self._illegal(move)
+        return pile
 
     def undo(self) -> Move:
         if not self._undo:
