@@ -118,6 +118,14 @@ record a move cost a fifth of the move."""
 REACHED = range(11)
 """The values a seat's own pile of a suit can have reached: 0 (no number yet) to 10."""
 
+Figures = tuple[int, int, int, int]
+"""A seat's own pile in figures: (the sum of its cards' values, how many of its cards are worth
+0, how many cards it holds, the value it has reached), which is all its score and the
+heuristics' outlook need (Minus Twenty: numbers, investments, cards, top number; Progression:
+total, face cards, cards, floor)."""
+NO_FIGURES: Figures = (0, 0, 0, 0)
+"""An empty pile's figures."""
+
 
 class PlayThenDraw(Turns, StockPile, State):
     """The turn of Lost Cities and its descendants: put a card down, then draw.
@@ -142,6 +150,10 @@ class PlayThenDraw(Turns, StockPile, State):
     (``was_on_pile``) is one its holder took from there: everyone knows it.
     """
 
+    __slots__ = ("_over", "_undo", "drawing", "figures", "hands", "own", "pile_played", "piles", "reached", "shown",
+                 "stall", "stall_limit", "stock", "stock_pos", "take_back", "to_move", "was_on_pile")
+    # The machine's fields in slots: a move reads and writes them many times.
+
     pile_verb: ClassVar[str]
     """The move that puts a card on its face-up pile (``discard``, ``public``)."""
     play_moves: ClassVar[Sequence[Move]]
@@ -154,13 +166,23 @@ class PlayThenDraw(Turns, StockPile, State):
     """:meth:`fits` by card code and value reached."""
     _step_one: ClassVar[list[list[tuple[Move, ...]]]]
     """The moves of step 1 of a card in hand, by card code and the value its own pile has reached."""
-    _puts: ClassVar[dict[Move, tuple[Card, bool]]]
-    """What each move of step 1 does: the card it puts down, and whether onto the seat's own pile."""
+    _puts: ClassVar[dict[Move, tuple[Card, bool, int]]]
+    """What each move of step 1 does: the card it puts down, whether onto the seat's own
+    pile, and the card's bit in :attr:`shown`."""
+    shown_bits: ClassVar[list[int]]
+    """By card code: the card's bit in :attr:`shown` (0 for a card worth 0)."""
     hands: list[list[Card]]
     own: list[list[list[Card]]]
     """``own[seat][suit index]``: the seat's own pile of that suit, bottom card first."""
     reached: list[list[int]]
     """``reached[seat][suit index]``: the value of the top card of that own pile (0: empty)."""
+    figures: list[list[Figures]]
+    """``figures[seat][suit index]``: that own pile in figures (see :data:`Figures`), kept up
+    to date move by move."""
+    shown: int
+    """The cards of value 1 or more that have been put down this round (onto an own pile or a
+    face-up pile), whoever holds them now: bit ``11 * suit + value`` each (no two such cards of a
+    suit share a value).  With a seat's hand, it is every such card that seat has seen."""
     piles: list[list[Card]]
     """The face-up piles a player may take from, by suit index, bottom card first."""
     was_on_pile: list[bool]
@@ -193,9 +215,10 @@ class PlayThenDraw(Turns, StockPile, State):
                  for r in REACHED]
                 for c in cards
             ]
+            cls.shown_bits = [1 << (11 * (c & 3) + cls.value[c]) if cls.value[c] else 0 for c in cards]
             cls._puts = {
-                **{cls.play_moves[c]: (ALL_CARDS[c], True) for c in cards},
-                **{cls.pile_moves[c]: (ALL_CARDS[c], False) for c in cards},
+                **{cls.play_moves[c]: (ALL_CARDS[c], True, cls.shown_bits[c]) for c in cards},
+                **{cls.pile_moves[c]: (ALL_CARDS[c], False, cls.shown_bits[c]) for c in cards},
             }
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
@@ -203,6 +226,8 @@ class PlayThenDraw(Turns, StockPile, State):
         players = range(self.num_players)
         self.own = [[[], [], [], []] for _ in players]
         self.reached = [[0, 0, 0, 0] for _ in players]
+        self.figures = [[NO_FIGURES] * 4 for _ in players]
+        self.shown = 0
         self.piles = [[], [], [], []]
         self.was_on_pile = [False] * len(ALL_CARDS)
         self.to_move = to_move
@@ -219,6 +244,8 @@ class PlayThenDraw(Turns, StockPile, State):
         other.hands = [list(h) for h in self.hands]
         other.own = [[list(p) for p in seat] for seat in self.own]
         other.reached = [list(r) for r in self.reached]
+        other.figures = [list(f) for f in self.figures]
+        other.shown = self.shown
         other.stock = self.stock  # never changed during a round: only stock_pos moves
         other.stock_pos = self.stock_pos
         other.piles = [list(p) for p in self.piles]
@@ -279,7 +306,7 @@ class PlayThenDraw(Turns, StockPile, State):
                 found = None
             if found is None or move[1][0] is not found[0]:  # a number equal to a card code is no card
                 found = self._read_put(move)
-            card, onto_own = found
+            card, onto_own, bit = found
             try:
                 index = hand.index(card)
             except ValueError:
@@ -291,7 +318,10 @@ class PlayThenDraw(Turns, StockPile, State):
                     raise self._illegal(move)
                 del hand[index]
                 self.own[seat][suit].append(card)
-                reached[suit] = self.value[card]
+                value = reached[suit] = self.value[card]
+                figures = self.figures[seat]
+                total, zeros, count, _ = figures[suit]
+                figures[suit] = (total + value, zeros + (value == 0), count + 1, value)
                 self._undo.append(index)
             else:  # the face-up pile of its suit: open to any card
                 del hand[index]
@@ -302,6 +332,7 @@ class PlayThenDraw(Turns, StockPile, State):
                 else:
                     self.was_on_pile[card] = True
                     self._undo.append(index)
+            self.shown |= bit
             self.moves.append(move)
             self.drawing = True
             return
@@ -333,18 +364,18 @@ class PlayThenDraw(Turns, StockPile, State):
         if ends:
             self._end_round(seat, stalled=pile >= 0)
 
-    def _read_put(self, move: Move) -> tuple[Card, bool]:
-        """The card a step-1 move puts down and whether onto the seat's own pile, for a
-        move that is no game move's equal; :class:`IllegalMoveError` for anything that is not
-        ``play <card>`` or ``<pile_verb> <card>`` with a card in the mover's hand."""
+    def _read_put(self, move: Move) -> tuple[Card, bool, int]:
+        """What a step-1 move that is no game move's equal does, as :attr:`_puts` says it;
+        :class:`IllegalMoveError` for anything that is not ``play <card>`` or ``<pile_verb>
+        <card>`` with a card in the mover's hand."""
         verb, args = move
         card = args[0] if len(args) == 1 else None
         if type(card) is not Card or card not in self.hands[self.to_move]:
             raise self._illegal(move)
         if verb == "play":
-            return card, True
+            return card, True, self.shown_bits[card]
         if verb == self.pile_verb:
-            return card, False
+            return card, False, self.shown_bits[card]
         raise self._illegal(move)
 
     def _read_draw(self, move: Move) -> int:
@@ -371,11 +402,15 @@ class PlayThenDraw(Turns, StockPile, State):
                 own = self.own[seat][suit]
                 own.pop()
                 self.reached[seat][suit] = self.value[own[-1]] if own else 0
+                self.figures[seat][suit] = self.pile_figures(own)
                 self.hands[seat].insert(record, card)
+                if not self.was_on_pile[card]:  # put down for the first time
+                    self.shown &= ~self.shown_bits[card]
             else:
                 self.piles[suit].pop()
-                if type(record) is int:
+                if type(record) is int:  # put down for the first time
                     self.was_on_pile[card] = False
+                    self.shown &= ~self.shown_bits[card]
                     self.hands[seat].insert(record, card)
                 else:
                     self.hands[seat].insert(record.hand_index, card)
@@ -400,6 +435,20 @@ class PlayThenDraw(Turns, StockPile, State):
         self.to_move = seat
         self.drawing = True
         return move
+
+    def pile_figures(self, pile: Sequence[Card]) -> Figures:
+        """An own pile in figures, counted from its cards (:attr:`figures` keeps them as moves are made)."""
+        value = self.value
+        return (sum(value[c] for c in pile), sum(1 for c in pile if not value[c]), len(pile),
+                value[pile[-1]] if pile else 0)
+
+    def shown_now(self) -> int:
+        """:attr:`shown`, counted from the piles: every card on an own pile, and every card
+        that has lain on a face-up pile this round."""
+        bits = self.shown_bits
+        on_pile = self.was_on_pile
+        return sum(bit for c, bit in enumerate(bits) if on_pile[c]) + sum(
+            bits[c] for seat in self.own for pile in seat for c in pile if not on_pile[c])
 
     def stock_draws(self, move: Move) -> tuple[int, int]:
         return (1, self.to_move) if move.verb == "draw" else (0, -1)

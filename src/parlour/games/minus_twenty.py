@@ -88,9 +88,13 @@ DISCARD = [Move("discard", (c,)) for c in ALL_CARDS[:52]]
 """``discard <card>`` for every card, built once."""
 
 
+DECK = tuple(deck_of(NUMBER_RANKS + INVESTMENT_RANKS))
+"""The 48 cards, ordered by rank then suit."""
+
+
 def minus_twenty_deck() -> list[Card]:
     """The 48 cards: 2–10, J, Q, K of four suits, ordered by rank then suit."""
-    return deck_of(NUMBER_RANKS + INVESTMENT_RANKS)
+    return list(DECK)
 
 
 def is_investment(card: Card) -> bool:
@@ -113,6 +117,11 @@ def meld_score(cards: Iterable[Card]) -> int:
         numbers += VALUE[card]
         investments += card.rank > 10
         count += 1
+    return score_of(numbers, investments, count)
+
+
+def score_of(numbers: int, investments: int, count: int) -> int:
+    """:func:`meld_score` of a meld in figures: the sum of its numbers, its investment cards, its cards."""
     if not count:
         return 0
     score = (numbers - MINUS) * (1 + investments)
@@ -124,17 +133,25 @@ def meld_arithmetic(cards: Iterable[Card]) -> str:
     items = list(cards)
     if not items:
         return "no meld"
-    numbers = sum(VALUE[c] for c in items)
-    investments = sum(1 for c in items if is_investment(c))
+    return arithmetic_of(sum(VALUE[c] for c in items), sum(1 for c in items if is_investment(c)), len(items))
+
+
+def arithmetic_of(numbers: int, investments: int, count: int) -> str:
+    """:func:`meld_arithmetic` of a (non-empty) meld in figures."""
     text = f"{numbers} - {MINUS}"
     text = f"({text}) x {1 + investments}" if investments else text
-    return text + f" + {BONUS}" if len(items) >= BONUS_CARDS else text
+    return text + f" + {BONUS}" if count >= BONUS_CARDS else text
 
 
 def meld_kind(meld: Sequence[Card], points: int) -> str:
     """How a scored meld is named in the event log: ``Eight-Card Meld`` (it
     earned the bonus), ``Negative Meld`` or ``Meld``."""
-    if len(meld) >= BONUS_CARDS:
+    return kind_of(len(meld), points)
+
+
+def kind_of(count: int, points: int) -> str:
+    """:func:`meld_kind` of a meld of ``count`` cards that scores ``points``."""
+    if count >= BONUS_CARDS:
         return "Eight-Card Meld"
     return "Negative Meld" if points < 0 else "Meld"
 
@@ -243,14 +260,14 @@ class MinusTwentyState(PlayThenDraw):
             ))
         scores = [0, 0]
         for seat in (0, 1):
-            for suit, meld in enumerate(self.melds[seat]):
-                if meld:
-                    points = meld_score(meld)
+            for suit, (numbers, investments, count, _) in enumerate(self.figures[seat]):
+                if count:
+                    points = score_of(numbers, investments, count)
                     scores[seat] += points
                     self.events.append(Event(
-                        number, seat, meld_kind(meld, points), points,
+                        number, seat, kind_of(count, points), points,
                         f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
-                        f"{meld_arithmetic(meld)}",
+                        f"{arithmetic_of(numbers, investments, count)}",
                     ))
         self.scores = scores
 

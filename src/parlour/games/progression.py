@@ -92,6 +92,11 @@ def stack_score(cards: Iterable[Card]) -> int:
         value = VALUE[card]
         total += value
         faces += value == 0
+    return score_of(total, faces)
+
+
+def score_of(total: int, faces: int) -> int:
+    """:func:`stack_score` of a stack in figures: the total of its values and its face cards."""
     if total == 0:
         return -FACE_PENALTY * (faces + 1) if faces else 0
     if total <= THRESHOLD:
@@ -102,23 +107,34 @@ def stack_score(cards: Iterable[Card]) -> int:
 def stack_reckoning(cards: Iterable[Card]) -> str:
     """How a stack's score is worked out, in words: ``(23 - 12) × 3 = 33``."""
     items = list(cards)
-    total = sum(VALUE[c] for c in items)
-    faces = sum(1 for c in items if VALUE[c] == 0)
     if not items:
         return "empty: 0"
+    return reckoning_of(sum(VALUE[c] for c in items), sum(1 for c in items if VALUE[c] == 0))
+
+
+def reckoning_of(total: int, faces: int) -> str:
+    """:func:`stack_reckoning` of a (non-empty) stack in figures."""
     if total == 0:
-        return f"{faces} face card{'s' if faces > 1 else ''} alone: -10 × {faces + 1} = {stack_score(items)}"
+        return f"{faces} face card{'s' if faces > 1 else ''} alone: -10 × {faces + 1} = {score_of(total, faces)}"
     if total <= THRESHOLD:
         return f"total {total}, not over 12: 0"
-    return f"({total} - 12) × {faces + 1} = {stack_score(items)}"
+    return f"({total} - 12) × {faces + 1} = {score_of(total, faces)}"
 
 
 def stack_kind(cards: Iterable[Card]) -> str:
     """What the scoring rules call a (non-empty) stack's case."""
-    total = sum(VALUE[c] for c in cards)
+    return kind_of(sum(VALUE[c] for c in cards))
+
+
+def kind_of(total: int) -> str:
+    """:func:`stack_kind` of a stack whose values total ``total``."""
     if total == 0:
         return "Face Cards Only"
     return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
+
+
+CARD_TEXT = [card_text(c) for c in DECK]
+"""By card code: :func:`~parlour.narrate.card_text`, built once (a round's end words every stack)."""
 
 
 class ProgressionObservation(TurnObservation):
@@ -204,16 +220,17 @@ class ProgressionState(PlayThenDraw):
                    "drew from the public stacks",
             ))
         for owner in range(PLAYERS):
-            for suit, stack in enumerate(self.private[owner]):
-                if not stack:
+            stacks = self.private[owner]
+            for suit, (total, faces, count, _) in enumerate(self.figures[owner]):
+                if not count:
                     continue
-                points = stack_score(stack)
+                points = score_of(total, faces)
                 self.scores[owner] += points
-                cards = " ".join(map(card_text, stack))
+                cards = " ".join(map(CARD_TEXT.__getitem__, stacks[suit]))
                 self.events.append(Event(
-                    number, owner, stack_kind(stack), points,
+                    number, owner, kind_of(total), points,
                     f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
-                    f"({cards}: {stack_reckoning(stack)})",
+                    f"({cards}: {reckoning_of(total, faces)})",
                 ))
 
     # -- views -----------------------------------------------------------------
