@@ -24,7 +24,7 @@ settles them:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, Card, standard_deck
@@ -53,7 +53,9 @@ REVEALED = 2
 """Cards turned face up at the deal (their difference is the End of Round Bonus)."""
 ROUNDS = 2
 """A match is two rounds."""
-HANDS_A_ROUND = (52 - REVEALED) // (2 * HAND)
+MOST_MOVES = 52 - REVEALED
+"""Moves in a round: every card but the revealed ones is played."""
+HANDS_A_ROUND = MOST_MOVES // (2 * HAND)
 """Hands of five each seat is dealt in a round (the stock runs out after them)."""
 EXACT = 10
 FIVE_TALLY = 15
@@ -62,6 +64,10 @@ VALUE = [min(c.rank, 10) for c in ALL_CARDS[:52]]
 """Card value by card code: A 1, 2–9 pip, T J Q K 10."""
 PLAY = [Move("play", (c,)) for c in ALL_CARDS[:52]]
 """The move ``play <card>`` for every card, built once."""
+_PLAY_OF = PLAY.__getitem__
+"""A card's move, for ``map`` (legal moves are the hand's cards, mapped in C)."""
+PACK_VALUES = [VALUE.count(v) for v in range(11)]
+"""By value (1–10; 0 unused): how many cards of the pack have it (four of each, sixteen tens)."""
 
 MAX_TALLY = max(n for n in range(53) if sum(sorted(VALUE)[:n]) < 20)
 """The most cards a tally can hold below 20 (the lowest cards of the pack: ten)."""
@@ -85,6 +91,11 @@ _SETS_ASIDE = (EXACT_TWENTY, BEYOND_TWENTY)
 """The events of a move that set the tally aside."""
 
 
+def round_starter(first: int, round_index: int) -> int:
+    """The seat that plays first in a round: round 1, seat ``first``; round 2, the other seat."""
+    return first if round_index % 2 == 0 else 1 - first
+
+
 def tally_points(cards_on_tally: int) -> int:
     """What an n-card tally below 20 scores: 15 × 2^(n−5), 0 below five cards."""
     return FIVE_TALLY << (cards_on_tally - HAND) if cards_on_tally >= HAND else 0
@@ -94,6 +105,45 @@ def tally_name(cards_on_tally: int) -> str:
     """``Five Tally``, ``Six Tally``, …"""
     word = _COUNT_WORDS[cards_on_tally] if cards_on_tally < len(_COUNT_WORDS) else str(cards_on_tally)
     return f"{word} Tally"
+
+
+_HIGHEST_TALLY = TWENTY - 1 + 10
+"""The most a tally can come to: 19, then a ten card."""
+
+
+def _what_happens() -> tuple[list[tuple[str, int, str]], list[int], list[int], list[int], int]:
+    """Every event a move can bring, as (kind, points, text), and where each is in that list:
+    by the tally's value when it reaches 20 or more (Exact or Beyond Twenty), by the number
+    of cards on a tally below 20 (Five Tally and up), by the End of Round Bonus; and New Hand."""
+    happens: list[tuple[str, int, str]] = []
+    by_value = [-1] * (_HIGHEST_TALLY + 1)
+    for value in range(TWENTY, _HIGHEST_TALLY + 1):
+        by_value[value] = len(happens)
+        if value == TWENTY:
+            happens.append((EXACT_TWENTY, EXACT, f"{{player}} {{score}} {EXACT} for Exact Twenty"))
+        else:
+            points = value - TWENTY
+            happens.append((BEYOND_TWENTY, points,
+                            f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})"))
+    by_size = [-1] * (MAX_TALLY + 1)
+    for size in range(HAND, MAX_TALLY + 1):
+        by_size[size] = len(happens)
+        points, kind = tally_points(size), tally_name(size)
+        happens.append((kind, points, f"{{player}} {{score}} {points} for {kind}"))
+    by_bonus = [-1] * 11
+    for bonus in range(1, 11):
+        by_bonus[bonus] = len(happens)
+        happens.append((END_BONUS, bonus, f"{{player}} {{take}} the End of Round Bonus of {bonus}"))
+    new_hand = len(happens)
+    happens.append((NEW_HAND, 0, "{player} {be} dealt a new hand of five"))
+    return happens, by_value, by_size, by_bonus, new_hand
+
+
+_HAPPENS, _AT_VALUE, _AT_SIZE, _AT_BONUS, _NEW_HAND = _what_happens()
+_EVENTS = [[[Event(number, seat, *happens) for happens in _HAPPENS] for seat in (0, 1)]
+           for number in range(MOST_MOVES + 1)]
+"""``_EVENTS[move number][seat][i]``: the event ``_HAPPENS[i]`` at that move, built once
+(events are values; a move brings one out of a table instead of making one)."""
 
 
 class TwentyObservation(BaseObservation):
@@ -139,18 +189,24 @@ class TwentyState(Turns, StockPile, State):
     last_scorer: int | None
     bonus: int
     hands_dealt: list[int]
+    unplayed: list[int]
+    """By value (1–10): how many cards of that value are still in the hands and the stock,
+    not yet played.  A player counting cards knows it; less their own hand, it is what the
+    other hand and the stock hold (the advice's count).  Kept as moves are made and undone."""
     _undo: list[int]
-    """Per move, the card's place in the hand (the move's events tell the rest)."""
+    """Per move, the tally's value before it and the card's place in the hand, as
+    ``value + TWENTY * place`` (the move's events tell the rest)."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
         """Round 1: seat ``first``; round 2: the other seat."""
-        return self.first if round_index % 2 == 0 else 1 - self.first
+        return round_starter(self.first, round_index)
 
     def _start_round(self, deal: Deal) -> None:
         self.revealed: list[Card] = list(deal["revealed"])
         self.bonus = end_of_round_bonus(self.revealed)
-        self.hands = [list(h) for h in deal["hands"]]
+        hand_0, hand_1 = deal["hands"]
+        self.hands = [list(hand_0), list(hand_1)]
         self.stock = list(deal["stock"])
         self.stock_pos = 0
         self.tally = []
@@ -159,24 +215,31 @@ class TwentyState(Turns, StockPile, State):
         self.to_move = self.round_starter(self.round_index)
         self.last_scorer = None
         self.hands_dealt = [1, 1]
+        self.unplayed = list(PACK_VALUES)  # a deal is the whole pack: all of it but the revealed cards
+        for card in self.revealed:
+            self.unplayed[VALUE[card]] -= 1
         self._undo = []
         self._over = False
 
     # -- play ------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
+        """The hand's cards, each as ``play <card>``, in the hand's order."""
         if self._over:
             return []
-        return [PLAY[c] for c in self.hands[self.to_move]]
+        return list(map(_PLAY_OF, self.hands[self.to_move]))
 
     def is_match_over(self) -> bool:
         """Twenty is always two rounds."""
         return self._over and self.round_index + 1 >= ROUNDS
 
     def apply(self, move: Move) -> None:
+        """Play a card from the hand of the player to move onto the tally and score what it
+        makes (see the module's rules); then the turn passes, with a new hand of five for a
+        player whose hand is empty, or the round ends."""
         seat = self.to_move
         hand = self.hands[seat]
         verb, args = move
-        if self._over or verb != "play" or len(args) != 1:
+        if verb != "play" or len(args) != 1 or self._over:
             raise self._illegal(move)
         card: Card = args[0]  # type: ignore[assignment]
         try:
@@ -184,55 +247,43 @@ class TwentyState(Turns, StockPile, State):
         except ValueError:
             raise self._illegal(move) from None
         del hand[index]
+        moves = self.moves
+        moves.append(move)
+        value = VALUE[card]
+        self.unplayed[value] -= 1
         tally = self.tally
         tally.append(card)
         before = self.tally_value
-        value = before + VALUE[card]
-        number = len(self.moves) + 1
-        points = 0
-        if value == TWENTY:
-            points = EXACT
-            self._score(seat, points, number, EXACT_TWENTY, f"{{player}} {{score}} {points} for Exact Twenty")
-        elif value > TWENTY:
-            points = value - TWENTY
-            self._score(
-                seat, points, number, BEYOND_TWENTY,
-                f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})",
-            )
-        elif len(tally) >= HAND:
-            points = tally_points(len(tally))
-            kind = tally_name(len(tally))
-            self._score(seat, points, number, kind, f"{{player}} {{score}} {points} for {kind}")
-        if value >= TWENTY:
-            self.set_aside.extend(tally)
+        value += before
+        if value < TWENTY:
+            self.tally_value = value
+            if len(tally) >= HAND:  # Five Tally, Six Tally, …
+                self._score(seat, _EVENTS[len(moves)][seat][_AT_SIZE[len(tally)]])
+        else:  # Exact Twenty or Beyond Twenty: the tally is set aside
+            self._score(seat, _EVENTS[len(moves)][seat][_AT_VALUE[value]])
+            self.set_aside += tally
             self.tally = []
-            value = 0
-        self.tally_value = value
-        self.moves.append(move)
+            self.tally_value = 0
+        self._undo.append(before + TWENTY * index)
         nxt = 1 - seat
         self.to_move = nxt
-        if not self.hands[nxt] and self.stock_pos < len(self.stock):
-            self._deal_hand(nxt, number)
-        elif not hand and not self.hands[nxt]:
-            self._over = True
-            if self.last_scorer is not None:
-                self._score(
-                    self.last_scorer, self.bonus, number, END_BONUS,
-                    f"{{player}} {{take}} the End of Round Bonus of {self.bonus}",
-                )
-        self._undo.append(index)
+        hands = self.hands
+        if not hands[nxt]:
+            pos = self.stock_pos
+            if pos < len(self.stock):  # a new hand of five, when it is their turn
+                hands[nxt] = self.stock[pos:pos + HAND]
+                self.stock_pos = pos + HAND
+                self.hands_dealt[nxt] += 1
+                self.events.append(_EVENTS[len(moves)][nxt][_NEW_HAND])
+            elif not hand:  # both hands and the stock are empty
+                self._over = True
+                if self.last_scorer is not None:
+                    self._score(self.last_scorer, _EVENTS[len(moves)][self.last_scorer][_AT_BONUS[self.bonus]])
 
-    def _score(self, seat: int, points: int, number: int, kind: str, text: str) -> None:
-        self.scores[seat] += points
+    def _score(self, seat: int, event: Event) -> None:
+        self.scores[seat] += event.points
         self.last_scorer = seat
-        self.events.append(Event(number, seat, kind, points, text))
-
-    def _deal_hand(self, seat: int, number: int) -> None:
-        pos = self.stock_pos
-        self.hands[seat] = self.stock[pos:pos + HAND]
-        self.stock_pos = pos + HAND
-        self.hands_dealt[seat] += 1
-        self.events.append(Event(number, seat, NEW_HAND, 0, "{player} {be} dealt a new hand of five"))
+        self.events.append(event)
 
     def undo(self) -> Move:
         """Take back the last move: the card leaves the tally for its place in the hand,
@@ -240,12 +291,13 @@ class TwentyState(Turns, StockPile, State):
         Round Bonus too), a new hand dealt, a tally of 20 or more set aside."""
         if not self._undo:
             raise ValueError("nothing to undo in this round")
-        index = self._undo.pop()
+        index, before = divmod(self._undo.pop(), TWENTY)
         move = self.moves.pop()
         card: Card = move.args[0]  # type: ignore[assignment]
         seat = 1 - self.to_move  # turns alternate
         number = len(self.moves) + 1
         events = self.events
+        scored = False
         while events and events[-1].move == number:
             event = events.pop()
             if event.kind == NEW_HAND:
@@ -253,27 +305,30 @@ class TwentyState(Turns, StockPile, State):
                 self.stock_pos -= HAND
                 self.hands_dealt[event.seat] -= 1  # type: ignore[index]
             else:
+                scored = True
                 self.scores[event.seat] -= event.points  # type: ignore[index]
                 if event.kind in _SETS_ASIDE:
-                    self.tally = self._last_set_aside()
+                    self.tally = self._last_set_aside(before + VALUE[card])
         self._over = False
         self.tally.pop()
-        self.tally_value = sum(VALUE[c] for c in self.tally)
-        self.last_scorer = next((e.seat for e in reversed(events) if e.kind != NEW_HAND), None)
+        self.tally_value = before
+        self.unplayed[VALUE[card]] += 1
+        if scored:
+            self.last_scorer = next((e.seat for e in reversed(events) if e.kind != NEW_HAND), None)
         self.hands[seat].insert(index, card)
         self.to_move = seat
         return move
 
-    def _last_set_aside(self) -> list[Card]:
-        """Take the last tally set aside back off the set-aside pile (tallies end where
-        their running value first reaches 20)."""
-        start = running = 0
-        for at, card in enumerate(self.set_aside):
-            running += VALUE[card]
-            if running >= TWENTY and at + 1 < len(self.set_aside):
-                start, running = at + 1, 0
-        tally = self.set_aside[start:]
-        del self.set_aside[start:]
+    def _last_set_aside(self, value: int) -> list[Card]:
+        """Take the last tally set aside, which came to ``value``, back off the set-aside
+        pile: its cards are the last ones there that add up to it."""
+        set_aside = self.set_aside
+        start, running = len(set_aside), 0
+        while running < value:
+            start -= 1
+            running += VALUE[set_aside[start]]
+        tally = set_aside[start:]
+        del set_aside[start:]
         return tally
 
     # -- views -----------------------------------------------------------------
@@ -351,6 +406,7 @@ class TwentyState(Turns, StockPile, State):
         other.to_move = self.to_move
         other.last_scorer = self.last_scorer
         other.hands_dealt = list(self.hands_dealt)
+        other.unplayed = list(self.unplayed)
         other._undo = list(self._undo)
         other._over = self._over
         return other
@@ -396,7 +452,7 @@ class Twenty(Game):
         scores less than 5,000 in a round: at most
         five tallies of ten cards (a tally below 20 holds at most ten), each worth
         15 + 30 + … + 480 and a clearing 10."""
-        return Bounds(ROUNDS, 52 - REVEALED, 5000)
+        return Bounds(ROUNDS, MOST_MOVES, 5000)
 
     def card_role(self, card: Card) -> CardRole | None:
         """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
@@ -437,60 +493,102 @@ class Twenty(Game):
         Every card played so far is known, and so is which hand it came
         from; only the cards still in hidden hands and the stock are unknown.
         """
-        state = TwentyState(
-            dict(observation["options"]), observation["first"], tuple(observation["names"]), None
-        )
-        restore_base(state, observation)
-        moves = [Move.parse(m) for m in observation["moves"]]
-        starter = state.round_starter(state.round_index)
-        played: list[list[Card]] = [[], []]
-        for i, move in enumerate(moves):
-            played[(starter + i) % 2].append(move.args[0])  # type: ignore[arg-type]
-        known_hand: list[list[Card] | None] = [
+        rebuild = _Rebuild(observation)
+        deal, _ = rebuild.deal(rng)
+        return rebuild.replay(deal)
+
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """:meth:`determinize`, many times over: the round is replayed once; each sample
+        deals the unseen cards as :meth:`determinize` would with the same RNG and puts
+        them into a copy of the replayed round.  Nothing else in the round depends on
+        them (every card played is public, and each was the first card of its hand)."""
+        rebuild = _Rebuild(observation)
+        template: TwentyState | None = None
+
+        def sample(rng: random.Random) -> State:
+            nonlocal template
+            deal, current = rebuild.deal(rng)
+            if template is None:
+                template = rebuild.replay(deal)
+            state = template.copy()
+            state.deal = deal
+            state.stock = list(deal["stock"])
+            state.hands = [list(hand) for hand in current]
+            return state
+
+        return sample
+
+
+class _Rebuild:
+    """What :meth:`Twenty.determinize` reads from an observation before it deals."""
+
+    def __init__(self, observation: Observation) -> None:
+        self.observation = observation
+        self.moves = [Move.parse(m) for m in observation["moves"]]
+        starter = round_starter(observation["first"], len(observation["history"]))
+        self.played: list[list[Card]] = [[], []]
+        for i, move in enumerate(self.moves):
+            self.played[(starter + i) % 2].append(move.args[0])  # type: ignore[arg-type]
+        self.known_hand: list[list[Card] | None] = [
             [Card.parse(c) for c in h] if h is not None else None for h in observation["hands"]
         ]
-        seen = {Card.parse(c) for c in observation["revealed"]}
-        seen.update(played[0])
-        seen.update(played[1])
-        for h in known_hand:
+        self.revealed = [Card.parse(c) for c in observation["revealed"]]
+        seen = set(self.revealed)
+        seen.update(self.played[0])
+        seen.update(self.played[1])
+        for h in self.known_hand:
             if h is not None:
                 seen.update(h)
-        unseen = [c for c in standard_deck() if c not in seen]
-        rng.shuffle(unseen)
-        current: list[list[Card]] = []
-        for s in (0, 1):
-            h = known_hand[s]
-            if h is None:
-                size = observation["hand_sizes"][s]
-                h, unseen = unseen[:size], unseen[size:]
-            current.append(h)
-        dealt = [played[s] + current[s] for s in (0, 1)]
+        self.unseen = [c for c in standard_deck() if c not in seen]
         # The order in which hands came off the stock follows from the turns.
-        order: list[int] = []
+        self.order: list[int] = []
         in_hand = [HAND, HAND]
         given = [1, 1]
         to_move = starter
-        for _ in moves:
+        for _ in self.moves:
             in_hand[to_move] -= 1
             to_move = 1 - to_move
             if in_hand[to_move] == 0 and given[to_move] < observation["hands_dealt"][to_move]:
-                order.append(to_move)
+                self.order.append(to_move)
                 given[to_move] += 1
                 in_hand[to_move] = HAND
+
+    def deal(self, rng: random.Random) -> tuple[Deal, list[list[Card]]]:
+        """Shuffle the unseen cards into the hidden hands and the stock: the round's deal,
+        with every card played in its player's hand first, and the hands held now."""
+        unseen = self.unseen[:]
+        rng.shuffle(unseen)
+        current: list[list[Card]] = []
+        for s in (0, 1):
+            h = self.known_hand[s]
+            if h is None:
+                size = self.observation["hand_sizes"][s]
+                h, unseen = unseen[:size], unseen[size:]
+            current.append(h)
+        dealt = [self.played[s] + current[s] for s in (0, 1)]
         stock: list[Card] = []
         nth = [1, 1]
-        for s in order:
+        for s in self.order:
             stock.extend(dealt[s][HAND * nth[s]:HAND * (nth[s] + 1)])
             nth[s] += 1
         stock.extend(unseen)
         deal = {
-            "revealed": [Card.parse(c) for c in observation["revealed"]],
+            "revealed": list(self.revealed),
             "hands": [dealt[0][:HAND], dealt[1][:HAND]],
             "stock": stock,
         }
+        return deal, current
+
+    def replay(self, deal: Deal) -> TwentyState:
+        """The round dealt ``deal``, with the observation's moves made on it."""
+        observation = self.observation
+        state = TwentyState(
+            dict(observation["options"]), observation["first"], tuple(observation["names"]), None
+        )
+        restore_base(state, observation)
         state.deal = deal
         state._start_round(deal)
-        for move in moves:
+        for move in self.moves:
             state.apply(move)
         return state
 

@@ -14,14 +14,13 @@
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 
 from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
-from parlour.games.twenty import HAND, VALUE, TwentyState, tally_points
+from parlour.games.twenty import HAND, MAX_TALLY, PACK_VALUES, PLAY, VALUE, TwentyState, tally_points
 
 ROLLOUT_DEPTH = 6
 """Search rollouts play this many moves: Twenty scores as it goes, so the
@@ -53,42 +52,67 @@ def holds_chance(unseen: int, of_value: int, hand: int) -> float:
     return 1.0 - none
 
 
-def threat(tally_value: int, tally_cards: int, counts: Sequence[int], hand: int,
-           known: Sequence[int] | None) -> float:
-    """The expected best reply of the opponent to a tally, from the card count.
+_UNSEEN_MOST = 52 - 2 - HAND
+"""The most cards a player can have unseen: all but the revealed two and their own hand."""
+_CHANCE = [[[holds_chance(unseen, of_value, hand) for of_value in range(max(PACK_VALUES) + 1)]
+            for unseen in range(_UNSEEN_MOST + 1)] for hand in range(HAND + 1)]
+"""``_CHANCE[hand][unseen][of_value]``: :func:`holds_chance`, computed once for every count a
+round can have (the advice asks it for each value, every move of every rollout)."""
 
-    ``counts[v]`` is how many unseen cards have value v; ``known`` lists the
-    values in the opponent's hand when it is face up.
-    """
+
+def chances(counts: Sequence[int], hand: int, known: Sequence[int] | None) -> list[float]:
+    """By card value: the chance that the opponent holds one, from the count of unseen
+    values (``counts[v]`` cards of value v; ``hand`` of them in the opponent's hand) or,
+    when the hand is face up, from the values ``known`` in it."""
+    if known is not None:
+        return [1.0 if value in known else 0.0 for value in range(11)]
     unseen = sum(counts)
-    expected = 0.0
-    none_better = 1.0
-    for gain, value in _replies(tally_value, tally_cards):
-        if known is not None:
-            p = 1.0 if value in known else 0.0
-        else:
-            p = holds_chance(unseen, counts[value], hand)
-        expected += gain * p * none_better
-        none_better *= 1.0 - p
-    return expected
+    if hand <= HAND and unseen <= _UNSEEN_MOST:
+        table = _CHANCE[hand][unseen]
+        return [table[n] for n in counts]
+    return [holds_chance(unseen, n, hand) for n in counts]
 
 
-@functools.cache
 def _replies(tally_value: int, tally_cards: int) -> list[tuple[int, int]]:
     """The scoring replies to a tally, best first, as (points, card value)."""
     replies = sorted(((points(tally_value, tally_cards, v)[0], v) for v in range(1, 11)), reverse=True)
     return [(gain, value) for gain, value in replies if gain > 0]
 
 
+_REPLIES = [[_replies(value, cards) for cards in range(MAX_TALLY + 2)] for value in range(20)]
+"""``_REPLIES[tally value][cards on the tally]``: :func:`_replies`, for every tally below 20
+(up to one card more than a tally can hold, for the tables below)."""
+_OUTCOMES = [[[(gain, _REPLIES[after_value][after_cards])
+               for gain, after_value, after_cards in (points(value, cards, card) for card in range(11))]
+              for cards in range(MAX_TALLY + 1)] for value in range(20)]
+"""``_OUTCOMES[tally value][cards on the tally][card value]``: what the card scores, and the
+scoring replies to the tally it leaves (from :func:`points` and :func:`_replies`)."""
+
+
 def best_card(hand: Sequence[Card], tally_value: int, tally_cards: int, counts: Sequence[int],
               opponent_hand: int, known: Sequence[int] | None) -> Card:
-    """The card the advice plays from ``hand``."""
+    """The card the advice plays from ``hand``: the most it scores less nine tenths of
+    the threat it leaves, and a ten card kept unless it scores.
+
+    The threat of a tally is the opponent's expected best reply to it, from the card
+    count: ``counts[v]`` unseen cards have value v, ``opponent_hand`` of them in the
+    opponent's hand (or ``known``, the values in that hand when it is face up).  Each
+    scoring reply, best first, counts with the chance that the opponent holds its card
+    and none of a better one's."""
+    chance = chances(counts, opponent_hand, known)
+    outcomes = _OUTCOMES[tally_value][tally_cards]
     best = hand[0]
     best_score = -1e9
     for card in hand:
         value = VALUE[card]
-        gain, after_value, after_cards = points(tally_value, tally_cards, value)
-        score = gain - 0.9 * threat(after_value, after_cards, counts, opponent_hand, known)
+        gain, replies = outcomes[value]
+        threat = 0.0
+        none_better = 1.0
+        for reply, of_value in replies:
+            p = chance[of_value]
+            threat += reply * p * none_better
+            none_better *= 1.0 - p
+        score = gain - 0.9 * threat
         if value == 10 and gain == 0:
             score -= TEN_KEEP
         if score > best_score:
@@ -122,15 +146,19 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
 
 
 def rollout(state: State, rng: random.Random) -> Move:
-    """The same advice on a sampled state, using only what the mover could count."""
+    """The same advice on a sampled state, using only what the mover could count: the
+    values not yet played (the state keeps them, :attr:`~parlour.games.twenty.TwentyState.unplayed`)
+    less the mover's own hand are what the other hand and the stock hold."""
     assert isinstance(state, TwentyState)
     seat = state.to_move
-    other = 1 - seat
-    unseen = state.hands[other] + state.stock[state.stock_pos:]
-    known = [VALUE[c] for c in state.hands[other]] if state.options["open_hands"] else None
-    size = len(state.hands[other]) or (HAND if state.stock_pos < len(state.stock) else 0)
-    card = best_card(state.hands[seat], state.tally_value, len(state.tally), _counts(unseen), size, known)
-    return Move("play", (card,))
+    hand = state.hands[seat]
+    opponent = state.hands[1 - seat]
+    counts = state.unplayed[:]
+    for card in hand:
+        counts[VALUE[card]] -= 1
+    known = [VALUE[c] for c in opponent] if state.options["open_hands"] else None
+    size = len(opponent) or (HAND if state.stock_pos < len(state.stock) else 0)
+    return PLAY[best_card(hand, state.tally_value, len(state.tally), counts, size, known)]
 
 
 START = "score"
