@@ -6,6 +6,13 @@ observation and the action mask), a random legal index from the mask,
 times the engine alone (``legal_moves`` + ``apply``) and the encoding alone.
 
     python benchmarks/envs.py [--seconds 2] [--runs 3] [GAME ...]
+
+Side by side with another version of parlour (a checkout's ``src`` directory,
+e.g. ``/tmp/old/src``): the same seeded episodes are stepped by each version in
+turn, in fresh processes, several times, timed by CPU time (best of 5 passes
+of ``--steps`` steps), and the ratio of the medians printed:
+
+    python benchmarks/envs.py --against /tmp/old/src [--pairs 8] [--steps 20000] [GAME ...]
 """
 
 from __future__ import annotations
@@ -13,11 +20,29 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+from side_by_side import against_path, alternate
 
 from parlour import games
 from parlour.envs.pettingzoo import env as make_env
 from parlour.envs.spaces import space
+
+
+def env_steps(env: object, steps: int, rng: random.Random) -> None:
+    """Step ``env`` (reset) ``steps`` times with random legal actions, a new match when one ends."""
+    last, step, reset = env.last, env.step, env.reset  # type: ignore[attr-defined]
+    done = 0
+    while done < steps:
+        obs, _reward, terminated, truncated, _info = last()
+        if terminated or truncated:
+            reset()
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        step(legal[rng.randrange(len(legal))])
+        done += 1
 
 
 def env_run(game_id: str, seconds: float, seed: int) -> float:
@@ -28,18 +53,23 @@ def env_run(game_id: str, seconds: float, seed: int) -> float:
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
-    while True:
-        for _ in range(1000):
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.reset()
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(legal[rng.randrange(len(legal))])
-            steps += 1
-        if time.perf_counter() > deadline:
-            break
+    while time.perf_counter() < deadline:
+        env_steps(env, 1000, rng)
+        steps += 1000
     return steps / (time.perf_counter() - start)
+
+
+def cpu_rate(game_id: str, steps: int) -> float:
+    """Env steps/s of CPU time over ``steps`` seeded steps (best of 5 passes, each from the same seed)."""
+    best = float("inf")
+    for _ in range(5):
+        env = make_env(game_id)
+        env.reset(seed=7)
+        rng = random.Random(7)
+        start = time.process_time()
+        env_steps(env, steps, rng)
+        best = min(best, time.process_time() - start)
+    return steps / best
 
 
 def engine_run(game_id: str, seconds: float, seed: int) -> tuple[float, float]:
@@ -71,11 +101,25 @@ def engine_run(game_id: str, seconds: float, seed: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--cpu-rate"]:  # one side of a side-by-side run, in its own process
+        print(cpu_rate(sys.argv[2], int(sys.argv[3])))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=games.ids())
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one run")
     parser.add_argument("--runs", type=int, default=3, help="runs per game (the median is printed)")
+    parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
+    parser.add_argument("--pairs", type=int, default=8, help="alternating runs of each version (with --against)")
+    parser.add_argument("--steps", type=int, default=20000, help="env steps in one timed pass (with --against)")
     args = parser.parse_args()
+    if args.against is not None:
+        against = against_path(parser, args.against)
+        print(f"{'game':<14} {'this':>10} {'other':>10} {'ratio':>7}   (CPU env steps/s, median of {args.pairs} "
+              f"alternating runs, best of 5 passes of {args.steps} steps)")
+        for game_id in args.games:
+            [this], [other] = alternate(__file__, ["--cpu-rate", game_id, str(args.steps)], against, args.pairs)
+            print(f"{game_id:<14} {this:>10.0f} {other:>10.0f} {this / other:>6.3f}x", flush=True)
+        return
     print(f"{'game':<14} {'env steps/s':>12} {'engine moves/s':>15} {'+encode+mask':>13} "
           f"{'µs/step':>8}   (median of {args.runs} runs of {args.seconds}s, one core)")
     for game_id in args.games:

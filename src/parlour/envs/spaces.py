@@ -9,7 +9,7 @@ a game through a :class:`GameSpace`:
 * an **observation vector**: ``float32`` of shape ``obs_shape``, made from one
   seat's :meth:`~parlour.game.State.observation` only (:meth:`GameSpace.encode`),
   or straight from a state for speed (:meth:`GameSpace.encode_state`, which
-  gives exactly the same vector and reads nothing the seat may not see).
+  gives exactly the same vector and shows nothing the seat may not see).
 
 The vector is written from the observer's point of view: wherever it has one
 block per seat, block 0 is the observer, block 1 the next seat in turn order
@@ -21,6 +21,21 @@ with its offset and range; ``docs/envs/pettingzoo.md`` prints them.
 Card planes have one entry per card of the game in card-code order (rank,
 then suit: ``2C 2D 2H 2S 3C …``); 100 Silver Bars' twins share one entry,
 which then holds a count.
+
+**How** :meth:`GameSpace.encode_state` **is fast.**  It keeps, for each state
+it is given, a *picture* of the table: every block of every seat at once,
+with seats counted from seat 0 rather than from an observer, and a copy of
+each hand, pile and counter it was written from.  Each call compares those
+copies with the state (list comparisons, which Python makes in C) and
+rewrites only what changed — a move changes one hand and one or two piles —
+so a step costs a few writes, not a pass over every card on the table.  A
+seat's vector is then taken out of the picture by one fixed index array per
+seat (:meth:`_Layout.gather`), which puts the seats in the observer's order
+and takes the observer's own hand and nothing of another seat's hidden
+cards.  The picture is always compared with the state before it is used,
+so it is exact however the state was changed (moves, undo, a new round, a
+search swapping hidden cards); the tests hold it equal to
+:meth:`GameSpace.encode` of the seat's observation.
 
 This module imports numpy; the rules never import it.
 """
@@ -38,7 +53,7 @@ import numpy.typing as npt
 
 from parlour import games
 from parlour.cards import ALL_CARDS, SUITS, Card
-from parlour.game import Move, Observation, RoundResult, State
+from parlour.game import Move, Observation, State
 from parlour.games import minus_twenty as mt
 from parlour.games import progression as pg
 from parlour.games import silver_bars as sb
@@ -65,20 +80,104 @@ _SCORE = 100.0
 """Scores and totals are divided by this."""
 _UNBOUNDED = float(np.finfo(np.float32).max)
 _FLOAT32 = np.dtype(np.float32)
+_PICTURES = 256
+"""States whose pictures are kept at once (more, and all are dropped and made again as needed)."""
+
+OWN = (0,)
+"""``seats`` of a block that only the observer's part of: its own hand."""
 
 
 class _Layout:
-    """Allocates the blocks of the vector, in order."""
+    """Allocates the blocks of the vector, in order, and their places in the picture.
 
-    def __init__(self) -> None:
+    A block is either the same for every seat (``seats=()``), or made of
+    parts that belong to seats: the picture holds one part per seat (seat 0
+    first) and a seat's vector holds the parts of the seats ``seats`` counted
+    from it (``(0, 1)``: its own, then the next seat's; :data:`OWN`: its own
+    only).
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.every = tuple(range(players))
+        """``seats`` of a block with every seat's part, the observer's first."""
         self.segments: list[Segment] = []
         self.size = 0
+        self.picture = 0
+        """The size of the picture."""
+        self._places: list[tuple[int, int, tuple[int, ...]]] = []
 
-    def block(self, name: str, size: int, doc: str, high: float = 1.0, low: float = 0.0) -> int:
-        offset = self.size
-        self.segments.append(Segment(name, offset, size, low, high, doc))
-        self.size += size
-        return offset
+    def block(self, name: str, size: int, doc: str, high: float = 1.0, low: float = 0.0,
+              seats: tuple[int, ...] = ()) -> tuple[int, int]:
+        """Add a block of ``size`` entries (of ``size`` per seat in ``seats``); return its
+        offset in the vector and in the picture (where seat ``s``'s part starts ``s * size`` on)."""
+        offset, at = self.size, self.picture
+        whole = size * max(1, len(seats))
+        self.segments.append(Segment(name, offset, whole, low, high, doc))
+        self._places.append((at, size, seats))
+        self.size += whole
+        self.picture += size * (self.players if seats else 1)
+        return offset, at
+
+    def gather(self, seat: int) -> npt.NDArray[np.intp]:
+        """Where each entry of ``seat``'s vector is in the picture."""
+        where: list[int] = []
+        for at, size, seats in self._places:
+            if not seats:
+                where += range(at, at + size)
+            for k in seats:
+                part = at + (seat + k) % self.players * size
+                where += range(part, part + size)
+        return np.array(where, dtype=np.intp)
+
+
+def _changes(seen: list[Card], now: list[Card]) -> tuple[Sequence[Card], Sequence[Card]]:
+    """The cards that left ``seen`` and the cards that came, to make ``now`` (twins counted).
+
+    Quick for what moves do: cards put on top (a pile grows, a card is
+    drawn), taken off the top (a take), one card taken out from anywhere
+    with cards put on top (a card played, and the card drawn for it);
+    anything else is every card of ``seen`` leaving and every card of
+    ``now`` coming.  Cards leave before they come: a card in both lists
+    leaves and comes back.
+    """
+    had = len(seen)
+    if len(now) >= had and now[:had] == seen:
+        return (), now[had:]
+    if len(now) < had and seen[:len(now)] == now:
+        return seen[len(now):], ()
+    first = 0
+    for a, b in zip(seen, now):
+        if a != b:
+            break
+        first += 1
+    if now[first:had - 1] == seen[first + 1:]:
+        return (seen[first],), now[had - 1:]
+    return seen, now
+
+
+class _Picture:
+    """Every seat's blocks for one state, with what they were written from (see the module docstring).
+
+    ``values`` is the picture (``view``: the same memory as a numpy array).  The
+    picture belongs to one round of one match: its ``history`` (the list and
+    its length) and ``options`` are checked before every use; a new round
+    gets a new picture.  Each game's picture adds copies of its hands and
+    piles.  Before anything was written, each copy is empty, so the first
+    comparison with the state writes everything.
+    """
+
+    __slots__ = ("history", "options", "over", "rounds", "scores", "to_move", "values", "view")
+
+    def __init__(self, space: GameSpace, state: State) -> None:
+        self.values = space._blank[:]
+        self.view = np.frombuffer(self.values, _FLOAT32)
+        self.history = state.history
+        self.rounds = len(state.history)
+        self.options = state.options
+        self.scores: list[int] = []
+        self.to_move: int | None = None
+        self.over: bool | None = None
 
 
 class GameSpace:
@@ -114,21 +213,24 @@ class GameSpace:
         if len(self.index) != len(self.actions):
             raise ValueError(f"{game_id}: the action table repeats a move")
         self.num_actions = len(self.actions)
-        layout = _Layout()
-        p = self.players
-        self._o_turn = layout.block("to_move", p, "whose turn it is, by relative seat (0: the observer)")
-        self._o_over = layout.block("over", 2, "round over, match over")
-        self._o_round = layout.block("round", 1, "round number − 1, ÷ 10", _UNBOUNDED)
-        self._o_scores = layout.block("scores", p, "this round's scores by relative seat, ÷ 100",
-                                      _UNBOUNDED, -_UNBOUNDED)
-        self._o_totals = layout.block("totals", p, "match totals by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED)
+        layout = _Layout(self.players)
+        every = layout.every
+        self._o_turn, self._p_turn = layout.block(
+            "to_move", 1, "whose turn it is, by relative seat (0: the observer)", seats=every)
+        self._o_over, self._p_over = layout.block("over", 2, "round over, match over")
+        self._o_round, self._p_round = layout.block("round", 1, "round number − 1, ÷ 10", _UNBOUNDED)
+        self._o_scores, self._p_scores = layout.block(
+            "scores", 1, "this round's scores by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED, seats=every)
+        self._o_totals, self._p_totals = layout.block(
+            "totals", 1, "match totals by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED, seats=every)
         self._build(layout)
         self._segments = layout.segments
         size = layout.size
         self.obs_shape = (size,)
         self._zeros = array("f", bytes(4 * size))
-        self._order = [tuple((seat + k) % p for k in range(p)) for seat in range(p)]
-        self._last_history: tuple[list[RoundResult], int, RoundResult, list[int]] | None = None
+        self._blank = array("f", bytes(4 * layout.picture))
+        self._gather = [layout.gather(seat) for seat in range(self.players)]
+        self._pictures: dict[int, _Picture] = {}
         self._no_moves = bytes(self.num_actions)
         self.low = np.zeros(size, dtype=np.float32)
         self.high = np.zeros(size, dtype=np.float32)
@@ -145,8 +247,13 @@ class GameSpace:
         """Write the game's own blocks from an observation."""
         raise NotImplementedError
 
-    def _from_state(self, state: Any, seat: int, out: array[float]) -> None:
-        """The same as :meth:`_from_observation`, read from a state."""
+    def _new_picture(self, state: Any) -> _Picture:
+        """A picture for ``state``'s round, with the blocks that stay the same all round written."""
+        raise NotImplementedError
+
+    def _sync(self, state: Any, picture: Any, settled: bool) -> None:
+        """Bring the game's own blocks of ``picture`` up to date with ``state`` (``settled``:
+        the round's standing was just rewritten, see :meth:`_sync_table`)."""
         raise NotImplementedError
 
     # -- the contract ---------------------------------------------------------
@@ -173,50 +280,62 @@ class GameSpace:
         return np.frombuffer(out, _FLOAT32)
 
     def encode_state(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        """The vector of ``state.observation(seat)``, without building the observation."""
-        p = self.players
-        if not 0 <= seat < p:
-            raise ValueError(f"no seat {seat} in a {p}-player game")
-        out = self._zeros[:]
-        order = self._order[seat]
-        to_move = state.current_player()
-        over = to_move is None and state.is_round_over()
-        if to_move is not None:
-            out[self._o_turn + order.index(to_move)] = 1.0
-        elif over:
-            out[self._o_over] = 1.0
-            if state.is_match_over():
-                out[self._o_over + 1] = 1.0
-        history = state.history
-        scores = state.scores
-        o_scores = self._o_scores
-        for k, s in enumerate(order):
-            if scores[s]:
-                out[o_scores + k] = scores[s] / _SCORE
-        if history or over:
-            out[self._o_round] = len(history) / 10
-            totals = self._history_totals(history)
-            if over:
-                totals = [t + s for t, s in zip(totals, scores)]
-            o_totals = self._o_totals
-            for k, s in enumerate(order):
-                out[o_totals + k] = totals[s] / _SCORE
-        self._from_state(state, seat, out)
-        return np.frombuffer(out, _FLOAT32)
+        """The vector of ``state.observation(seat)``, without building the observation:
+        taken out of the state's picture, brought up to date first (see the module docstring)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a {self.players}-player game")
+        return self._picture(state).view[self._gather[seat]]
 
-    def _history_totals(self, history: list[RoundResult]) -> list[int]:
-        """The totals of the finished rounds, remembered for the last history seen
-        (a round is added to it only when the next one is dealt)."""
-        last = self._last_history
-        if last is not None and last[0] is history and last[1] == len(history) and last[2] is history[-1]:
-            return last[3]
+    def _picture(self, state: State) -> _Picture:
+        """``state``'s picture, up to date; a new one for a state or a round not seen before."""
+        pictures = self._pictures
+        picture = pictures.get(id(state))
+        history = state.history
+        if (picture is None or picture.history is not history or picture.rounds != len(history)
+                or picture.options is not state.options):
+            if len(pictures) >= _PICTURES:
+                pictures.clear()
+            picture = pictures[id(state)] = self._new_picture(state)
+        self._sync(state, picture, self._sync_table(state, picture))
+        return picture
+
+    def _sync_table(self, state: State, picture: _Picture) -> bool:
+        """The shared blocks; True when the round's standing (round over, match over, the
+        round number and the totals) was rewritten: in a new picture, when the round ends
+        or is taken back by undo, and when its scores change once it is over."""
+        values = picture.values
+        scores = state.scores
+        scored = scores != picture.scores
+        if scored:
+            at = self._p_scores
+            for seat, points in enumerate(scores):
+                values[at + seat] = points / _SCORE
+            picture.scores = list(scores)
+        to_move = state.current_player()
+        if to_move != picture.to_move:
+            if picture.to_move is not None:
+                values[self._p_turn + picture.to_move] = 0.0
+            if to_move is not None:
+                values[self._p_turn + to_move] = 1.0
+            picture.to_move = to_move
+        over = to_move is None and state.is_round_over()
+        if over == picture.over and not (over and scored):
+            return False
+        picture.over = over
+        values[self._p_over] = 1.0 if over else 0.0
+        values[self._p_over + 1] = 1.0 if over and state.is_match_over() else 0.0
+        history = state.history
+        values[self._p_round] = len(history) / 10
         totals = [0] * self.players
         for result in history:
             for seat, points in enumerate(result.scores):
                 totals[seat] += points
-        if history:
-            self._last_history = (history, len(history), history[-1], totals)
-        return totals
+        if over:
+            totals = [t + s for t, s in zip(totals, scores)]
+        at = self._p_totals
+        for seat, total in enumerate(totals):
+            values[at + seat] = total / _SCORE
+        return True
 
     def mask(self, legal: Sequence[Move]) -> npt.NDArray[np.int8]:
         """``int8`` of ``num_actions``: 1 for the indices of the ``legal`` moves."""
@@ -262,9 +381,238 @@ def _text_positions(positions: list[int]) -> dict[str, int]:
     return {str(c): positions[c] for c in ALL_CARDS if positions[c] >= 0}
 
 
+# -- the play-then-draw turn (Minus Twenty, Progression) ----------------------------------
+
+class _TurnPicture(_Picture):
+    """A play-then-draw round's picture: copies of the hands, each seat's own piles, the
+    face-up piles and the marks of the cards that have lain on a face-up pile."""
+
+    __slots__ = ("drawn", "hands", "left", "moved", "moves", "on_pile", "own", "piles", "played", "seat", "stall",
+                 "step")
+
+    def __init__(self, space: GameSpace, state: Any) -> None:
+        super().__init__(space, state)
+        p = space.players
+        self.moves: list[Move] = state.moves
+        self.moved = len(state.moves)
+        """The moves the copies have seen (the picture starts empty and is filled by comparison)."""
+        self.seat = -1
+        """The seat to move when the copies were last brought up to date."""
+        self.drawn = -1
+        """The draw pile's position then."""
+        self.hands: list[list[Card]] = [[] for _ in range(p)]
+        self.own: list[list[list[Card]]] = [[[], [], [], []] for _ in range(p)]
+        self.piles: list[list[Card]] = [[], [], [], []]
+        self.on_pile: list[bool] = list(state.was_on_pile)
+        self.step = -1
+        self.played = -1
+        self.stall = 0
+        self.left = -1
+
+
+class _TurnSpace(GameSpace):
+    """The blocks Minus Twenty and Progression share, read from their common machine
+    (:class:`~parlour.games._base.PlayThenDraw`): the step of the turn, the observer's
+    hand, the cards each seat is known to hold, each seat's own piles (melds, private
+    stacks), the face-up piles and their tops, the face-up pile played to this turn,
+    the starter, the hand sizes, the draw pile and the stall count.  Each game names
+    its blocks in :meth:`_build` and says where each card goes in a plane (``_pos``)."""
+
+    CARDS: tuple[Card, ...]
+    _pos: list[int]
+    _stock_scale: int
+    """The draw pile's size is divided by this."""
+    _o_step: int
+    _p_step: int
+    _o_hand: int
+    _p_hand: int
+    _o_known: int
+    _p_known: int
+    _o_own: int
+    _p_own: int
+    _o_piles: int
+    _p_piles: int
+    _o_tops: int
+    _p_tops: int
+    _o_played: int
+    _p_played: int
+    _o_starter: int
+    _p_starter: int
+    _o_sizes: int
+    _p_sizes: int
+    _o_stock: int
+    _p_stock: int
+    _o_stall: int
+    _p_stall: int
+
+    def _starter(self, state: Any) -> int:
+        """The round's starter."""
+        raise NotImplementedError
+
+    def _new_picture(self, state: Any) -> _Picture:
+        picture = _TurnPicture(self, state)
+        picture.values[self._p_starter + self._starter(state)] = 1.0
+        return picture
+
+    def _replay(self, state: Any, picture: _TurnPicture) -> None:
+        """Make the moves made since the picture was last brought up to date on its copies,
+        and write what they change: a card played or put on a face-up pile leaves the
+        mover's hand, a draw adds the draw pile's next card, a take the pile's top card.
+
+        This only saves comparing whole hands and piles: :meth:`_sync` then compares
+        every copy with the state and mends any that differ (after an undo, a card swapped
+        by a search, a draw pile arranged by a referee), so the copies never need to be right.
+        """
+        moves = picture.moves
+        done = picture.moved
+        if moves is not state.moves or len(moves) <= done or picture.seat < 0:
+            return
+        values = picture.values
+        pos = self._pos
+        n = len(self.CARDS)
+        p = self.players
+        was_on_pile = state.was_on_pile
+        stock = state.stock
+        at_hand, at_known, at_own, at_piles, at_tops = (
+            self._p_hand, self._p_known, self._p_own, self._p_piles, self._p_tops)
+        seat = picture.seat
+        hand = picture.hands[seat]
+        for move in moves[done:]:
+            verb, args = move
+            if verb == "draw" or verb == "take":
+                if verb == "draw":
+                    if not 0 <= picture.drawn < len(stock):
+                        break
+                    card = stock[picture.drawn]
+                    picture.drawn += 1
+                else:
+                    pile = picture.piles[_SUIT_INDEX.get(args[0], 0)] if args else []  # type: ignore[arg-type]
+                    if not pile:
+                        break
+                    card = pile.pop()
+                    values[at_piles + pos[card]] = 0.0
+                    values[at_tops + pos[card]] = 0.0
+                    if pile:
+                        values[at_tops + pos[pile[-1]]] = 1.0
+                hand.append(card)
+                values[at_hand + seat * n + pos[card]] = 1.0
+                if was_on_pile[card]:
+                    values[at_known + seat * n + pos[card]] = 1.0
+                values[self._p_sizes + seat] = len(hand) / 10
+                seat = (seat + 1) % p
+                hand = picture.hands[seat]
+                continue
+            card = args[0] if args else None  # type: ignore[assignment]
+            if card not in hand:
+                break
+            hand.remove(card)
+            values[at_hand + seat * n + pos[card]] = 0.0
+            values[at_known + seat * n + pos[card]] = 0.0
+            values[self._p_sizes + seat] = len(hand) / 10
+            if verb == "play":
+                picture.own[seat][card & 3].append(card)
+                values[at_own + seat * n + pos[card]] = 1.0
+            else:
+                pile = picture.piles[card & 3]
+                if pile:
+                    values[at_tops + pos[pile[-1]]] = 0.0
+                pile.append(card)
+                values[at_piles + pos[card]] = 1.0
+                values[at_tops + pos[card]] = 1.0
+                picture.on_pile[card] = True
+
+    def _sync(self, state: Any, picture: _TurnPicture, settled: bool) -> None:
+        self._replay(state, picture)
+        picture.moves, picture.moved = state.moves, len(state.moves)
+        picture.seat, picture.drawn = state.to_move, state.stock_pos
+        values = picture.values
+        pos = self._pos
+        n = len(self.CARDS)
+        on_pile = picture.on_pile
+        piles = state.piles
+        if piles != picture.piles:
+            at_piles, at_tops = self._p_piles, self._p_tops
+            for suit, pile in enumerate(piles):
+                seen = picture.piles[suit]
+                if pile != seen:
+                    gone, came = _changes(seen, pile)
+                    for c in gone:
+                        values[at_piles + pos[c]] = 0.0
+                    for c in came:
+                        values[at_piles + pos[c]] = 1.0
+                        on_pile[c] = True  # it lies on a face-up pile, so it has
+                    if seen:
+                        values[at_tops + pos[seen[-1]]] = 0.0
+                    if pile:
+                        values[at_tops + pos[pile[-1]]] = 1.0
+                    picture.piles[suit] = pile[:]
+        was_on_pile = state.was_on_pile
+        hands = state.hands
+        if hands != picture.hands:
+            at_hand, at_known, at_sizes = self._p_hand, self._p_known, self._p_sizes
+            for seat, hand in enumerate(hands):
+                seen = picture.hands[seat]
+                if hand != seen:
+                    gone, came = _changes(seen, hand)
+                    mine, known = at_hand + seat * n, at_known + seat * n
+                    for c in gone:
+                        values[mine + pos[c]] = 0.0
+                        values[known + pos[c]] = 0.0
+                    for c in came:
+                        values[mine + pos[c]] = 1.0
+                        if was_on_pile[c]:
+                            values[known + pos[c]] = 1.0
+                    values[at_sizes + seat] = len(hand) / 10
+                    picture.hands[seat] = hand[:]
+        if was_on_pile != on_pile:
+            # A mark changed other than by a card coming onto a face-up pile (undo, or from
+            # outside): a card that stayed in a hand may have changed, so read every hand again.
+            for seat, hand in enumerate(picture.hands):
+                known = self._p_known + seat * n
+                for c in hand:
+                    values[known + pos[c]] = 1.0 if was_on_pile[c] else 0.0
+            picture.on_pile = list(was_on_pile)
+        own = state.own
+        if own != picture.own:
+            for seat, piles_of_seat in enumerate(own):
+                copies = picture.own[seat]
+                if piles_of_seat != copies:
+                    at = self._p_own + seat * n
+                    for suit, pile in enumerate(piles_of_seat):
+                        seen = copies[suit]
+                        if pile != seen:
+                            gone, came = _changes(seen, pile)
+                            for c in gone:
+                                values[at + pos[c]] = 0.0
+                            for c in came:
+                                values[at + pos[c]] = 1.0
+                            copies[suit] = pile[:]
+        step = -1 if state._over else int(state.drawing)
+        if step != picture.step:
+            if picture.step >= 0:
+                values[self._p_step + picture.step] = 0.0
+            if step >= 0:
+                values[self._p_step + step] = 1.0
+            picture.step = step
+        played = state.pile_played
+        if played != picture.played:
+            if picture.played >= 0:
+                values[self._p_played + picture.played] = 0.0
+            if played >= 0:
+                values[self._p_played + played] = 1.0
+            picture.played = played
+        if state.stall != picture.stall:
+            picture.stall = state.stall
+            values[self._p_stall] = state.stall / 60
+        left = len(state.stock) - state.stock_pos
+        if left != picture.left:
+            picture.left = left
+            values[self._p_stock] = left / self._stock_scale
+
+
 # -- Minus Twenty --------------------------------------------------------------------
 
-class MinusTwentySpace(GameSpace):
+class MinusTwentySpace(_TurnSpace):
     """Minus Twenty: 101 actions (``play`` ×48, ``discard`` ×48, ``draw``, ``take`` ×4).
 
     Card planes have 48 entries (2C … KS).  Blocks after the shared ones:
@@ -277,6 +625,7 @@ class MinusTwentySpace(GameSpace):
     """
 
     CARDS = tuple(mt.minus_twenty_deck())
+    _stock_scale = 48
 
     def __init__(self) -> None:
         actions = [mt.PLAY[c] for c in self.CARDS] + [mt.DISCARD[c] for c in self.CARDS]
@@ -287,18 +636,25 @@ class MinusTwentySpace(GameSpace):
 
     def _build(self, layout: _Layout) -> None:
         n = len(self.CARDS)
-        self._o_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand = layout.block("hand", n, "the observer's hand")
-        self._o_known = layout.block("known", 2 * n, "cards each seat is known to hold, by relative seat")
-        self._o_melds = layout.block("melds", 2 * n, "each seat's melds, by relative seat")
-        self._o_piles = layout.block("discard_piles", n, "cards in the discard piles")
-        self._o_tops = layout.block("discard_tops", n, "the top card of each discard pile")
-        self._o_discarded = layout.block("discarded", 4, "the suit discarded onto this turn (C D H S)")
-        self._o_starter = layout.block("starter", 2, "the round's starter, by relative seat")
-        self._o_sizes = layout.block("hand_sizes", 2, "hand sizes by relative seat, ÷ 10", _UNBOUNDED)
-        self._o_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 48")
-        self._o_stall = layout.block("stall_count", 1, "turns in a row that took a discard, ÷ 60", _UNBOUNDED)
-        self._o_won = layout.block("rounds_won", 2, "rounds won by relative seat, ÷ 10", _UNBOUNDED)
+        every = layout.every
+        self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        self._o_known, self._p_known = layout.block(
+            "known", n, "cards each seat is known to hold, by relative seat", seats=every)
+        self._o_own, self._p_own = layout.block("melds", n, "each seat's melds, by relative seat", seats=every)
+        self._o_piles, self._p_piles = layout.block("discard_piles", n, "cards in the discard piles")
+        self._o_tops, self._p_tops = layout.block("discard_tops", n, "the top card of each discard pile")
+        self._o_played, self._p_played = layout.block(
+            "discarded", 4, "the suit discarded onto this turn (C D H S)")
+        self._o_starter, self._p_starter = layout.block(
+            "starter", 1, "the round's starter, by relative seat", seats=every)
+        self._o_sizes, self._p_sizes = layout.block(
+            "hand_sizes", 1, "hand sizes by relative seat, ÷ 10", _UNBOUNDED, seats=every)
+        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 48")
+        self._o_stall, self._p_stall = layout.block(
+            "stall_count", 1, "turns in a row that took a discard, ÷ 60", _UNBOUNDED)
+        self._o_won, self._p_won = layout.block(
+            "rounds_won", 1, "rounds won by relative seat, ÷ 10", _UNBOUNDED, seats=every)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
@@ -314,14 +670,14 @@ class MinusTwentySpace(GameSpace):
                 out[self._o_known + k * n + pos[c]] = 1.0
             for cards in obs["melds"][s].values():
                 for c in cards:
-                    out[self._o_melds + k * n + pos[c]] = 1.0
+                    out[self._o_own + k * n + pos[c]] = 1.0
         for pile in obs["discard_piles"].values():
             for c in pile:
                 out[self._o_piles + pos[c]] = 1.0
             if pile:
                 out[self._o_tops + pos[pile[-1]]] = 1.0
         if obs["discarded"] is not None:
-            out[self._o_discarded + _SUIT_INDEX[obs["discarded"][-1]]] = 1.0
+            out[self._o_played + _SUIT_INDEX[obs["discarded"][-1]]] = 1.0
         out[self._o_starter + (obs["starters"][-1] ^ seat)] = 1.0
         sizes, won = obs["hand_sizes"], obs["rounds_won"]
         out[self._o_sizes] = sizes[seat] / 10
@@ -331,50 +687,20 @@ class MinusTwentySpace(GameSpace):
         out[self._o_won] = won[seat] / 10
         out[self._o_won + 1] = won[other] / 10
 
-    def _from_state(self, state: mt.MinusTwentyState, seat: int, out: array[float]) -> None:
-        pos = self._pos
-        n = len(self.CARDS)
-        other = 1 - seat
-        if not state._over:
-            out[self._o_step + state.drawing] = 1.0
-        base = self._o_hand
-        for c in state.hands[seat]:
-            out[base + pos[c]] = 1.0
-        was_on_pile, melds = state.was_on_pile, state.melds
-        for k, s in ((0, seat), (1, other)):
-            base = self._o_known + k * n
-            for c in state.hands[s]:
-                if was_on_pile[c]:
-                    out[base + pos[c]] = 1.0
-            base = self._o_melds + k * n
-            for meld in melds[s]:
-                for c in meld:
-                    out[base + pos[c]] = 1.0
-        base = self._o_piles
-        tops = self._o_tops
-        for pile in state.discard_piles:
-            if pile:
-                for c in pile:
-                    out[base + pos[c]] = 1.0
-                out[tops + pos[pile[-1]]] = 1.0
-        if state.pile_played >= 0:
-            out[self._o_discarded + state.pile_played] = 1.0
-        out[self._o_starter + (state.starter ^ seat)] = 1.0
-        hands = state.hands
-        out[self._o_sizes] = len(hands[seat]) / 10
-        out[self._o_sizes + 1] = len(hands[other]) / 10
-        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 48
-        if state.stall:
-            out[self._o_stall] = state.stall / 60
-        if state.history or state._over:
-            won = state.rounds_won()
-            out[self._o_won] = won[seat] / 10
-            out[self._o_won + 1] = won[other] / 10
+    def _starter(self, state: mt.MinusTwentyState) -> int:
+        return state.starter
+
+    def _sync(self, state: mt.MinusTwentyState, picture: _TurnPicture, settled: bool) -> None:
+        super()._sync(state, picture, settled)
+        if settled:
+            won = state.rounds_won() if state.history or state._over else [0, 0]
+            for seat in (0, 1):
+                picture.values[self._p_won + seat] = won[seat] / 10
 
 
 # -- Progression ---------------------------------------------------------------------
 
-class ProgressionSpace(GameSpace):
+class ProgressionSpace(_TurnSpace):
     """Progression: 109 actions (``play`` ×52, ``public`` ×52, ``draw``, ``take`` ×4).
 
     Card planes have 52 entries (AC … KS).  Blocks after the shared ones:
@@ -386,25 +712,34 @@ class ProgressionSpace(GameSpace):
     """
 
     CARDS = pg.DECK
+    _stock_scale = 37
 
     def __init__(self) -> None:
         actions = [*pg.PLAY, *pg.PUBLIC, pg.DRAW, *pg.TAKE]
-        self._tpos = _text_positions(_plane_positions(self.CARDS))
+        self._pos = _plane_positions(self.CARDS)
+        self._tpos = _text_positions(self._pos)
         super().__init__("progression", actions)
 
     def _build(self, layout: _Layout) -> None:
         n = 52
-        self._o_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand = layout.block("hand", n, "the observer's hand")
-        self._o_known = layout.block("known", 3 * n, "cards each seat is known to hold, by relative seat")
-        self._o_private = layout.block("private_stacks", 3 * n, "each seat's private stacks, by relative seat")
-        self._o_public = layout.block("public_stacks", n, "cards on the public stacks")
-        self._o_tops = layout.block("public_tops", n, "the top card of each public stack")
-        self._o_played = layout.block("played_public", 4, "the public stack played to this turn (C D H S)")
-        self._o_starter = layout.block("starter", 3, "the round's starter, by relative seat")
-        self._o_sizes = layout.block("hand_sizes", 3, "hand sizes by relative seat, ÷ 10", _UNBOUNDED)
-        self._o_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 37")
-        self._o_stall = layout.block("stall_count", 1, "turns in a row that drew from a public stack, ÷ 60", _UNBOUNDED)
+        every = layout.every
+        self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        self._o_known, self._p_known = layout.block(
+            "known", n, "cards each seat is known to hold, by relative seat", seats=every)
+        self._o_own, self._p_own = layout.block(
+            "private_stacks", n, "each seat's private stacks, by relative seat", seats=every)
+        self._o_piles, self._p_piles = layout.block("public_stacks", n, "cards on the public stacks")
+        self._o_tops, self._p_tops = layout.block("public_tops", n, "the top card of each public stack")
+        self._o_played, self._p_played = layout.block(
+            "played_public", 4, "the public stack played to this turn (C D H S)")
+        self._o_starter, self._p_starter = layout.block(
+            "starter", 1, "the round's starter, by relative seat", seats=every)
+        self._o_sizes, self._p_sizes = layout.block(
+            "hand_sizes", 1, "hand sizes by relative seat, ÷ 10", _UNBOUNDED, seats=every)
+        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 37")
+        self._o_stall, self._p_stall = layout.block(
+            "stall_count", 1, "turns in a row that drew from a public stack, ÷ 60", _UNBOUNDED)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
@@ -419,11 +754,11 @@ class ProgressionSpace(GameSpace):
                 out[self._o_known + 52 * k + pos[c]] = 1.0
             for cards in obs["private_stacks"][s].values():
                 for c in cards:
-                    out[self._o_private + 52 * k + pos[c]] = 1.0
+                    out[self._o_own + 52 * k + pos[c]] = 1.0
             out[self._o_sizes + k] = obs["hand_sizes"][s] / 10
         for stack in obs["public_stacks"].values():
             for c in stack:
-                out[self._o_public + pos[c]] = 1.0
+                out[self._o_piles + pos[c]] = 1.0
             if stack:
                 out[self._o_tops + pos[stack[-1]]] = 1.0
         if obs["played_public"] is not None:
@@ -433,42 +768,31 @@ class ProgressionSpace(GameSpace):
         out[self._o_stock] = obs["stock_count"] / 37
         out[self._o_stall] = obs["stall_count"] / 60
 
-    def _from_state(self, state: pg.ProgressionState, seat: int, out: array[float]) -> None:
-        if not state._over:
-            out[self._o_step + state.drawing] = 1.0
-        hands = state.hands
-        base = self._o_hand
-        for c in hands[seat]:
-            out[base + c] = 1.0
-        was_on_pile = state.was_on_pile
-        private = state.private
-        for k in range(3):
-            s = (seat + k) % 3
-            hand = hands[s]
-            base = self._o_known + 52 * k
-            for c in hand:
-                if was_on_pile[c]:
-                    out[base + c] = 1.0
-            base = self._o_private + 52 * k
-            for stack in private[s]:
-                for c in stack:
-                    out[base + c] = 1.0
-            out[self._o_sizes + k] = len(hand) / 10
-        base = self._o_public
-        for stack in state.public:
-            if stack:
-                for c in stack:
-                    out[base + c] = 1.0
-                out[self._o_tops + stack[-1]] = 1.0
-        if state.pile_played >= 0:
-            out[self._o_played + state.pile_played] = 1.0
-        out[self._o_starter + (state.first + len(state.history) - seat) % 3] = 1.0
-        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 37
-        if state.stall:
-            out[self._o_stall] = state.stall / 60
+    def _starter(self, state: pg.ProgressionState) -> int:
+        return (state.first + len(state.history)) % 3
 
 
 # -- Twenty ------------------------------------------------------------------------------
+
+class _TwentyPicture(_Picture):
+    """A round of Twenty's picture: copies of the hands, the revealed cards, the tally and
+    the cards set aside, and the numbers last written."""
+
+    __slots__ = ("bonus", "dealt", "hands", "left", "revealed", "scorer", "set_aside", "shown", "tally", "value")
+
+    def __init__(self, space: GameSpace, state: tw.TwentyState) -> None:
+        super().__init__(space, state)
+        self.shown: bool = state.options["open_hands"]
+        self.hands: list[list[Card]] = [[], []]
+        self.revealed: list[Card] = []
+        self.tally: list[Card] = []
+        self.set_aside: list[Card] = []
+        self.scorer: int | None = None
+        self.bonus = 0
+        self.value = 0
+        self.left = -1
+        self.dealt = [0, 0]
+
 
 class TwentySpace(GameSpace):
     """Twenty: 52 actions (``play`` ×52).
@@ -483,25 +807,33 @@ class TwentySpace(GameSpace):
     """
 
     def __init__(self) -> None:
-        self._tpos = _text_positions(_plane_positions(ALL_CARDS[:52]))
+        self._pos = _plane_positions(ALL_CARDS[:52])
+        self._tpos = _text_positions(self._pos)
         super().__init__("twenty", tw.PLAY)
 
     def _build(self, layout: _Layout) -> None:
         n = 52
-        self._o_hand = layout.block("hand", n, "the observer's hand")
-        self._o_other = layout.block("other_hand", n, "the opponent's hand (open_hands only)")
-        self._o_open = layout.block("open_hands", 1, "the option open_hands")
-        self._o_revealed = layout.block("revealed", n, "the two revealed cards")
-        self._o_tally = layout.block("tally", n, "the cards on the tally")
-        self._o_aside = layout.block("set_aside", n, "the cards set aside")
-        self._o_scorer = layout.block("last_scorer", 2, "the last seat to score, by relative seat")
-        self._o_starter = layout.block("starter", 2, "the round's starter, by relative seat")
-        self._o_bonus = layout.block("bonus", 1, "the End of Round Bonus, ÷ 10")
-        self._o_value = layout.block("tally_value", 1, "the tally's value, ÷ 20", _UNBOUNDED)
-        self._o_count = layout.block("tally_cards", 1, "cards on the tally, ÷ 10", _UNBOUNDED)
-        self._o_stock = layout.block("stock_count", 1, "cards in the stock, ÷ 40")
-        self._o_sizes = layout.block("hand_sizes", 2, "hand sizes by relative seat, ÷ 5")
-        self._o_dealt = layout.block("hands_dealt", 2, "hands dealt by relative seat, ÷ 10", _UNBOUNDED)
+        every = layout.every
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        # In the picture, each seat's hand as the table shows it: written only with open_hands.
+        self._o_other, self._p_shown = layout.block(
+            "other_hand", n, "the opponent's hand (open_hands only)", seats=(1,))
+        self._o_open, self._p_open = layout.block("open_hands", 1, "the option open_hands")
+        self._o_revealed, self._p_revealed = layout.block("revealed", n, "the two revealed cards")
+        self._o_tally, self._p_tally = layout.block("tally", n, "the cards on the tally")
+        self._o_aside, self._p_aside = layout.block("set_aside", n, "the cards set aside")
+        self._o_scorer, self._p_scorer = layout.block(
+            "last_scorer", 1, "the last seat to score, by relative seat", seats=every)
+        self._o_starter, self._p_starter = layout.block(
+            "starter", 1, "the round's starter, by relative seat", seats=every)
+        self._o_bonus, self._p_bonus = layout.block("bonus", 1, "the End of Round Bonus, ÷ 10")
+        self._o_value, self._p_value = layout.block("tally_value", 1, "the tally's value, ÷ 20", _UNBOUNDED)
+        self._o_count, self._p_count = layout.block("tally_cards", 1, "cards on the tally, ÷ 10", _UNBOUNDED)
+        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the stock, ÷ 40")
+        self._o_sizes, self._p_sizes = layout.block("hand_sizes", 1, "hand sizes by relative seat, ÷ 5",
+                                                    seats=every)
+        self._o_dealt, self._p_dealt = layout.block(
+            "hands_dealt", 1, "hands dealt by relative seat, ÷ 10", _UNBOUNDED, seats=every)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
@@ -534,39 +866,69 @@ class TwentySpace(GameSpace):
         out[self._o_dealt] = dealt[seat] / 10
         out[self._o_dealt + 1] = dealt[other] / 10
 
-    def _from_state(self, state: tw.TwentyState, seat: int, out: array[float]) -> None:
-        other = 1 - seat
+    def _new_picture(self, state: tw.TwentyState) -> _Picture:
+        picture = _TwentyPicture(self, state)
+        values = picture.values
+        if picture.shown:
+            values[self._p_open] = 1.0
+        values[self._p_starter + (state.first ^ (len(state.history) & 1))] = 1.0
+        return picture
+
+    def _sync(self, state: tw.TwentyState, picture: _TwentyPicture, settled: bool) -> None:
+        values = picture.values
+        pos = self._pos
         hands = state.hands
-        base = self._o_hand
-        for c in hands[seat]:
-            out[base + c] = 1.0
-        if state.options["open_hands"]:
-            out[self._o_open] = 1.0
-            base = self._o_other
-            for c in hands[other]:
-                out[base + c] = 1.0
-        base = self._o_revealed
-        for c in state.revealed:
-            out[base + c] = 1.0
-        base = self._o_tally
-        tally = state.tally
-        for c in tally:
-            out[base + c] = 1.0
-        base = self._o_aside
-        for c in state.set_aside:
-            out[base + c] = 1.0
-        if state.last_scorer is not None:
-            out[self._o_scorer + (state.last_scorer ^ seat)] = 1.0
-        out[self._o_starter + (state.first ^ (len(state.history) & 1) ^ seat)] = 1.0
+        if hands != picture.hands:
+            for seat, hand in enumerate(hands):
+                seen = picture.hands[seat]
+                if hand != seen:
+                    gone, came = _changes(seen, hand)
+                    mine = self._p_hand + seat * 52
+                    for c in gone:
+                        values[mine + pos[c]] = 0.0
+                    for c in came:
+                        values[mine + pos[c]] = 1.0
+                    if picture.shown:
+                        shown = self._p_shown + seat * 52
+                        for c in gone:
+                            values[shown + pos[c]] = 0.0
+                        for c in came:
+                            values[shown + pos[c]] = 1.0
+                    values[self._p_sizes + seat] = len(hand) / 5
+                    picture.hands[seat] = hand[:]
+        for cards, seen, at in ((state.revealed, picture.revealed, self._p_revealed),
+                                (state.tally, picture.tally, self._p_tally),
+                                (state.set_aside, picture.set_aside, self._p_aside)):
+            if cards != seen:
+                gone, came = _changes(seen, cards)
+                for c in gone:
+                    values[at + pos[c]] = 0.0
+                for c in came:
+                    values[at + pos[c]] = 1.0
+                seen[:] = cards
+        values[self._p_count] = len(state.tally) / 10
+        scorer = state.last_scorer
+        if scorer != picture.scorer:
+            if picture.scorer is not None:
+                values[self._p_scorer + picture.scorer] = 0.0
+            if scorer is not None:
+                values[self._p_scorer + scorer] = 1.0
+            picture.scorer = scorer
+        if state.bonus != picture.bonus:
+            picture.bonus = state.bonus
+            values[self._p_bonus] = state.bonus / 10
+        if state.tally_value != picture.value:
+            picture.value = state.tally_value
+            values[self._p_value] = state.tally_value / 20
+        left = len(state.stock) - state.stock_pos
+        if left != picture.left:
+            picture.left = left
+            values[self._p_stock] = left / 40
         dealt = state.hands_dealt
-        out[self._o_bonus] = state.bonus / 10
-        out[self._o_value] = state.tally_value / 20
-        out[self._o_count] = len(tally) / 10
-        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 40
-        out[self._o_sizes] = len(hands[seat]) / 5
-        out[self._o_sizes + 1] = len(hands[other]) / 5
-        out[self._o_dealt] = dealt[seat] / 10
-        out[self._o_dealt + 1] = dealt[other] / 10
+        if dealt != picture.dealt:
+            for seat in (0, 1):
+                values[self._p_dealt + seat] = dealt[seat] / 10
+            picture.dealt = list(dealt)
 
 
 # -- 100 Silver Bars ---------------------------------------------------------------------
@@ -577,22 +939,26 @@ for _i, _s in enumerate(sb.VAULT_STATES):
 _DECK_KEYS = tuple(sb.DEFAULT_COUNTS)
 
 
-class _Counted(NamedTuple):
-    """Cards counted once (by plane position), with what they were counted from."""
+class _SilverBarsPicture(_Picture):
+    """A round of 100 Silver Bars' picture: copies of the hands, every vault (its cards,
+    its rubble and its state), the discard pile, the draw pile and where it is drawn
+    from, the pending strike and the locks."""
 
-    source: list[Card]
-    cards: list[Card]
-    counts: array[float]
+    __slots__ = ("against", "discard", "hands", "left", "locked", "rubble", "stock", "stock_pos", "vaults",
+                 "vstate")
 
-
-class _Side(NamedTuple):
-    """One seat's vaults encoded once, with the vaults, rubble and states they were encoded from."""
-
-    source: list[list[Card]]
-    vaults: list[list[Card]]
-    rubble: list[Card | None]
-    states: list[int]
-    blocks: tuple[array[float], array[float], array[float], array[float]]
+    def __init__(self, space: GameSpace, state: sb.SilverBarsState) -> None:
+        super().__init__(space, state)
+        self.hands: list[list[Card]] = [[], []]
+        self.vaults: list[list[list[Card]]] = [[[], [], [], [], []], [[], [], [], [], []]]
+        self.rubble: list[list[Card | None]] = [[None] * 5, [None] * 5]
+        self.vstate: list[list[int | None]] = [[None] * 5, [None] * 5]
+        self.discard: list[Card] = []
+        self.stock: list[Card] | None = None
+        self.stock_pos = 0
+        self.against: int | None = None
+        self.locked = [-1, -1]
+        self.left = -1
 
 
 class SilverBarsSpace(GameSpace):
@@ -636,30 +1002,33 @@ class SilverBarsSpace(GameSpace):
         self._pos = _plane_positions(self.CARDS)
         self._tpos = _text_positions(self._pos)
         self._decks: dict[tuple[Any, ...], array[float]] = {}
-        self._piles: dict[int, _Counted] = {}
-        self._stocks: dict[int, tuple[list[Card], int, array[float]]] = {}
-        self._sides: dict[int, _Side] = {}
         super().__init__("silver-bars", actions)
 
     def _build(self, layout: _Layout) -> None:
         n = len(self.CARDS)
         v = len(sb.VAULT_STATES)
-        self._o_hand = layout.block("hand", n, "the observer's hand (counts)", 4)
-        self._o_vaults = layout.block("vault_states", 2 * 5 * v,
-                                      f"each vault's state ({v} one-hot), by relative seat then vault")
-        self._o_vault_cards = layout.block("vault_cards", 2 * n,
-                                           "the cards in each seat's vaults, rubble included (counts)", 4)
-        self._o_discard = layout.block("discard_pile", n, "the discard pile (counts)", 4)
-        self._o_unseen = layout.block("unseen", n, "cards not seen: the opponent's hand or the draw pile (counts)", 4)
-        self._o_strike = layout.block("strike", 2, "a pending strike against a seat, by relative seat")
-        self._o_dealer = layout.block("dealer", 2, "the dealer, by relative seat")
-        self._o_bars = layout.block("vault_bars", 2 * 5, "silver bars in each vault, ÷ 20, by relative seat then vault",
-                                    _UNBOUNDED)
-        self._o_sizes = layout.block("vault_sizes", 2 * 5, "cards in each vault, ÷ 10, by relative seat then vault",
-                                     _UNBOUNDED)
-        self._o_locks = layout.block("locks_left", 2, "locks left by relative seat, ÷ 5")
-        self._o_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 100", _UNBOUNDED)
-        self._o_target = layout.block("target_score", 1, "the option target_score, ÷ 100", _UNBOUNDED)
+        every = layout.every
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand (counts)", 4, seats=OWN)
+        self._o_vaults, self._p_vaults = layout.block(
+            "vault_states", 5 * v, f"each vault's state ({v} one-hot), by relative seat then vault", seats=every)
+        self._o_vault_cards, self._p_vault_cards = layout.block(
+            "vault_cards", n, "the cards in each seat's vaults, rubble included (counts)", 4, seats=every)
+        self._o_discard, self._p_discard = layout.block("discard_pile", n, "the discard pile (counts)", 4)
+        self._o_unseen, self._p_unseen = layout.block(
+            "unseen", n, "cards not seen: the opponent's hand or the draw pile (counts)", 4, seats=OWN)
+        self._o_strike, self._p_strike = layout.block(
+            "strike", 1, "a pending strike against a seat, by relative seat", seats=every)
+        self._o_dealer, self._p_dealer = layout.block("dealer", 1, "the dealer, by relative seat", seats=every)
+        self._o_bars, self._p_bars = layout.block(
+            "vault_bars", 5, "silver bars in each vault, ÷ 20, by relative seat then vault", _UNBOUNDED,
+            seats=every)
+        self._o_sizes, self._p_sizes = layout.block(
+            "vault_sizes", 5, "cards in each vault, ÷ 10, by relative seat then vault", _UNBOUNDED, seats=every)
+        self._o_locks, self._p_locks = layout.block("locks_left", 1, "locks left by relative seat, ÷ 5",
+                                                    seats=every)
+        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 100", _UNBOUNDED)
+        self._o_target, self._p_target = layout.block(
+            "target_score", 1, "the option target_score, ÷ 100", _UNBOUNDED)
 
     def _deck(self, options: Mapping[str, Any]) -> array[float]:
         """The count of each card in the deck that ``options`` make."""
@@ -670,102 +1039,6 @@ class SilverBarsSpace(GameSpace):
             found = array("f", [counts[c] for c in self.CARDS])
             self._decks[key] = found
         return found
-
-    # The state path remembers what it counted, so that a match played move by
-    # move recounts only what changed.  Each memory keeps the lists it was made
-    # from and is used only while they hold the same cards, so it is never stale.
-
-    def _pile(self, pile: list[Card]) -> array[float]:
-        """The counts of the discard pile (it only grows during a round)."""
-        pos = self._pos
-        done = self._piles.get(id(pile))
-        if done is not None and done.source is pile:
-            cards = done.cards
-            seen = len(cards)
-            if len(pile) >= seen and pile[:seen] == cards:
-                counts = done.counts
-                for c in pile[seen:]:
-                    counts[pos[c]] += 1.0
-                    cards.append(c)
-                return counts
-        counts = array("f", bytes(4 * len(self.CARDS)))
-        for c in pile:
-            counts[pos[c]] += 1.0
-        if len(self._piles) >= 64:
-            self._piles.clear()
-        self._piles[id(pile)] = _Counted(pile, pile[:], counts)
-        return counts
-
-    def _stock(self, stock: list[Card], at: int) -> array[float]:
-        """The counts of the draw pile from ``at`` on.  The engine never changes a
-        round's stock list (only the position moves), so the list itself is the key."""
-        pos = self._pos
-        done = self._stocks.get(id(stock))
-        if done is not None and done[0] is stock:
-            was, counts = done[1], done[2]
-            if was == at:
-                return counts
-            if at > was:
-                for c in stock[was:at]:
-                    counts[pos[c]] -= 1.0
-            else:
-                for c in stock[at:was]:
-                    counts[pos[c]] += 1.0
-        else:
-            counts = array("f", bytes(4 * len(self.CARDS)))
-            for c in stock[at:]:
-                counts[pos[c]] += 1.0
-            if len(self._stocks) >= 64:
-                self._stocks.clear()
-        self._stocks[id(stock)] = (stock, at, counts)
-        return counts
-
-    def _side(self, vaults: list[list[Card]], rubble: list[Card | None], states: list[int]) -> _Side:
-        """One seat's vault blocks: states, card counts, bars and sizes; only the
-        vaults that changed since the last call for the same vaults are recounted."""
-        done = self._sides.get(id(vaults))
-        if done is not None and done.source is vaults:
-            if done.states == states and done.vaults == vaults and done.rubble == rubble:
-                return done
-            changed = [i for i in range(5) if states[i] != done.states[i] or vaults[i] != done.vaults[i]
-                       or rubble[i] is not done.rubble[i]]
-            one_hot, cards_in, bars, sizes = done.blocks
-        else:
-            changed = list(range(5))
-            one_hot = array("f", bytes(4 * 5 * len(sb.VAULT_STATES)))
-            cards_in = array("f", bytes(4 * len(self.CARDS)))
-            bars = array("f", bytes(4 * 5))
-            sizes = array("f", bytes(4 * 5))
-            done = _Side(vaults, [[], [], [], [], []], [None] * 5, [sb.EMPTY] * 5, (one_hot, cards_in, bars, sizes))
-            one_hot[:] = array("f", [1.0 if i % len(sb.VAULT_STATES) == 0 else 0.0 for i in range(len(one_hot))])
-            if len(self._sides) >= 64:
-                self._sides.clear()
-            self._sides[id(vaults)] = done
-        pos = self._pos
-        nv = len(sb.VAULT_STATES)
-        bar_value = sb.BAR_VALUE
-        for i in changed:
-            one_hot[i * nv + _VAULT_STATE_INDEX[done.states[i]]] = 0.0
-            one_hot[i * nv + _VAULT_STATE_INDEX[states[i]]] = 1.0
-            done.states[i] = states[i]
-            for c in done.vaults[i]:
-                cards_in[pos[c]] -= 1.0
-            cards = vaults[i]
-            total = 0
-            for c in cards:
-                cards_in[pos[c]] += 1.0
-                total += bar_value[c]
-            done.vaults[i] = list(cards)
-            bars[i] = total / 20
-            sizes[i] = len(cards) / 10
-            old = done.rubble[i]
-            if old is not None:
-                cards_in[pos[old]] -= 1.0
-            covering = rubble[i]
-            if covering is not None:
-                cards_in[pos[covering]] += 1.0
-            done.rubble[i] = covering
-        return done
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         pos = self._tpos
@@ -802,41 +1075,131 @@ class SilverBarsSpace(GameSpace):
         out[self._o_stock] = obs["stock_count"] / 100
         out[self._o_target] = obs["options"]["target_score"] / 100
 
-    def _from_state(self, state: sb.SilverBarsState, seat: int, out: array[float]) -> None:
+    def _new_picture(self, state: sb.SilverBarsState) -> _Picture:
+        picture = _SilverBarsPicture(self, state)
+        values = picture.values
+        values[self._p_dealer + (state.first ^ (len(state.history) & 1) ^ 1)] = 1.0
+        values[self._p_target] = state.options["target_score"] / 100
+        return picture
+
+    # The unseen cards are the opponent's hand and the draw pile: a multiset that the
+    # observation fixes (the deck less every card seen), read here from where the cards
+    # lie because that is quicker.  The tests check it is the same.
+
+    def _sync(self, state: sb.SilverBarsState, picture: _SilverBarsPicture, settled: bool) -> None:
+        values = picture.values
         pos = self._pos
         n = len(self.CARDS)
-        nv5 = 5 * len(sb.VAULT_STATES)
-        other = 1 - seat
-        o = self._o_discard
-        out[o:o + n] = self._pile(state.discard_pile)
-        # The unseen cards are the opponent's hand and the draw pile: a multiset that
-        # the observation fixes (the deck less every card seen), read here from where
-        # the cards lie because that is quicker.  The tests check it is the same.
-        o = self._o_unseen
-        out[o:o + n] = self._stock(state.stock, state.stock_pos)
-        for c in state.hands[other]:
-            out[o + pos[c]] += 1.0
-        o = self._o_hand
-        for c in state.hands[seat]:
-            out[o + pos[c]] += 1.0
-        for k, s in ((0, seat), (1, other)):
-            one_hot, cards_in, bars, sizes = self._side(state.vaults[s], state.rubble[s], state.vstate[s]).blocks
-            o = self._o_vaults + k * nv5
-            out[o:o + nv5] = one_hot
-            o = self._o_vault_cards + k * n
-            out[o:o + n] = cards_in
-            o = self._o_bars + k * 5
-            out[o:o + 5] = bars
-            o = self._o_sizes + k * 5
-            out[o:o + 5] = sizes
-        if state.strike is not None:
-            out[self._o_strike + (state.strike_against ^ seat)] = 1.0  # type: ignore[operator]
-        out[self._o_dealer + (state.first ^ (len(state.history) & 1) ^ seat ^ 1)] = 1.0
+        at_unseen = self._p_unseen
+        stock, drawn = state.stock, state.stock_pos
+        if stock is not picture.stock:
+            # A new draw pile (a referee arranged it, or a search dealt hidden cards again):
+            # count what is unseen from scratch, with the hands as last written.
+            for seat in (0, 1):
+                unseen = at_unseen + seat * n
+                values[unseen:unseen + n] = self._blank[:n]
+                for c in stock[drawn:]:
+                    values[unseen + pos[c]] += 1.0
+                for c in picture.hands[1 - seat]:
+                    values[unseen + pos[c]] += 1.0
+            picture.stock, picture.stock_pos = stock, drawn
+        elif drawn != picture.stock_pos:
+            was = picture.stock_pos
+            step = -1.0 if drawn > was else 1.0
+            for c in stock[min(was, drawn):max(was, drawn)]:
+                values[at_unseen + pos[c]] += step
+                values[at_unseen + n + pos[c]] += step
+            picture.stock_pos = drawn
+        left = len(stock) - drawn
+        if left != picture.left:
+            picture.left = left
+            values[self._p_stock] = left / 100
+        hands = state.hands
+        if hands != picture.hands:
+            for seat, hand in enumerate(hands):
+                seen = picture.hands[seat]
+                if hand != seen:
+                    gone, came = _changes(seen, hand)
+                    mine, theirs = self._p_hand + seat * n, at_unseen + (1 - seat) * n
+                    for c in gone:
+                        values[mine + pos[c]] -= 1.0
+                        values[theirs + pos[c]] -= 1.0
+                    for c in came:
+                        values[mine + pos[c]] += 1.0
+                        values[theirs + pos[c]] += 1.0
+                    picture.hands[seat] = hand[:]
+        pile = state.discard_pile
+        if pile != picture.discard:
+            gone, came = _changes(picture.discard, pile)
+            at = self._p_discard
+            for c in gone:
+                values[at + pos[c]] -= 1.0
+            for c in came:
+                values[at + pos[c]] += 1.0
+            picture.discard = pile[:]
+        self._sync_vaults(state, picture)
+        against = state.strike_against if state.strike is not None else None
+        if against != picture.against:
+            if picture.against is not None:
+                values[self._p_strike + picture.against] = 0.0
+            if against is not None:
+                values[self._p_strike + against] = 1.0
+            picture.against = against
         locked = state.locked
-        out[self._o_locks] = (5 - locked[seat]) / 5
-        out[self._o_locks + 1] = (5 - locked[other]) / 5
-        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 100
-        out[self._o_target] = state.options["target_score"] / 100
+        if locked != picture.locked:
+            for seat in (0, 1):
+                values[self._p_locks + seat] = (5 - locked[seat]) / 5
+            picture.locked = list(locked)
+
+    def _sync_vaults(self, state: sb.SilverBarsState, picture: _SilverBarsPicture) -> None:
+        """Each seat's vaults: their states, their cards and rubble, their bars and sizes."""
+        values = picture.values
+        pos = self._pos
+        n = len(self.CARDS)
+        nv = len(sb.VAULT_STATES)
+        bar_value = sb.BAR_VALUE
+        vaults = state.vaults
+        if vaults != picture.vaults:
+            for seat, own in enumerate(vaults):
+                copies = picture.vaults[seat]
+                if own != copies:
+                    at = self._p_vault_cards + seat * n
+                    for i, cards in enumerate(own):
+                        seen = copies[i]
+                        if cards != seen:
+                            gone, came = _changes(seen, cards)
+                            for c in gone:
+                                values[at + pos[c]] -= 1.0
+                            for c in came:
+                                values[at + pos[c]] += 1.0
+                            values[self._p_bars + seat * 5 + i] = sum(bar_value[c] for c in cards) / 20
+                            values[self._p_sizes + seat * 5 + i] = len(cards) / 10
+                            copies[i] = cards[:]
+        rubble = state.rubble
+        if rubble != picture.rubble:
+            for seat, covers in enumerate(rubble):
+                copies = picture.rubble[seat]
+                at = self._p_vault_cards + seat * n
+                for i, covering in enumerate(covers):
+                    old = copies[i]
+                    if covering is not old:
+                        if old is not None:
+                            values[at + pos[old]] -= 1.0
+                        if covering is not None:
+                            values[at + pos[covering]] += 1.0
+                        copies[i] = covering
+        vstate = state.vstate
+        if vstate != picture.vstate:
+            for seat, states in enumerate(vstate):
+                copies = picture.vstate[seat]
+                at = self._p_vaults + seat * 5 * nv
+                for i, now in enumerate(states):
+                    old = copies[i]
+                    if now != old:
+                        if old is not None:
+                            values[at + i * nv + _VAULT_STATE_INDEX[old]] = 0.0
+                        values[at + i * nv + _VAULT_STATE_INDEX[now]] = 1.0
+                        copies[i] = now
 
 
 # -- the registry ------------------------------------------------------------------------
