@@ -30,7 +30,18 @@ from itertools import chain
 from parlour.bots.heuristic import Advice, best_draw
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
-from parlour.games.minus_twenty import BONUS, BONUS_CARDS, LEVEL, MINUS, SUIT_INDEX, VALUE, MinusTwentyState
+from parlour.games._base import Figures
+from parlour.games.minus_twenty import (
+    BONUS,
+    BONUS_CARDS,
+    DISCARD,
+    LEVEL,
+    MINUS,
+    PLAY,
+    SUIT_INDEX,
+    VALUE,
+    MinusTwentyState,
+)
 
 UNSEEN_BELOW = 0.5
 """How much an unseen card that falls below the suit's highest card in hand
@@ -56,6 +67,30 @@ ABOVE = [NUMBERS & ~((2 << v) - 1) for v in range(11)]
 """``ABOVE[v]``: the number values above ``v``, as a mask."""
 BELOW = [(1 << v) - 1 for v in range(11)]
 """``BELOW[v]``: the values below ``v``, as a mask."""
+DESCENDING = [tuple(v for v in range(10, 1, -1) if m >> v & 1) for m in range(1 << 11)]
+"""The number values in a mask, highest first (a suit's numbers in hand, as the outlook lists them)."""
+
+SEEN_BIT = MinusTwentyState.shown_bits + [0]
+"""Each card as a bit of one mask of the whole deck: 11 bits a suit, bit v for value v (the
+game's :attr:`~parlour.games._base.PlayThenDraw.shown` is such a mask); 0 for an investment
+card and the joker."""
+EVERY_NUMBER = sum(NUMBERS << 11 * s for s in range(4))
+"""Every number card of the deck, as such a mask."""
+INVESTED_AT = 44
+"""Where a hand's code (:func:`hand_code`) counts its investment cards: 4 bits a suit from this bit."""
+HAND_BIT = [SEEN_BIT[c] or 1 << INVESTED_AT + 4 * (c & 3) for c in range(52)] + [0]
+"""Each card's share of :func:`hand_code`."""
+
+
+def hand_code(hand: Iterable[Card]) -> int:
+    """A hand in one number: its number cards as bits (as :data:`SEEN_BIT`, below bit
+    :data:`INVESTED_AT`) and, above, a count of its investment cards for each suit."""
+    return sum(map(HAND_BIT.__getitem__, hand))  # no card twice, so + is |
+
+
+def suit_in(code: int, suit: int) -> tuple[int, int]:
+    """One suit of a hand's code: the mask of its number values, and its investment cards."""
+    return code >> 11 * suit & NUMBERS, code >> INVESTED_AT + 4 * suit & 15
 
 
 class Outlook:
@@ -81,26 +116,37 @@ class Outlook:
 
     def __call__(self, suit: int, meld: Sequence[Card], hand: Sequence[Card]) -> float:
         """The expected score of ``suit``'s meld with ``hand`` (the suit's cards in hand)."""
-        values, spare = in_hand(hand)
-        return worth(self.unseen[suit], self.chance, summary(meld), values, spare, self.plays)
+        mask, spare = suit_in(hand_code(hand), suit)
+        return worth(self.unseen[suit], self.chance, summary(meld), mask, spare, self.plays)
 
 
-def worth(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int) -> float:
+def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> float:
     """What a suit's meld is expected to score: the meld in figures, the suit's number values
-    in hand (highest first) and investment cards in hand, its unseen numbers as a mask, the
-    chance of each reaching you in time, and ``plays`` cards still to put down.
+    in hand (a mask) and investment cards in hand, its unseen numbers as a mask, the chance of
+    each reaching you in time, and ``plays`` cards still to put down.
 
     A suit not yet started is an option, not a debt: it counts at least 0,
     and more only when it is expected to make :data:`START_MARGIN`.
+
+    As in :func:`suit_moves`, only what can still go on the meld counts: the question, so
+    put, is often asked again.
     """
     top = meld[3]
-    if top:
-        return _reckon(unseen, chance, meld, tuple(v for v in values if v > top), 0, plays)
-    return _reckon(unseen, chance, meld, values, spare, plays)
+    if top:  # investment cards and numbers below the top no longer fit
+        mask &= ABOVE[top]
+        spare = 0
+    unseen &= ABOVE[top]
+    return _worth(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> float:
+    """:func:`worth` of the cards that fit the meld, remembered."""
+    return _reckon(unseen, chance, meld, DESCENDING[mask], spare, plays)
 
 
 def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int) -> float:
-    """:func:`worth`, given only the cards in hand that fit the meld."""
+    """:func:`worth`, given only the cards in hand that fit the meld (their values, highest first)."""
     numbers, investments, count, top = meld
     if len(values) > plays:
         values = values[:plays]  # short of turns, the high cards go down
@@ -125,74 +171,66 @@ def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], 
     return 0.0
 
 
-SuitMoves = tuple[float, dict[int, float], dict[int, float]]
-"""A suit's :func:`worth` as it is, and after playing or discarding a card of each value in hand."""
+SuitMoves = tuple[list[float], list[float]]
+"""What putting down a card of a suit does to the suit's :func:`worth`, by the card's value
+(0 for an investment card): played (with :data:`TEMPO` for a meld worth having; only the
+values that fit the meld), and discarded (before the gift to the opponent)."""
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def suit_moves(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int,
-               plays: int) -> SuitMoves:
-    """What each card of a suit in hand does to the suit's worth, played or discarded (by value,
-    0 for an investment card).  Either move spends a turn: ``plays`` counts the turns after it.
+def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
+    """What each card of a suit in hand (its number values as ``mask``, ``spare`` investment
+    cards) scores, played or discarded: the change in the suit's worth.  Either move spends a
+    turn: ``plays`` counts the turns after it.
 
+    Only the unseen cards above the meld's top and the cards in hand that fit it count (a card
+    that does not fit is no loss), and ``chance`` only if some such card is unseen: the same
+    question asked of another hand or deal often differs in nothing else (see :func:`_suit_moves`).
     Searches ask this many times over (the same hand in many sampled deals): hence the cache.
     """
-    numbers, investments, count, top = meld
-    kept = dict.fromkeys(values, 0.0)
-    if spare:
-        kept[0] = 0.0
+    top = meld[3]
     if top:  # investment cards and numbers below the top no longer fit
-        values = tuple(v for v in values if v > top)
+        mask &= ABOVE[top]
         spare = 0
+    unseen &= ABOVE[top]
+    return _suit_moves(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
+    """:func:`suit_moves` of the cards that fit the meld, remembered."""
+    numbers, investments, count, top = meld
+    values = DESCENDING[mask]
     before = _reckon(unseen, chance, meld, values, spare, plays) if values or spare else 0.0
-    for value in kept:
-        kept[value] = before  # a card that does not fit is no loss
-    played: dict[int, float] = {}
+    played = [0.0] * 11
+    kept = [0.0] * 11  # a card that does not fit, or of a suit not worth starting, is no loss
     if spare:
         played[0] = _reckon(unseen, chance, (numbers, investments + 1, count + 1, 0), values, spare - 1, plays)
         if count or before:
-            kept[0] = _reckon(unseen, chance, meld, values, spare - 1, plays)
+            kept[0] = _reckon(unseen, chance, meld, values, spare - 1, plays) - before
     for i, value in enumerate(values):
         # Played, the card leaves the higher cards to follow; discarded, all the others.
         played[value] = _reckon(unseen, chance, (numbers + value, investments, count + 1, value), values[:i], 0,
                                 plays)
-        if count or before:  # a card of a suit not worth starting leaves nothing behind
-            kept[value] = _reckon(unseen, chance, meld, values[:i] + values[i + 1:], spare, plays)
-    return before, played, kept
-
-
-def in_hand_by_suit(hand: Sequence[Card]) -> list[tuple[tuple[int, ...], int]]:
-    """Each suit's cards in hand (C D H S) in figures, in one pass: the number values,
-    highest first, and how many investment cards."""
-    values: list[list[int]] = [[], [], [], []]
-    spare = [0, 0, 0, 0]
-    for card in sorted(hand, reverse=True):  # by rank, highest first
-        value = VALUE[card]
-        if value:
-            values[card & 3].append(value)
-        else:
-            spare[card & 3] += 1
-    return [(tuple(values[s]), spare[s]) for s in range(4)]
-
-
-def in_hand(suit_cards: Sequence[Card]) -> tuple[tuple[int, ...], int]:
-    """One suit's cards in hand in figures, as :func:`in_hand_by_suit` gives them for every suit
-    (the outlook of a single suit asks this in every draw decision of a search: one suit is cheaper)."""
-    values = sorted((VALUE[c] for c in suit_cards), reverse=True)
-    spare = 0
-    while values and not values[-1]:
-        values.pop()
-        spare += 1
-    return tuple(values), spare
-
-
-SEEN_BIT = [(1 << ((c & 3) * 11 + VALUE[c])) if VALUE[c] else 0 for c in range(53)]
-"""Each card as a bit of one mask of the whole deck: 11 bits a suit, bit v for value v."""
+        if count or before:
+            kept[value] = _reckon(unseen, chance, meld, values[:i] + values[i + 1:], spare, plays) - before
+    for value in (0, *values) if spare else values:
+        after = played[value]
+        score = after - before
+        if after > 0:
+            score += TEMPO - value / 40
+        played[value] = score
+    return played, kept
 
 
 def unseen_numbers(seen: Iterable[Card]) -> list[int]:
     """Per suit, a mask of the number values not among ``seen`` (no card twice)."""
-    mask = ~sum(map(SEEN_BIT.__getitem__, seen))  # no card is seen twice, so + is |
+    return unseen_of(sum(map(SEEN_BIT.__getitem__, seen)))  # no card is seen twice, so + is |
+
+
+def unseen_of(seen: int) -> list[int]:
+    """Per suit, a mask of the number values not in the mask ``seen`` of the whole deck."""
+    mask = ~seen
     return [mask & NUMBERS, mask >> 11 & NUMBERS, mask >> 22 & NUMBERS, mask >> 33 & NUMBERS]
 
 
@@ -202,17 +240,24 @@ def outlook_for(seen: Iterable[Card], stock: int, their_hand: int, drawing: bool
     ``their_hand``: the opponent's cards that you have not seen (an unseen
     card may be there rather than in the draw pile).
     """
+    return Outlook(unseen_numbers(seen), *chance_and_plays(stock, their_hand, drawing))
+
+
+def chance_and_plays(stock: int, their_hand: int, drawing: bool) -> tuple[float, int]:
+    """:attr:`Outlook.chance` and :attr:`Outlook.plays` of the seat to move, from the size of
+    the draw pile and the opponent's cards it has not seen."""
     if drawing:
         plays = usable = (stock - 1) // 2
     else:
         plays = (stock + 1) // 2
         usable = max(plays - 1, 0)
     chance = FUTURE * usable / (stock + their_hand) if stock + their_hand else 0.0
-    return Outlook(unseen_numbers(seen), chance, plays)
+    return chance, plays
 
 
-Summary = tuple[int, int, int, int]
-"""A meld in figures: (sum of its numbers, investment cards, cards, top number)."""
+Summary = Figures
+"""A meld in figures: (sum of its numbers, investment cards, cards, top number): the game
+keeps each meld's (:attr:`~parlour.games._base.PlayThenDraw.figures`)."""
 
 
 def summary(meld: Sequence[Card]) -> Summary:
@@ -231,50 +276,100 @@ def summary(meld: Sequence[Card]) -> Summary:
 
 def gift_to(card: Card, meld: Summary) -> float:
     """How much a discarded card would help the opponent's meld of its suit (given in figures)."""
-    if not meld[2]:
-        return 0.5
-    top = meld[3]
-    value = VALUE[card]
+    return GIFTS[meld[3]][VALUE[card]] if meld[2] else 0.5
+
+
+def _gift(value: int, top: int) -> float:
+    """:func:`gift_to` a meld (not empty) whose top number is ``top``, of a card of ``value``."""
     if value == 0:
         return 4.0 if top == 0 else 0.0
     return float(value) if value > top else 0.0
 
 
-def best_play(mine: Sequence[Sequence[Card]], theirs: Sequence[Sequence[Card]], hand: Sequence[Card],
-              legal: Sequence[Move], outlook: Outlook, scores: list[float] | None = None) -> Move:
-    """The advised ``play`` or ``discard`` move (only the card's own suit changes); each
-    move's score, in expected points, is appended to ``scores`` when given.
+GIFTS = [[_gift(value, top) for value in range(11)] for top in range(11)]
+"""``GIFTS[top][value]``: :func:`gift_to` a started meld whose top number is ``top``."""
+
+
+def best_play(mine: Sequence[Summary], theirs: Sequence[Summary], code: int, legal: Sequence[Move],
+              outlook: Outlook, scores: list[float] | None = None) -> Move:
+    """The advised ``play`` or ``discard`` move (only the card's own suit changes), given both
+    seats' melds in figures and the hand's :func:`hand_code`; each move's score, in expected
+    points, is appended to ``scores`` when given.
 
     Either move spends this turn, so both are judged with one play fewer left.
     """
-    suits = in_hand_by_suit(hand)
     plays = max(outlook.plays - 1, 0)
+    unseen, chance = outlook.unseen, outlook.chance
     options: list[SuitMoves | None] = [None] * 4
-    gifts: list[Summary | None] = [None] * 4
     best, best_score = legal[0], -1e9
     for move in legal:
         verb, args = move  # unpacked: a NamedTuple's fields by name cost more, and this runs in every rollout
         card: Card = args[0]  # type: ignore[assignment]
         suit = card & 3
+        option = options[suit]
+        if option is None:
+            option = options[suit] = suit_moves(unseen[suit], chance, mine[suit], code >> 11 * suit & NUMBERS,
+                                                code >> INVESTED_AT + 4 * suit & 15, plays)
+        score: float
+        if verb == "play":
+            score = option[0][VALUE[card]]
+        else:
+            meld = theirs[suit]
+            score = option[1][VALUE[card]] - (GIFTS[meld[3]][VALUE[card]] if meld[2] else 0.5)
+        if scores is not None:
+            scores.append(score)
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def best_put(state: MinusTwentyState, code: int, outlook: Outlook) -> Move:
+    """:func:`best_play` of the seat to move in a sampled state, read from its hand (whose
+    :func:`hand_code` is ``code``): each card's ``play`` (when it fits its meld), then its
+    ``discard``, in the order of the hand, which is the order of the legal moves."""
+    seat = state.to_move
+    mine, theirs, tops = state.figures[seat], state.figures[1 - seat], state.tops[seat]
+    plays = max(outlook.plays - 1, 0)
+    unseen, chance = outlook.unseen, outlook.chance
+    options: list[SuitMoves | None] = [None] * 4
+    best, best_score = None, -1e9  # every move scores more: the first is taken at least
+    for card in state.hands[seat]:
+        suit = card & 3
         value = VALUE[card]
         option = options[suit]
         if option is None:
-            option = options[suit] = suit_moves(outlook.unseen[suit], outlook.chance, summary(mine[suit]),
-                                                *suits[suit], plays)
-        before, played, kept = option
-        score: float
-        if verb == "play":
-            after = played[value]
-            score = after - before
-            if after > 0:
-                score += TEMPO - value / 40
+            option = options[suit] = suit_moves(unseen[suit], chance, mine[suit], code >> 11 * suit & NUMBERS,
+                                                code >> INVESTED_AT + 4 * suit & 15, plays)
+        if tops[suit] < LEVEL[card]:  # it fits its meld
+            score = option[0][value]
+            if score > best_score:
+                best, best_score = PLAY[card], score
+        meld = theirs[suit]
+        score = option[1][value] - (GIFTS[meld[3]][value] if meld[2] else 0.5)
+        if score > best_score:
+            best, best_score = DISCARD[card], score
+    assert best is not None
+    return best
+
+
+def best_take(mine: Sequence[Summary], code: int, piles: Sequence[Sequence[Card]], legal: Sequence[Move],
+              outlook: Outlook) -> Move:
+    """:func:`~parlour.bots.heuristic.best_draw` with this game's outlook, given the melds in
+    figures and the hand's :func:`hand_code`: take the top card of a discard pile when it
+    raises its suit's worth by more than an unknown card from the draw pile would."""
+    best, best_score = legal[0], -1e9
+    for move in legal:
+        verb, args = move
+        if verb == "draw":
+            score = DRAW_PILE_WORTH
         else:
-            theirs_meld = gifts[suit]
-            if theirs_meld is None:
-                theirs_meld = gifts[suit] = summary(theirs[suit])
-            score = kept[value] - before - gift_to(card, theirs_meld)
-        if scores is not None:
-            scores.append(score)
+            suit = SUIT_INDEX[args[0]]  # type: ignore[index]
+            mask, spare = suit_in(code, suit)
+            value = VALUE[piles[suit][-1]]
+            unseen, chance, meld, plays = outlook.unseen[suit], outlook.chance, mine[suit], outlook.plays
+            with_top = (worth(unseen, chance, meld, mask | 1 << value, spare, plays) if value
+                        else worth(unseen, chance, meld, mask, spare + 1, plays))
+            score = with_top - worth(unseen, chance, meld, mask, spare, plays)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -286,8 +381,9 @@ def takes_that_fit(legal: Sequence[Move], tops: Sequence[int], piles: Sequence[S
     never worth more than a card from the draw pile."""
     fit = []
     for move in legal:
-        if move.verb == "take":
-            suit = SUIT_INDEX[move.args[0]]  # type: ignore[index]
+        verb, args = move
+        if verb == "take":
+            suit = SUIT_INDEX[args[0]]  # type: ignore[index]
             if tops[suit] >= LEVEL[piles[suit][-1]]:
                 continue
         fit.append(move)
@@ -323,35 +419,37 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
     if drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, piles)}
         return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH, scores)
-    return best_play(melds[seat], melds[1 - seat], hand, legal, outlook, scores)
+    return best_play([summary(m) for m in melds[seat]], [summary(m) for m in melds[1 - seat]], hand_code(hand),
+                     legal, outlook, scores)
 
 
-def seen_by(state: MinusTwentyState, seat: int) -> tuple[Iterable[Card], int]:
-    """What ``seat`` has seen in a sampled state (its hand, every meld and discard pile, and the
-    opponent's cards it saw taken from a pile), and how many of the opponent's cards it has not."""
-    was_on_pile = state.was_on_pile
+def seen_by(state: MinusTwentyState, seat: int) -> tuple[int, list[int], int]:
+    """What ``seat`` knows in a sampled state: its hand's :func:`hand_code`; per suit, the
+    numbers it has not seen, as masks; and how many of the opponent's cards it has not seen.
+    It has seen its hand, every card put down this round (the game keeps them: ``shown``) and
+    so every opponent's card it saw taken from a pile."""
+    code = sum(map(HAND_BIT.__getitem__, state.hands[seat]))  # hand_code
     theirs = state.hands[1 - seat]
-    known = [c for c in theirs if was_on_pile[c]]  # taken from a discard pile
-    return chain(state.hands[seat], known, *state.melds[0], *state.melds[1], *state.discard_piles), \
-        len(theirs) - len(known)
+    known = sum(map(state.was_on_pile.__getitem__, theirs))  # taken from a discard pile
+    unseen = ~(state.shown | code & EVERY_NUMBER)
+    return (code, [unseen & NUMBERS, unseen >> 11 & NUMBERS, unseen >> 22 & NUMBERS, unseen >> 33 & NUMBERS],
+            len(theirs) - known)
 
 
 def rollout(state: State, rng: random.Random) -> Move:
     """The same advice on a sampled state, reading only what the mover could see."""
     assert isinstance(state, MinusTwentyState)
     seat = state.to_move
-    legal = state.legal_moves()
-    if state.drawing:
-        legal = takes_that_fit(legal, state.tops[seat], state.discard_piles)
-    if len(legal) == 1:
-        return legal[0]
-    hand = state.hands[seat]
-    seen, their_hidden = seen_by(state, seat)
-    outlook = outlook_for(seen, len(state.stock) - state.stock_pos, their_hidden, state.drawing)
-    if state.drawing:
-        tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.discard_piles)}
-        return best_draw(state.melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
-    return best_play(state.melds[seat], state.melds[1 - seat], hand, legal, outlook)
+    drawing = state.drawing
+    if drawing:
+        legal = takes_that_fit(state.legal_moves(), state.tops[seat], state.discard_piles)
+        if len(legal) == 1:
+            return legal[0]
+    code, unseen, their_hidden = seen_by(state, seat)
+    outlook = Outlook(unseen, *chance_and_plays(len(state.stock) - state.stock_pos, their_hidden, drawing))
+    if drawing:
+        return best_take(state.figures[seat], code, state.discard_piles, legal, outlook)
+    return best_put(state, code, outlook)
 
 
 ROLLOUT_DEPTH = 12
@@ -392,13 +490,13 @@ def evaluate(state: State) -> list[float]:
     stock = len(state.stock) - state.stock_pos
     values = []
     for seat in (0, 1):
-        seen, their_hidden = seen_by(state, seat)
-        unseen = unseen_numbers(seen)
+        code, unseen, their_hidden = seen_by(state, seat)
         hidden = stock + their_hidden
         chance = FUTURE * usable[seat] / hidden if hidden else 0.0
-        suits = in_hand_by_suit(state.hands[seat])
-        mine = state.melds[seat]
-        values.append(sum(worth(unseen[s], chance, summary(mine[s]), *suits[s], plays[seat]) for s in range(4)))
+        mine = state.figures[seat]
+        left = plays[seat]
+        values.append(sum([worth(unseen[s], chance, mine[s], code >> 11 * s & NUMBERS,
+                                 code >> INVESTED_AT + 4 * s & 15, left) for s in range(4)]))
     return values
 
 
