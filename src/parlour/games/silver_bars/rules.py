@@ -15,7 +15,7 @@ lookups; the sentences are in :mod:`~parlour.games.silver_bars.explain`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple, TypeAlias, assert_never, cast
+from typing import Any, ClassVar, NamedTuple, TypeAlias, cast
 
 from typing_extensions import TypedDict
 
@@ -23,19 +23,15 @@ from parlour.cards import Card
 from parlour.game import BaseObservation, Deal, Event, Game, Move, Observation, State
 from parlour.games._base import StockPile, Turns
 from parlour.games.silver_bars.cards import (
-    BAR,
     BAR_VALUE,
     HAND,
     HI_THIEF,
     KIND,
     LO_THIEF,
     LOCKS,
-    MINER,
-    RUBBLE,
     SHOVEL,
     STRIKE,
     VAULTS,
-    vault_bars,
 )
 from parlour.games.silver_bars.explain import (
     DRAW_PILE_EMPTY_TEXT,
@@ -49,26 +45,38 @@ from parlour.games.silver_bars.explain import (
     why_illegal,
 )
 from parlour.games.silver_bars.tables import (
+    ACTIONS,
     ALWAYS,
     BAR_TOP,
     DISCARD,
+    DISCARDS,
+    DUMPS_RUBBLE,
     EMPTY,
     F_TOP_BAR,
     F_TOP_MINER,
     FEAT,
     FILL,
-    FROM_FILL,
+    LOCK,
     LOCK_MOVES,
     LOCKED,
+    LOCKS_VAULT,
     MINER_TOP,
+    PLAY_ALONE,
+    PLAY_AT,
+    PUTS_BAR,
+    PUTS_MINER,
     RESOLVE,
+    RESOLVES,
     RUBBLED,
     START_FEAT,
     START_FILL,
     STATES,
+    STEALS,
+    STRIKES,
     TARGETS,
     THIEF,
     thief_plays,
+    thief_row,
     vault_state,
     vaults_of,
 )
@@ -238,6 +246,8 @@ class SilverBarsState(Turns, StockPile, State):
     """The rubble card on each vault, or None."""
     vstate: list[list[int]]
     """Each vault's state code (see ``vault_state``)."""
+    bars: list[list[int]]
+    """The silver bars in each vault: the sum of its bars' values (what it ships once locked)."""
     fill: list[int]
     """Each seat's ``fill`` bits: which vaults take bars of each value, which have a bar on top."""
     feat: list[int]
@@ -267,6 +277,7 @@ class SilverBarsState(Turns, StockPile, State):
         self.vaults = [[[] for _ in range(VAULTS)] for _ in range(2)]
         self.rubble = [[None] * VAULTS for _ in range(2)]
         self.vstate = [[EMPTY] * VAULTS for _ in range(2)]
+        self.bars = [[0] * VAULTS for _ in range(2)]
         self.fill = [START_FILL, START_FILL]
         self.feat = [START_FEAT, START_FEAT]
         self.locked = [0, 0]
@@ -286,7 +297,8 @@ class SilverBarsState(Turns, StockPile, State):
 
     # -- a turn ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
-        """Resolving a pending strike, or: every lock, and each card's plays and its discard."""
+        """Resolving a pending strike, or: every lock, and each card's plays and its discard
+        (each card once, in the order of the set of the hand's cards)."""
         if self._over:
             return []
         seat = self.to_move
@@ -297,23 +309,28 @@ class SilverBarsState(Turns, StockPile, State):
         sources = (fill, (self.feat[seat] & 31) | (theirs & (31 << 5)) | ALWAYS)
         moves = LOCK_MOVES[(fill >> (5 * F_TOP_BAR)) & 31][:]
         targets = TARGETS
-        for card in set(self.hands[seat]):
+        for card in {*self.hands[seat]}:
             source, offset, table = targets[card]
             if source < THIEF:
                 moves += table[(sources[source] >> offset) & 31]
             else:
-                moves += thief_plays(card, fill, theirs)
-                moves.append(DISCARD[card])
+                moves += thief_row(card, fill, theirs)
         return moves
 
     def apply(self, move: Move) -> None:
-        """A turn: resolve a pending strike; or play or discard a card, then draw; or lock a vault."""
-        verb, args = move
-        if self._over:
-            raise self._illegal(move)
+        """A turn: resolve a pending strike; or play or discard a card, then draw; or lock a vault.
+
+        The legal moves are prebuilt, so a move is known by one lookup (``ACTIONS``) and
+        checked by a bit of the tables; any other move is checked word by word
+        (:meth:`_apply_given`).  Either way an illegal move raises the same error."""
+        action = ACTIONS.get(id(move))
+        if action is None or self._over:
+            self._apply_given(move)
+            return
+        what, card, i, bit = action
         seat = self.to_move
         if self.strike_against == seat:
-            if verb != "resolve" or args:
+            if what != RESOLVES:
                 raise self._illegal(move)
             # The turn is spent resolving: the strike card goes to the discard pile.
             self.discard_pile.append(self.strike)  # type: ignore[arg-type]
@@ -323,94 +340,137 @@ class SilverBarsState(Turns, StockPile, State):
             self.moves.append(move)
             self.to_move = 1 - seat
             return
-        hand = self.hands[seat]
-        card = args[0] if args else None
-        if verb == "discard":
-            if type(card) is not Card or len(args) != 1 or card not in hand:
+        if what >= LOCKS_VAULT:
+            if what == RESOLVES or not self.fill[seat] & bit:  # a lock goes on a silver bar
                 raise self._illegal(move)
-            index = hand.index(card)
-            self.discard_pile.append(card)
-            record: UndoRecord = DISCARDED[index]
-        elif verb == "play":
-            if type(card) is not Card or card not in hand:
-                raise self._illegal(move)
-            index = hand.index(card)
-            record = self._play(move, seat, card, index)
-        elif verb == "lock":
-            self._lock(move, seat, args)
+            self._lock(move, seat, i)
             return
-        else:
+        hand = self.hands[seat]
+        try:
+            index = hand.index(card)  # type: ignore[arg-type]
+        except ValueError:
+            index = -1
+        if index < 0:
             raise self._illegal(move)
+        record: UndoRecord
+        if what == DISCARDS:
+            self.discard_pile.append(card)  # type: ignore[arg-type]
+            record = DISCARDED[index]
+        elif what <= PUTS_MINER:
+            # A silver bar into an own unlocked vault that is empty, or whose top card is a
+            # miner over a lower bar; a miner onto an own unlocked vault whose top card is a
+            # silver bar: whether the vault takes the card is one bit of the tables.
+            fill = self.fill[seat]
+            if not fill & bit:
+                raise self._illegal(move)
+            states = self.vstate[seat]
+            old = states[i]
+            if what == PUTS_BAR:
+                value = BAR_VALUE[card]  # type: ignore[index]
+                new = BAR_TOP + value
+                self.bars[seat][i] += value
+            else:
+                new = old + (MINER_TOP - BAR_TOP)
+            states[i] = new
+            self.fill[seat] = fill + ((FILL[new] - FILL[old]) << i)
+            self.feat[seat] += (FEAT[new] - FEAT[old]) << i
+            self.vaults[seat][i].append(card)  # type: ignore[arg-type]
+            record = PLACED[index][i][old]
+        elif what == STEALS:
+            if move not in thief_row(card, self.fill[seat], self.feat[1 - seat]):  # type: ignore[arg-type]
+                raise self._illegal(move)
+            # For a thief, ``bit`` is the mover's vault that takes the bar.
+            record = self._steal(seat, card, index, i, bit)  # type: ignore[arg-type]
+        elif what == STRIKES:
+            record = StrikeCalled(index, self._strike(seat, card))  # type: ignore[arg-type]
+        else:
+            record = self._clear_or_bury(move, seat, card, index, what == DUMPS_RUBBLE, i, bit)  # type: ignore[arg-type]
         # Every play and discard is followed by the draw; drawing the last card ends the round.
         del hand[index]
-        pos = self.stock_pos
-        hand.append(self.stock[pos])
-        self.stock_pos = pos + 1
+        pos = self.stock_pos + 1
+        hand.append(self.stock[pos - 1])
+        self.stock_pos = pos
         self._undo.append(record)
         self.moves.append(move)
         self.to_move = 1 - seat
-        if pos + 1 == len(self.stock):
+        if pos == len(self.stock):
             self._end_round(None)
 
-    # -- playing a card --------------------------------------------------------
-    def _play(self, move: Move, seat: int, card: Card, index: int) -> UndoRecord:
-        """Play ``card``, found at ``index`` in the hand, as the move says.
+    def _apply_given(self, move: Move) -> None:
+        """Any move that is not one of the prebuilt ones (parsed from text, built in code, or
+        malformed), or any move once the round is over: checked word by word as the rulebook
+        gives the forms, then made as the prebuilt move it equals and recorded as given."""
+        verb, args = move
+        if self._over:
+            raise self._illegal(move)
+        seat = self.to_move
+        prebuilt: Move
+        if self.strike_against == seat:
+            if verb != "resolve" or args:
+                raise self._illegal(move)
+            prebuilt = RESOLVE
+        elif verb == "lock":
+            vault = args[0] if len(args) == 1 else 0
+            if type(vault) is not int or not 1 <= vault <= VAULTS:
+                raise self._illegal(move)
+            prebuilt = LOCK[vault - 1]
+        elif verb == "discard":
+            card = args[0] if args else None
+            if type(card) is not Card or len(args) != 1 or card not in self.hands[seat]:
+                raise self._illegal(move)
+            prebuilt = DISCARD[card]
+        elif verb == "play":
+            card = args[0] if args else None
+            if type(card) is not Card or card not in self.hands[seat]:
+                raise self._illegal(move)
+            prebuilt = self._play_of(move, seat, card)
+        else:
+            raise self._illegal(move)
+        self.apply(prebuilt)
+        self.moves[-1] = move
 
-        A silver bar goes into an own unlocked vault that is empty, or whose top card
-        is a miner over a lower bar; a miner onto an own unlocked vault whose top card
-        is a silver bar; rubble onto an empty vault of the opponent; a shovel clears
-        the rubble off an own vault.  The worker's strike and the thieves are below.
-        """
+    def _play_of(self, move: Move, seat: int, card: Card) -> Move:
+        """The prebuilt ``play`` that ``move`` names, if its card takes that many vaults
+        (a thief's must be one of :func:`thief_plays`); whether the vault takes the card
+        is checked as the prebuilt move is made."""
         args = move.args
         kind = KIND[card]
         if kind <= SHOVEL:  # a card that goes on one vault
             vault = args[1] if len(args) == 2 else 0
             if type(vault) is not int or not 1 <= vault <= VAULTS:
                 raise self._illegal(move)
-            i = vault - 1
-            target = 1 - seat if kind == RUBBLE else seat
-            # Whether the vault takes the card is one bit of the tables.
-            source, offset, _ = TARGETS[card]
-            if not ((self.fill[seat] if source == FROM_FILL else self.feat[target]) >> (offset + i)) & 1:
-                raise self._illegal(move)
-            states = self.vstate[target]
-            old = states[i]
-            if kind == BAR:
-                self.vaults[seat][i].append(card)
-                new = BAR_TOP + BAR_VALUE[card]
-                record: UndoRecord = PLACED[index][i][old]
-            elif kind == MINER:
-                self.vaults[seat][i].append(card)
-                new = MINER_TOP + old - BAR_TOP
-                record = PLACED[index][i][old]
-            elif kind == RUBBLE:
-                self.rubble[target][i] = card
-                new = RUBBLED
-                record = RubbleDumped(index, i)
-            else:
-                covering = self.rubble[seat][i]
-                assert covering is not None
-                self.rubble[seat][i] = None
-                # The rubble goes to the discard pile first, the shovel on top of it.
-                self.discard_pile.append(covering)
-                self.discard_pile.append(card)
-                new = EMPTY
-                record = RubbleShovelled(index, i, covering)
-            states[i] = new
-            self.fill[target] += (FILL[new] - FILL[old]) << i
-            self.feat[target] += (FEAT[new] - FEAT[old]) << i
-            return record
+            return PLAY_AT[card][vault - 1]
         if kind == STRIKE:
             if len(args) != 1:
                 raise self._illegal(move)
-            return StrikeCalled(index, self._strike(seat, card))
+            return PLAY_ALONE[card]
         if kind == LO_THIEF or kind == HI_THIEF:
-            if len(args) != 3 or move not in thief_plays(card, self.fill[seat], self.feat[1 - seat]):
+            plays = thief_plays(card, self.fill[seat], self.feat[1 - seat])
+            if len(args) != 3 or move not in plays:
                 raise self._illegal(move)
-            src: int = args[1]  # type: ignore[assignment]
-            dst: int = args[2]  # type: ignore[assignment]
-            return self._steal(seat, card, index, src - 1, dst - 1)
+            return plays[plays.index(move)]
         raise self._illegal(move)
+
+    # -- playing a card --------------------------------------------------------
+    def _clear_or_bury(self, move: Move, seat: int, card: Card, index: int, bury: bool, i: int,
+                       bit: int) -> UndoRecord:
+        """Rubble onto an empty vault of the opponent (``bury``), or a shovel clearing the
+        rubble off an own vault: both the rubble and the shovel go to the discard pile."""
+        target = 1 - seat if bury else seat
+        if not self.feat[target] & bit:
+            raise self._illegal(move)
+        if bury:
+            self.rubble[target][i] = card
+            self._set_vault(target, i, RUBBLED)
+            return RubbleDumped(index, i)
+        covering = self.rubble[seat][i]
+        assert covering is not None
+        self.rubble[seat][i] = None
+        # The rubble goes to the discard pile first, the shovel on top of it.
+        self.discard_pile.append(covering)
+        self.discard_pile.append(card)
+        self._set_vault(seat, i, EMPTY)
+        return RubbleShovelled(index, i, covering)
 
     def _strike(self, seat: int, card: Card) -> tuple[int, ...]:
         """The worker's strike: every miner on top of the opponent's unlocked vaults goes to
@@ -436,33 +496,33 @@ class SilverBarsState(Turns, StockPile, State):
         other = 1 - seat
         robbed = self.vaults[other][src]
         bar = robbed.pop()
+        value = BAR_VALUE[bar]
         old_src = self.vstate[other][src]
         old_dst = self.vstate[seat][dst]
         self._set_vault(other, src, vault_state(robbed, False, False))
+        self.bars[other][src] -= value
         self.vaults[seat][dst].append(bar)
-        self._set_vault(seat, dst, BAR_TOP + BAR_VALUE[bar])
+        self._set_vault(seat, dst, BAR_TOP + value)
+        self.bars[seat][dst] += value
         self.discard_pile.append(card)
         self.events.append(Event(len(self.moves) + 1, seat, "Theft", 0, theft_text(card, bar, src, dst), other))
         return BarStolen(index, src, dst, old_src, old_dst)
 
     # -- locking a vault -------------------------------------------------------
-    def _lock(self, move: Move, seat: int, args: tuple[Any, ...]) -> None:
-        """Lock a vault with a silver bar on top: no draw; the fifth lock ends the round."""
-        vault = args[0] if len(args) == 1 else 0
-        if type(vault) is not int or not 1 <= vault <= VAULTS:
-            raise self._illegal(move)
-        i = vault - 1
-        old = self.vstate[seat][i]
-        if not BAR_TOP <= old < MINER_TOP:
-            raise self._illegal(move)
+    def _lock(self, move: Move, seat: int, i: int) -> None:
+        """Lock vault ``i``, which has a silver bar on top: no draw; the fifth lock ends the round."""
+        states = self.vstate[seat]
+        old = states[i]
         self._undo.append(VAULT_LOCKED[i][old])
-        self._set_vault(seat, i, LOCKED)
-        self.locked[seat] += 1
+        states[i] = LOCKED  # which takes nothing and has no bits
+        self.fill[seat] -= FILL[old] << i
+        self.feat[seat] -= FEAT[old] << i
+        locked = self.locked[seat] = self.locked[seat] + 1
         # A locked vault never changes again, so its bars are as good as shipped.
-        self.scores[seat] += vault_bars(self.vaults[seat][i])
+        self.scores[seat] += self.bars[seat][i]
         self.moves.append(move)
         self.to_move = 1 - seat
-        if self.locked[seat] == VAULTS:
+        if locked == VAULTS:
             self._end_round(seat)
 
     # -- the round's end: the shipment -----------------------------------------
@@ -492,23 +552,32 @@ class SilverBarsState(Turns, StockPile, State):
             self._over = False
             del self.events[-_END_EVENTS:]
         seat = 1 - self.to_move
-        other = 1 - seat
         self.to_move = seat
+        if isinstance(record, Discarded):
+            self._undraw(seat, record.hand_index, move)
+            self.discard_pile.pop()
+        elif isinstance(record, Placed):
+            hand_index, vault, before = record
+            self._undraw(seat, hand_index, move)
+            card = self.vaults[seat][vault].pop()
+            self.bars[seat][vault] -= BAR_VALUE[card]
+            self._set_vault(seat, vault, before)
+        elif isinstance(record, VaultLocked):
+            vault, before = record
+            self._set_vault(seat, vault, before)
+            self.locked[seat] -= 1
+            self.scores[seat] -= self.bars[seat][vault]
+        elif isinstance(record, StrikeResolved):
+            self.strike = self.discard_pile.pop()
+            self.strike_against = seat
+        else:
+            self._undo_rare(record, seat, move)
+        return move
+
+    def _undo_rare(self, record: UndoRecord, seat: int, move: Move) -> None:
+        """Take back rubble, a shovel, a strike or a theft."""
+        other = 1 - seat
         match record:
-            case StrikeResolved():
-                self.strike = self.discard_pile.pop()
-                self.strike_against = seat
-            case VaultLocked(vault, before):
-                self._set_vault(seat, vault, before)
-                self.locked[seat] -= 1
-                self.scores[seat] -= vault_bars(self.vaults[seat][vault])
-            case Discarded(hand_index):
-                self._undraw(seat, hand_index, move)
-                self.discard_pile.pop()
-            case Placed(hand_index, vault, before):
-                self._undraw(seat, hand_index, move)
-                self.vaults[seat][vault].pop()
-                self._set_vault(seat, vault, before)
             case RubbleDumped(hand_index, vault):
                 self._undraw(seat, hand_index, move)
                 self.rubble[other][vault] = None
@@ -532,11 +601,12 @@ class SilverBarsState(Turns, StockPile, State):
                 self.discard_pile.pop()
                 bar = self.vaults[seat][destination].pop()
                 self._set_vault(seat, destination, destination_before)
+                self.bars[seat][destination] -= BAR_VALUE[bar]
                 self.vaults[other][source].append(bar)
                 self._set_vault(other, source, source_before)
+                self.bars[other][source] += BAR_VALUE[bar]
             case _:
-                assert_never(record)
-        return move
+                raise AssertionError(f"not a record of a move: {record!r}")
 
     def _undraw(self, seat: int, hand_index: int, move: Move) -> None:
         """Take back a play's or a discard's draw: the drawn card goes back on the draw
@@ -597,7 +667,7 @@ class SilverBarsState(Turns, StockPile, State):
         return (
             self.round_index, tuple(map(tuple, self.hands)), tuple(self.stock), self.stock_pos,
             tuple(tuple(map(tuple, v)) for v in self.vaults), tuple(map(tuple, self.rubble)),
-            tuple(map(tuple, self.vstate)), tuple(self.fill), tuple(self.feat),
+            tuple(map(tuple, self.vstate)), tuple(map(tuple, self.bars)), tuple(self.fill), tuple(self.feat),
             tuple(self.locked),
             tuple(self.discard_pile), self.strike, self.strike_against, self.to_move,
             tuple(self.scores), tuple(self.moves), tuple(self.events), self._over,
@@ -634,20 +704,23 @@ class SilverBarsState(Turns, StockPile, State):
     def copy(self) -> SilverBarsState:
         other = SilverBarsState.__new__(SilverBarsState)
         self._copy_base(other)
-        other.hands = [list(h) for h in self.hands]
+        copied = list.copy
+        other.hands = list(map(copied, self.hands))
         other.stock = self.stock
         other.stock_pos = self.stock_pos
-        other.vaults = [[list(v) for v in seat] for seat in self.vaults]
-        other.rubble = [list(r) for r in self.rubble]
-        other.vstate = [list(s) for s in self.vstate]
-        other.fill = list(self.fill)
-        other.feat = list(self.feat)
-        other.locked = list(self.locked)
-        other.discard_pile = list(self.discard_pile)
+        mine, theirs = self.vaults
+        other.vaults = [list(map(copied, mine)), list(map(copied, theirs))]
+        other.rubble = list(map(copied, self.rubble))
+        other.vstate = list(map(copied, self.vstate))
+        other.bars = list(map(copied, self.bars))
+        other.fill = self.fill[:]
+        other.feat = self.feat[:]
+        other.locked = self.locked[:]
+        other.discard_pile = self.discard_pile[:]
         other.strike = self.strike
         other.strike_against = self.strike_against
         other.to_move = self.to_move
-        other._undo = list(self._undo)
+        other._undo = self._undo[:]
         other._over = self._over
         return other
 

@@ -16,6 +16,10 @@ A vault's change of state adds and subtracts the precomputed bits of both
 states.  The tests play the rulebook's cases through these tables, and hold
 the bits kept move by move to those read afresh from the vaults' cards
 (``play_targets``).
+
+Every move that can be legal is built once, and the legal moves are lists of
+those very objects, so the engine knows a move by its identity (``ACTIONS``:
+what it does, which card and vault, which bit says whether it may be made).
 """
 
 from __future__ import annotations
@@ -128,6 +132,11 @@ DISCARD = [Move("discard", (c,)) for c in ALL_CARDS]
 PLAY_ALONE = [Move("play", (c,)) for c in ALL_CARDS]
 PLAY_AT = [[Move("play", (c, i + 1)) for i in range(VAULTS)] for c in ALL_CARDS]
 """``play <card> <vault>`` for every card and vault."""
+THIEVES = [c for c in ALL_CARDS if KIND[c] in (LO_THIEF, HI_THIEF)]
+"""The cards that are thieves (the lo thieves J, the hi thief, the joker)."""
+STEAL = {c: [[Move("play", (c, i + 1, j + 1)) for j in range(VAULTS)] for i in range(VAULTS)] for c in THIEVES}
+"""``play <thief> <their vault> <own vault>``: ``STEAL[thief][i][j]`` takes from their vault
+``i + 1`` into the thief's vault ``j + 1`` (vaults counted from 0 here)."""
 
 LOCK_MOVES = [[LOCK[i] for i in vaults_of(m)] for m in range(32)]
 """Lock moves for each 5-bit mask of vaults."""
@@ -169,22 +178,14 @@ TARGETS: list[tuple[int, int, list[list[Move]]]] = [
 """For each card: where its targets are, at which bit offset, and its plays
 onto each 5-bit mask of targets followed by its discard — built once."""
 
-_THIEF_INDEX = {c: n for n, c in enumerate(c for c in ALL_CARDS if KIND[c] in (LO_THIEF, HI_THIEF))}
-_THIEF_MOVES: list[list[Move] | None] = [None] * (len(_THIEF_INDEX) << 10)
 _FILL_SHIFT = tuple(5 * FILL_FIELD[v] for v in BAR_VALUES)
+_THIEF_ROWS: dict[Card, list[list[Move] | None]] = {c: [None] * 1024 for c in THIEVES}
 
 
-def _thief_moves(card: Card, src: int, dst: int) -> list[Move]:
-    key = (_THIEF_INDEX[card] << 10) | (src << 5) | dst
-    found = _THIEF_MOVES[key]
-    if found is None:
-        found = [Move("play", (card, i + 1, j + 1)) for i in vaults_of(src) for j in vaults_of(dst)]
-        _THIEF_MOVES[key] = found
-    return found
-
-
-def thief_plays(card: Card, fill: int, theirs: int) -> list[Move]:
-    """A thief's plays: every tied source × every vault of the thief's that takes the bar.
+def thief_targets(card: Card, fill: int, theirs: int) -> int:
+    """Where a thief can play, as ``source << 5 | destination`` (5-bit masks of vaults; 0:
+    nowhere): the opponent's vaults with the lowest (or highest) bar on top, and the thief's
+    own vaults that take a bar of that value.
 
     ``fill`` is the thief's, ``theirs`` the opponent's ``feat``: its top-value
     fields, one per bar value, hold the vaults with that bar on top, so the
@@ -192,15 +193,78 @@ def thief_plays(card: Card, fill: int, theirs: int) -> list[Move]:
     """
     tops = theirs >> (5 * F_TOP_VALUE)
     if not tops:
-        return []
+        return 0
     if KIND[card] == LO_THIEF:
         field = ((tops & -tops).bit_length() - 1) // 5
     else:
         field = (tops.bit_length() - 1) // 5
     dst = (fill >> _FILL_SHIFT[field]) & 31
     if not dst:
-        return []
-    return _thief_moves(card, (tops >> (5 * field)) & 31, dst)
+        return 0
+    return ((tops >> (5 * field)) & 31) << 5 | dst
+
+
+def thief_row(card: Card, fill: int, theirs: int) -> list[Move]:
+    """A thief's legal moves: every tied source × every vault of the thief's that takes the
+    bar, then its discard (a list built once for each pair of masks: do not change it)."""
+    rows = _THIEF_ROWS[card]
+    key = thief_targets(card, fill, theirs)
+    found = rows[key]
+    if found is None:
+        steal = STEAL[card]
+        found = [steal[i][j] for i in vaults_of(key >> 5) for j in vaults_of(key & 31)]
+        found.append(DISCARD[card])
+        rows[key] = found
+    return found
+
+
+def thief_plays(card: Card, fill: int, theirs: int) -> list[Move]:
+    """A thief's plays (see :func:`thief_targets`): every tied source × every vault of the
+    thief's that takes the bar."""
+    return thief_row(card, fill, theirs)[:-1]
+
+
+# -- what each prebuilt move does ------------------------------------------------------
+
+DISCARDS, PUTS_BAR, PUTS_MINER, DUMPS_RUBBLE, SHOVELS, STRIKES, STEALS, LOCKS_VAULT, RESOLVES = range(9)
+"""What a move does: discard a card; put a silver bar or a miner into an own vault; dump
+rubble on an empty vault of the opponent's; shovel rubble off an own vault; call a
+worker's strike; steal a bar with a thief; lock a vault; resolve a pending strike."""
+
+
+def _actions() -> dict[int, tuple[int, Card | None, int, int]]:
+    actions: dict[int, tuple[int, Card | None, int, int]] = {id(RESOLVE): (RESOLVES, None, 0, 0)}
+    for i, move in enumerate(LOCK):
+        actions[id(move)] = (LOCKS_VAULT, None, i, 1 << (5 * F_TOP_BAR + i))
+    for card in ALL_CARDS:
+        kind = KIND[card]
+        if kind not in (BAR, MINER, RUBBLE, SHOVEL, STRIKE, LO_THIEF, HI_THIEF):
+            continue  # a lock is never in a hand
+        actions[id(DISCARD[card])] = (DISCARDS, card, 0, 0)
+        if kind == STRIKE:
+            actions[id(PLAY_ALONE[card])] = (STRIKES, card, 0, 0)
+        elif kind in (LO_THIEF, HI_THIEF):
+            for i, row in enumerate(STEAL[card]):
+                for j, move in enumerate(row):
+                    actions[id(move)] = (STEALS, card, i, j)
+        else:
+            what = {BAR: PUTS_BAR, MINER: PUTS_MINER, RUBBLE: DUMPS_RUBBLE, SHOVEL: SHOVELS}[kind]
+            offset = TARGETS[card][1]
+            for i, move in enumerate(PLAY_AT[card]):
+                actions[id(move)] = (what, card, i, 1 << (offset + i))
+    return actions
+
+
+ACTIONS = _actions()
+"""What each prebuilt move that can be legal does, by the move's identity: ``(what, card,
+i, bit)`` — ``what`` one of ``DISCARDS`` … ``RESOLVES``; the card played or discarded
+(None for a lock or resolving); the vault (0–4: the mover's, or the opponent's for rubble
+and a thief's source); and the bit of the tables that says whether that vault takes the
+card (a bar or miner: the mover's ``fill``; rubble: the opponent's ``feat``; a shovel:
+the mover's ``feat``; a lock: the mover's ``fill``), or for a thief the mover's vault
+that takes the bar.  The legal moves are all prebuilt, so the engine knows each one by
+a single lookup; any other move (parsed from text, built in code, or malformed) is
+checked word by word first."""
 
 
 def play_targets(card: Card, own: Sequence[dict[str, Any]], theirs: Sequence[dict[str, Any]]) -> list[Move]:
@@ -222,7 +286,7 @@ def play_targets(card: Card, own: Sequence[dict[str, Any]], theirs: Sequence[dic
     (fill, feat), (_, other) = read(own), read(theirs)
     source, offset, table = TARGETS[card]
     if source == THIEF:
-        return list(thief_plays(card, fill, other))
+        return thief_plays(card, fill, other)
     if source == NOT_PLAYED:
         return []
     aux = (feat & 31) | (other & (31 << 5)) | ALWAYS
