@@ -182,13 +182,13 @@ def test_sampler_deals_what_determinize_deals(open_hands: bool) -> None:
 
 # -- the advice --------------------------------------------------------------------------
 
-def test_chances_are_the_formula() -> None:
-    for hand in range(HAND + 1):
-        for unseen in range(46):
-            counts = [min(n, unseen) for n in PACK_VALUES]
-            got = advice.chances(counts, hand, None)
-            assert got == [advice.holds_chance(sum(counts), n, hand) for n in counts]
-    assert advice.chances(PACK_VALUES, 3, [10, 4]) == [1.0 if v in (4, 10) else 0.0 for v in range(11)]
+def test_chance_tables_are_the_formula() -> None:
+    """For every count a round can have, and beyond (a hand of six, fifty cards unseen)."""
+    for hand in range(HAND + 2):
+        for unseen in range(51):
+            table = advice.chance_table(unseen, hand)
+            most = min(unseen, max(PACK_VALUES))  # no value has more cards than the tens' sixteen
+            assert list(table[:most + 1]) == [advice.holds_chance(unseen, n, hand) for n in range(most + 1)]
 
 
 @pytest.mark.parametrize("open_hands", [False, True])

@@ -57,20 +57,17 @@ _UNSEEN_MOST = 52 - 2 - HAND
 _CHANCE = [[[holds_chance(unseen, of_value, hand) for of_value in range(max(PACK_VALUES) + 1)]
             for unseen in range(_UNSEEN_MOST + 1)] for hand in range(HAND + 1)]
 """``_CHANCE[hand][unseen][of_value]``: :func:`holds_chance`, computed once for every count a
-round can have (the advice asks it for each value, every move of every rollout)."""
+round can have (the advice asks it for the values of the replies to every card it weighs)."""
+_FACE_UP = [0.0] + [1.0] * HAND
+"""By how many cards of a value a face-up hand holds: whether it holds one, as a chance."""
 
 
-def chances(counts: Sequence[int], hand: int, known: Sequence[int] | None) -> list[float]:
-    """By card value: the chance that the opponent holds one, from the count of unseen
-    values (``counts[v]`` cards of value v; ``hand`` of them in the opponent's hand) or,
-    when the hand is face up, from the values ``known`` in it."""
-    if known is not None:
-        return [1.0 if value in known else 0.0 for value in range(11)]
-    unseen = sum(counts)
+def chance_table(unseen: int, hand: int) -> Sequence[float]:
+    """By how many of ``unseen`` cards have a value: the chance that a hand of ``hand`` of
+    them holds one (:func:`holds_chance`)."""
     if hand <= HAND and unseen <= _UNSEEN_MOST:
-        table = _CHANCE[hand][unseen]
-        return [table[n] for n in counts]
-    return [holds_chance(unseen, n, hand) for n in counts]
+        return _CHANCE[hand][unseen]
+    return [holds_chance(unseen, of_value, hand) for of_value in range(unseen + 1)]
 
 
 def _replies(tally_value: int, tally_cards: int) -> list[tuple[int, int]]:
@@ -99,7 +96,13 @@ def best_card(hand: Sequence[Card], tally_value: int, tally_cards: int, counts: 
     opponent's hand (or ``known``, the values in that hand when it is face up).  Each
     scoring reply, best first, counts with the chance that the opponent holds its card
     and none of a better one's."""
-    chance = chances(counts, opponent_hand, known)
+    # By value, how many cards the opponent's hand may hold; by that many, the chance it holds one.
+    if known is None:
+        many, chance = counts, chance_table(sum(counts), opponent_hand)
+    else:
+        many, chance = [0] * 11, _FACE_UP
+        for value in known:
+            many[value] += 1
     outcomes = _OUTCOMES[tally_value][tally_cards]
     best = hand[0]
     best_score = -1e9
@@ -109,7 +112,7 @@ def best_card(hand: Sequence[Card], tally_value: int, tally_cards: int, counts: 
         threat = 0.0
         none_better = 1.0
         for reply, of_value in replies:
-            p = chance[of_value]
+            p = chance[many[of_value]]
             threat += reply * p * none_better
             none_better *= 1.0 - p
         score = gain - 0.9 * threat
