@@ -19,19 +19,24 @@
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from parlour.bots.heuristic import Advice, best_draw, by_suit
+from parlour.bots.heuristic import Advice, best_draw
 from parlour.cards import SUITS, Card
 from parlour.game import Move, Observation, State
+from parlour.games._base import Figures
 from parlour.games.progression import (
     FACE_PENALTY,
+    PLAY,
     PLAYERS,
+    PUBLIC,
+    SUIT_INDEX,
     THRESHOLD,
     VALUE,
     ProgressionState,
-    stack_score,
+    score_of,
 )
 
 DRAW_PILE_WORTH = 2.5
@@ -42,8 +47,35 @@ GIFT_WEIGHTS = (1.0, 0.5)
 """How much a card's use to the next player and the one after counts against feeding it."""
 
 
-Summary = tuple[int, int, int, int]
-"""A stack in figures: (its floor, the total of its numbers, its face cards, its cards)."""
+Summary = Figures
+"""A stack in figures: (the total of its values, its face cards, its cards, its floor): the
+game keeps each stack's (:attr:`~parlour.games._base.PlayThenDraw.figures`)."""
+
+NUMBERS = 0b11111111100
+"""The number values 2–10 as bits of a mask (bit v for value v)."""
+MASK_SUM = [sum(v for v in range(11) if m >> v & 1) for m in range(1 << 11)]
+"""The sum of the values in a mask."""
+MASK_COUNT = [bin(m).count("1") for m in range(1 << 11)]
+"""How many values a mask holds."""
+AT_LEAST = [NUMBERS & ~((1 << v) - 1) for v in range(11)]
+"""``AT_LEAST[v]``: the number values not lower than ``v``, as a mask."""
+DESCENDING = [tuple(v for v in range(10, 1, -1) if m >> v & 1) for m in range(1 << 11)]
+"""The number values in a mask, highest first."""
+FACES_AT = 44
+"""Where a hand's code (:func:`hand_code`) counts its face cards: 4 bits a suit from this bit."""
+HAND_BIT = [1 << 11 * (c & 3) + VALUE[c] if VALUE[c] else 1 << FACES_AT + 4 * (c & 3) for c in range(52)]
+"""Each card's share of :func:`hand_code`."""
+
+
+def hand_code(cards: Iterable[Card]) -> int:
+    """Cards (a hand, the draw pile) in one number: the number cards as bits (bit ``11 * suit
+    + value``) and, from bit :data:`FACES_AT`, a count of the face cards of each suit."""
+    return sum(map(HAND_BIT.__getitem__, cards))  # no card twice, so + is |
+
+
+def suit_in(code: int, suit: int) -> tuple[int, int]:
+    """One suit of a :func:`hand_code`: the mask of its number values, and its face cards."""
+    return code >> 11 * suit & NUMBERS, code >> FACES_AT + 4 * suit & 15
 
 
 def summary(stack: Sequence[Card]) -> Summary:
@@ -56,7 +88,7 @@ def summary(stack: Sequence[Card]) -> Summary:
             floor = value
         elif value == 0:
             faces += 1
-    return floor, total, faces, len(stack)
+    return total, faces, len(stack), floor
 
 
 def outlook(suit: int, stack: Sequence[Card], hand: Sequence[Card]) -> int:
@@ -64,17 +96,16 @@ def outlook(suit: int, stack: Sequence[Card], hand: Sequence[Card]) -> int:
 
     An unstarted suit is an option, not a debt: it counts no less than 0.
     """
-    return outlook_of(summary(stack), hand)
+    return outlook_of(summary(stack), *suit_in(hand_code(hand), suit))
 
 
-def outlook_of(stack: Summary, hand: Sequence[Card]) -> int:
-    """:func:`outlook` of a stack given in figures."""
-    floor, total, faces, count = stack
-    for card in hand:
-        value = VALUE[card]
-        if value >= floor:
-            total += value
-            faces += value == 0
+def outlook_of(stack: Summary, mask: int, spare: int) -> int:
+    """:func:`outlook` of a stack given in figures, with the suit's cards in hand given as the
+    mask of their number values and their face cards (``spare``)."""
+    total, faces, count, floor = stack
+    total += MASK_SUM[mask & AT_LEAST[floor]]  # the numbers that fit
+    if not floor:  # faces fit only a stack of faces
+        faces += spare
     if total == 0:
         score = -FACE_PENALTY * (faces + 1) if faces else 0
     else:
@@ -82,19 +113,18 @@ def outlook_of(stack: Summary, hand: Sequence[Card]) -> int:
     return score if count or score > 0 else 0
 
 
-def gift(card: Card, others: Sequence[Sequence[Sequence[Card]]]) -> float:
-    """How much a card on a public stack would help the next players (nearest first)."""
-    return gift_to(card, [summary(stacks[card & 3]) for stacks in others])
-
-
 def gift_to(card: Card, stacks: Sequence[Summary]) -> float:
     """:func:`gift`, given the next players' stacks of the card's suit in figures."""
-    value = VALUE[card]
+    return _gift(VALUE[card], [stack[3] if stack[2] else -1 for stack in stacks])
+
+
+def _gift(value: int, floors: Sequence[int]) -> float:
+    """:func:`gift` of a card of ``value``, given the floors of the next players' stacks of its
+    suit (-1: not started)."""
     total = 0.0
-    for weight, stack in zip(GIFT_WEIGHTS, stacks):
-        if not stack[3]:
+    for weight, floor in zip(GIFT_WEIGHTS, floors):
+        if floor < 0:
             continue
-        floor = stack[0]
         if value == 0 and floor == 0:
             total += weight * 4.0  # another multiplier for a stack of faces
         elif value >= floor and value > 0:
@@ -102,35 +132,116 @@ def gift_to(card: Card, stacks: Sequence[Summary]) -> float:
     return total
 
 
-def best_play(stacks: Sequence[Sequence[Card]], hand: Sequence[Card],
-              others: Sequence[Sequence[Sequence[Card]]], legal: Sequence[Move]) -> Move:
-    """The advised ``play`` or ``public`` move (only the card's own suit changes)."""
-    suits = by_suit(hand)
-    mine = [summary(stack) for stack in stacks]
-    before = [outlook_of(mine[s], suits[s]) for s in range(4)]
-    theirs: dict[int, list[Summary]] = {}
-    best, best_score = legal[0], -1e9
-    last: Card | None = None
-    rest: list[Card] = []
-    for move in legal:
-        card: Card = move.args[0]  # type: ignore[assignment]
-        suit = card & 3
-        if card is not last:  # a card's two moves come together
-            rest = [c for c in suits[suit] if c != card]
-            last = card
-        score: float
-        if move.verb == "play":
-            floor, total, faces, count = mine[suit]
-            value = VALUE[card]
-            after = outlook_of((max(floor, value), total + value, faces + (value == 0), count + 1), rest)
-            score = after - before[suit]
+GIFTS = [[[_gift(value, (first, second)) for value in range(11)] for second in range(-1, 11)]
+         for first in range(-1, 11)]
+"""``GIFTS[first + 1][second + 1][value]``: :func:`_gift` with the next players' floors ``first``
+and ``second`` (-1: not started)."""
+
+
+def gifts_of(stacks: Sequence[Summary]) -> list[float]:
+    """:func:`gift_to` by card value, given the next players' stacks of a suit in figures."""
+    first, second = stacks
+    return GIFTS[first[3] + 1 if first[2] else 0][second[3] + 1 if second[2] else 0]
+
+
+SuitMoves = tuple[list[float], list[int]]
+"""What putting down a card of a suit does to the suit's :func:`outlook`, by the card's value:
+played onto the stack (with :data:`TEMPO` for a stack worth having; only the values that
+fit), and put on the public stack (before the gift to the next players)."""
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def suit_moves(stack: Summary, mask: int, spare: int) -> SuitMoves:
+    """What each card of a suit in hand (its number values as ``mask``, ``spare`` face cards)
+    scores, played onto the stack or put on the public stack: the change in the suit's outlook.
+    Hands and stacks recur in a search: hence the cache."""
+    total, faces, count, floor = stack
+    before = outlook_of(stack, mask, spare)
+    played: list[float] = [0.0] * 11
+    kept = [0] * 11
+    for value in (*DESCENDING[mask], 0) if spare else DESCENDING[mask]:
+        rest = (mask & ~(1 << value), spare) if value else (mask, spare - 1)
+        kept[value] = outlook_of(stack, *rest) - before
+        if value >= floor:  # it fits: the stack rises to it
+            after = outlook_of((total + value, faces + (value == 0), count + 1, value), *rest)
+            score: float = after - before
             if after > 0:
                 score += TEMPO - value / 20
+            played[value] = score
+    return played, kept
+
+
+def best_play(stacks: Sequence[Summary], code: int, others: Sequence[Sequence[Summary]],
+              legal: Sequence[Move]) -> Move:
+    """The advised ``play`` or ``public`` move (only the card's own suit changes), given the
+    stacks in figures (the seat's, then the next players', nearest first) and the hand's
+    :func:`hand_code`."""
+    options: list[SuitMoves | None] = [None] * 4
+    best, best_score = legal[0], -1e9
+    for move in legal:
+        verb, args = move
+        card: Card = args[0]  # type: ignore[assignment]
+        suit = card & 3
+        option = options[suit]
+        if option is None:
+            option = options[suit] = suit_moves(stacks[suit], *suit_in(code, suit))
+        score: float
+        if verb == "play":
+            score = option[0][VALUE[card]]
         else:
-            next_stacks = theirs.get(suit)
-            if next_stacks is None:
-                next_stacks = theirs[suit] = [summary(p[suit]) for p in others]
-            score = outlook_of(mine[suit], rest) - before[suit] - gift_to(card, next_stacks)
+            score = option[1][VALUE[card]] - gifts_of([p[suit] for p in others])[VALUE[card]]
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def best_put(state: ProgressionState, code: int) -> Move:
+    """:func:`best_play` of the seat to move in a sampled state, read from its hand (whose
+    :func:`hand_code` is ``code``): each card's ``play`` (when it fits its stack), then its
+    ``public``, in the order of the hand, which is the order of the legal moves."""
+    seat = state.to_move
+    mine, floors = state.figures[seat], state.floors[seat]
+    nearest, after = state.figures[(seat + 1) % PLAYERS], state.figures[(seat + 2) % PLAYERS]
+    options: list[SuitMoves | None] = [None] * 4
+    gifts: list[list[float] | None] = [None] * 4
+    best, best_score = None, -1e9  # every move scores more: the first is taken at least
+    for card in state.hands[seat]:
+        suit = card & 3
+        value = VALUE[card]
+        option = options[suit]
+        if option is None:
+            option = options[suit] = suit_moves(mine[suit], code >> 11 * suit & NUMBERS,
+                                                code >> FACES_AT + 4 * suit & 15)
+        if value >= floors[suit]:  # it fits its stack
+            score = option[0][value]
+            if score > best_score:
+                best, best_score = PLAY[card], score
+        given = gifts[suit]
+        if given is None:
+            given = gifts[suit] = gifts_of((nearest[suit], after[suit]))
+        score = option[1][value] - given[value]
+        if score > best_score:
+            best, best_score = PUBLIC[card], score
+    assert best is not None
+    return best
+
+
+def best_take(stacks: Sequence[Summary], code: int, public: Sequence[Sequence[Card]], legal: Sequence[Move]) -> Move:
+    """:func:`~parlour.bots.heuristic.best_draw` with this game's outlook, given the stacks in
+    figures and the hand's :func:`hand_code`: take the top card of a public stack when it raises
+    its suit's outlook by more than an unknown card from the draw pile would."""
+    best, best_score = legal[0], -1e9
+    for move in legal:
+        verb, args = move
+        if verb == "draw":
+            score: float = DRAW_PILE_WORTH
+        else:
+            suit = SUIT_INDEX[args[0]]  # type: ignore[index]
+            mask, spare = suit_in(code, suit)
+            value = VALUE[public[suit][-1]]
+            stack = stacks[suit]
+            with_top = outlook_of(stack, mask | 1 << value, spare) if value else outlook_of(stack, mask, spare + 1)
+            score = with_top - outlook_of(stack, mask, spare)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -144,21 +255,19 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     if observation["step"] == "draw":
         tops = {s: (Card.parse(p[-1]) if p else None) for s, p in observation["public_stacks"].items()}
         return best_draw(stacks[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
-    others = [stacks[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
-    return best_play(stacks[seat], hand, others, legal)
+    figures = [[summary(stack) for stack in p] for p in stacks]
+    others = [figures[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
+    return best_play(figures[seat], hand_code(hand), others, legal)
 
 
 def rollout(state: State, rng: random.Random) -> Move:
     """The same advice on a sampled state, reading only what the mover could see."""
     assert isinstance(state, ProgressionState)
     seat = state.to_move
-    legal = state.legal_moves()
-    hand = state.hands[seat]
+    code = hand_code(state.hands[seat])
     if state.drawing:
-        tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, state.public)}
-        return best_draw(state.private[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH)
-    others = [state.private[(seat + k) % PLAYERS] for k in range(1, PLAYERS)]
-    return best_play(state.private[seat], hand, others, legal)
+        return best_take(state.figures[seat], code, state.public, state.legal_moves())
+    return best_put(state, code)
 
 
 ROLLOUT_DEPTH = 18
@@ -181,13 +290,18 @@ def plays_left(state: ProgressionState) -> tuple[list[int], list[int]]:
     stock = len(state.stock) - state.stock_pos
     mover = state.to_move
     start = 1 if state.drawing else 0
-    plays = [0] * PLAYERS
-    for turn in range(start, stock):
-        plays[(mover + turn) % PLAYERS] += 1
+    # Turn t (from now, start <= t < stock) is seat (mover + t) % PLAYERS's.
+    plays = [max(_turns(stock, (seat - mover) % PLAYERS) - _turns(start, (seat - mover) % PLAYERS), 0)
+             for seat in range(PLAYERS)]
     usable = [max(n - 1, 0) for n in plays]
     if state.drawing:
         usable[mover] = plays[mover]
     return plays, usable
+
+
+def _turns(count: int, offset: int) -> int:
+    """How many of the turns 0, 1, …, ``count`` - 1 are ``offset`` plus a multiple of :data:`PLAYERS`."""
+    return (count - offset + PLAYERS - 1) // PLAYERS if count > offset else 0
 
 
 def _capped(total: float, faces: int) -> float:
@@ -195,22 +309,33 @@ def _capped(total: float, faces: int) -> float:
     return max(total - THRESHOLD, 0.0) * (faces + 1)
 
 
-def prospects(stack: Sequence[Card], hand: Sequence[Card], limit: int) -> list[tuple[int, int, int]]:
-    """The best a suit can become with at most ``j`` of the hand's fitting cards played, for each ``j``:
-    (score, total, faces).
+Prospects = tuple[tuple[tuple[int, int, int], ...], int, int]
+"""What a suit can become (:func:`prospects_of`), the fewest cards that make its best, and its best."""
+
+
+def prospects_of(stack: Summary, mask: int, spare: int, limit: int) -> Prospects:
+    """The best a suit can become with at most ``j`` of the hand's fitting cards played, for each
+    ``j``: (score, total, faces); the stack in figures, the suit's cards in hand as the mask of
+    their number values and their face cards (``spare``).  With it, the fewest cards that make
+    the best of them, and that best score.
 
     Short of time, play the big cards: with two turns left, a 9 and a 10 are
     worth more than a 2, 3 and 4 you will never reach.
     """
-    total = sum(VALUE[c] for c in stack)
-    faces = sum(1 for c in stack if VALUE[c] == 0)
-    floor = max((VALUE[c] for c in stack), default=0)
-    cards = [c for c in hand if VALUE[c] >= floor]
-    spare_faces = sum(1 for c in cards if VALUE[c] == 0)
-    numbers = sorted((VALUE[c] for c in cards if VALUE[c]), reverse=True)
-    now = stack_score(stack) if stack else 0
+    floor = stack[3]
+    if floor:  # faces, and numbers below the floor, no longer fit
+        return _prospects(stack, mask & AT_LEAST[floor], 0, limit)
+    return _prospects(stack, mask, spare, limit)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _prospects(stack: Summary, mask: int, spare_faces: int, limit: int) -> Prospects:
+    """:func:`prospects_of` of the cards that fit, remembered (hands and stacks recur in a search)."""
+    total, faces, count, _ = stack
+    numbers = DESCENDING[mask]
+    now = score_of(total, faces) if count else 0
     best = [(now, total, faces)]
-    for j in range(1, min(len(cards), limit) + 1):
+    for j in range(1, min(len(numbers) + spare_faces, limit) + 1):
         top = best[-1]
         for i in range(min(spare_faces, j) + 1):
             n = j - i
@@ -224,19 +349,18 @@ def prospects(stack: Sequence[Card], hand: Sequence[Card], limit: int) -> list[t
             if score > top[0]:
                 top = (score, t, f)
         best.append(top)
-    return best
+    top_score = best[-1][0]
+    return tuple(best), next(j for j, o in enumerate(best) if o[0] == top_score), top_score
 
 
-def _plan(options: Sequence[Sequence[tuple[int, int, int]]], limit: int) -> tuple[int, int, list[int]]:
+def _plan(options: Sequence[Prospects], limit: int) -> tuple[int, int, list[int]]:
     """The best score of all suits with at most ``limit`` cards played: (score, cards, cards per suit)."""
-    firsts = []
-    for option in options:
-        best = option[-1][0]
-        firsts.append(next(j for j, o in enumerate(option) if o[0] == best))
-    if sum(firsts) <= limit:  # time enough for every good card
-        return sum(o[-1][0] for o in options), sum(firsts), firsts
+    firsts = [first for _, first, _ in options]
+    cards = sum(firsts)
+    if cards <= limit:  # time enough for every good card
+        return sum([top for _, _, top in options]), cards, firsts
     table: list[tuple[int, list[int]]] = [(0, [])]
-    for option in options:
+    for option, _, _ in options:
         merged: list[tuple[int, list[int]]] = []
         for a, (base, counts) in enumerate(table):
             for j in range(min(len(option), limit + 1 - a)):
@@ -261,31 +385,32 @@ def evaluate(state: State) -> list[float]:
     """
     assert isinstance(state, ProgressionState)
     plays, usable = plays_left(state)
-    stock = state.stock[state.stock_pos:]
+    stock = len(state.stock) - state.stock_pos
+    to_come = hand_code(state.stock[state.stock_pos:])  # its number cards count
     values = []
     for seat in range(PLAYERS):
-        stacks = state.private[seat]
-        suits = by_suit(state.hands[seat])
+        figures = state.figures[seat]
+        code = hand_code(state.hands[seat])
         limit = plays[seat]
-        options = [prospects(stacks[s], suits[s], limit) for s in range(4)]
+        options = [prospects_of(figures[s], code >> 11 * s & NUMBERS, code >> FACES_AT + 4 * s & 15, limit)
+                   for s in range(4)]
         best, cards, counts = _plan(options, limit)
         value = float(best)
         spare = limit - cards
         if stock and usable[seat] and spare > 0 and FUTURE_WEIGHT:
-            chance = usable[seat] / len(stock)
-            floors = state.floors[seat]
+            chance = usable[seat] / stock
             pips = [0.0, 0.0, 0.0, 0.0]
             expected = 0.0
-            for card in stock:
-                suit = card & 3
-                if VALUE[card] >= floors[suit] and VALUE[card] and stacks[suit]:
-                    pips[suit] += VALUE[card]
-                    expected += 1
+            for s, (_, _, count, floor) in enumerate(figures):
+                if count:  # the numbers to come that fit a started stack
+                    fit = to_come >> 11 * s & AT_LEAST[floor]
+                    pips[s] = float(MASK_SUM[fit])
+                    expected += MASK_COUNT[fit]
             expected *= chance
             share = FUTURE_WEIGHT * chance * min(1.0, spare / expected) if expected else 0.0
             for s in range(4):
                 if pips[s]:
-                    _, total, faces = options[s][counts[s]]
+                    _, total, faces = options[s][0][counts[s]]
                     value += _capped(total + share * pips[s], faces) - _capped(total, faces)
         values.append(value)
     return values
