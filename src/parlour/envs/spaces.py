@@ -131,8 +131,9 @@ class _Layout:
         return np.array(where, dtype=np.intp)
 
 
-def _changes(seen: list[Card], now: list[Card]) -> tuple[Sequence[Card], Sequence[Card]]:
-    """The cards that left ``seen`` and the cards that came, to make ``now`` (twins counted).
+def _follow(seen: list[Card], now: list[Card]) -> tuple[Sequence[Card], Sequence[Card]]:
+    """Make the copy ``seen`` hold what ``now`` holds; return the cards that left it and
+    the cards that came (twins counted).
 
     Quick for what moves do: cards put on top (a pile grows, a card is
     drawn), taken off the top (a take), one card taken out from anywhere
@@ -143,17 +144,47 @@ def _changes(seen: list[Card], now: list[Card]) -> tuple[Sequence[Card], Sequenc
     """
     had = len(seen)
     if len(now) >= had and now[:had] == seen:
-        return (), now[had:]
+        came = now[had:]
+        seen += came
+        return (), came
     if len(now) < had and seen[:len(now)] == now:
-        return seen[len(now):], ()
+        gone = seen[len(now):]
+        del seen[len(now):]
+        return gone, ()
     first = 0
     for a, b in zip(seen, now):
         if a != b:
             break
         first += 1
     if now[first:had - 1] == seen[first + 1:]:
-        return (seen[first],), now[had - 1:]
-    return seen, now
+        gone = (seen[first],)
+        came = now[had - 1:]
+        del seen[first]
+        seen += came
+        return gone, came
+    gone = seen[:]
+    seen[:] = now
+    return gone, now
+
+
+def _show(values: array[float], at: int, pos: list[int], seen: list[Card], now: list[Card]) -> None:
+    """Make the copy ``seen`` hold what ``now`` holds, and the one-hot card plane at ``at``
+    (where card ``c`` is at ``pos[c]``, shown by no other copy) show it."""
+    gone, came = _follow(seen, now)
+    for c in gone:
+        values[at + pos[c]] = 0.0
+    for c in came:
+        values[at + pos[c]] = 1.0
+
+
+def _count(values: array[float], at: int, pos: list[int], seen: list[Card], now: list[Card]) -> None:
+    """Make the copy ``seen`` hold what ``now`` holds, and the card counts at ``at`` (where
+    card ``c`` is at ``pos[c]``; other copies may count there too) follow."""
+    gone, came = _follow(seen, now)
+    for c in gone:
+        values[at + pos[c]] -= 1.0
+    for c in came:
+        values[at + pos[c]] += 1.0
 
 
 class _Picture:
@@ -284,19 +315,20 @@ class GameSpace:
         taken out of the state's picture, brought up to date first (see the module docstring)."""
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
-        return self._picture(state).view[self._gather[seat]]
-
-    def _picture(self, state: State) -> _Picture:
-        """``state``'s picture, up to date; a new one for a state or a round not seen before."""
-        pictures = self._pictures
-        picture = pictures.get(id(state))
+        picture = self._pictures.get(id(state))
         history = state.history
         if (picture is None or picture.history is not history or picture.rounds != len(history)
                 or picture.options is not state.options):
-            if len(pictures) >= _PICTURES:
-                pictures.clear()
-            picture = pictures[id(state)] = self._new_picture(state)
+            picture = self._picture(state)
         self._sync(state, picture, self._sync_table(state, picture))
+        return picture.view[self._gather[seat]]
+
+    def _picture(self, state: State) -> _Picture:
+        """A new picture for ``state``, kept for it (a state or a round not seen before)."""
+        pictures = self._pictures
+        if len(pictures) >= _PICTURES:
+            pictures.clear()
+        picture = pictures[id(state)] = self._new_picture(state)
         return picture
 
     def _sync_table(self, state: State, picture: _Picture) -> bool:
@@ -449,6 +481,9 @@ class _TurnSpace(GameSpace):
         """The round's starter."""
         raise NotImplementedError
 
+    def _settle(self, state: Any, picture: _TurnPicture) -> None:
+        """The game's own blocks of the round's standing (see :meth:`GameSpace._sync_table`)."""
+
     def _new_picture(self, state: Any) -> _Picture:
         picture = _TurnPicture(self, state)
         picture.values[self._p_starter + self._starter(state)] = 1.0
@@ -461,34 +496,32 @@ class _TurnSpace(GameSpace):
 
         This only saves comparing whole hands and piles: :meth:`_sync` then compares
         every copy with the state and mends any that differ (after an undo, a card swapped
-        by a search, a draw pile arranged by a referee), so the copies never need to be right.
+        by a search, a draw pile arranged by a referee), so the guesses need not be right.
         """
-        moves = picture.moves
-        done = picture.moved
-        if moves is not state.moves or len(moves) <= done or picture.seat < 0:
+        moves = state.moves
+        same, done, seat, drawn = moves is picture.moves, picture.moved, picture.seat, picture.drawn
+        picture.moves, picture.moved, picture.seat, picture.drawn = moves, len(moves), state.to_move, state.stock_pos
+        if not same or len(moves) <= done or seat < 0:
             return
         values = picture.values
         pos = self._pos
         n = len(self.CARDS)
-        p = self.players
-        was_on_pile = state.was_on_pile
         stock = state.stock
-        at_hand, at_known, at_own, at_piles, at_tops = (
-            self._p_hand, self._p_known, self._p_own, self._p_piles, self._p_tops)
-        seat = picture.seat
+        was_on_pile = state.was_on_pile
+        at_hand, at_known, at_sizes = self._p_hand, self._p_known, self._p_sizes
+        at_own, at_piles, at_tops = self._p_own, self._p_piles, self._p_tops
         hand = picture.hands[seat]
-        for move in moves[done:]:
-            verb, args = move
+        for verb, args in moves[done:]:
             if verb == "draw" or verb == "take":
                 if verb == "draw":
-                    if not 0 <= picture.drawn < len(stock):
-                        break
-                    card = stock[picture.drawn]
-                    picture.drawn += 1
+                    if not 0 <= drawn < len(stock):
+                        return
+                    card = stock[drawn]
+                    drawn += 1
                 else:
-                    pile = picture.piles[_SUIT_INDEX.get(args[0], 0)] if args else []  # type: ignore[arg-type]
+                    pile = picture.piles[_SUIT_INDEX[args[0]]] if args and args[0] in _SUIT_INDEX else None
                     if not pile:
-                        break
+                        return
                     card = pile.pop()
                     values[at_piles + pos[card]] = 0.0
                     values[at_tops + pos[card]] = 0.0
@@ -498,17 +531,17 @@ class _TurnSpace(GameSpace):
                 values[at_hand + seat * n + pos[card]] = 1.0
                 if was_on_pile[card]:
                     values[at_known + seat * n + pos[card]] = 1.0
-                values[self._p_sizes + seat] = len(hand) / 10
-                seat = (seat + 1) % p
+                values[at_sizes + seat] = len(hand) / 10
+                seat = (seat + 1) % self.players
                 hand = picture.hands[seat]
                 continue
-            card = args[0] if args else None  # type: ignore[assignment]
+            card = args[0] if args else None
             if card not in hand:
-                break
+                return
             hand.remove(card)
             values[at_hand + seat * n + pos[card]] = 0.0
             values[at_known + seat * n + pos[card]] = 0.0
-            values[self._p_sizes + seat] = len(hand) / 10
+            values[at_sizes + seat] = len(hand) / 10
             if verb == "play":
                 picture.own[seat][card & 3].append(card)
                 values[at_own + seat * n + pos[card]] = 1.0
@@ -522,30 +555,29 @@ class _TurnSpace(GameSpace):
                 picture.on_pile[card] = True
 
     def _sync(self, state: Any, picture: _TurnPicture, settled: bool) -> None:
-        self._replay(state, picture)
-        picture.moves, picture.moved = state.moves, len(state.moves)
-        picture.seat, picture.drawn = state.to_move, state.stock_pos
+        if settled:
+            self._settle(state, picture)
+        if len(state.moves) != picture.moved or state.moves is not picture.moves:
+            self._replay(state, picture)
         values = picture.values
         pos = self._pos
         n = len(self.CARDS)
-        on_pile = picture.on_pile
         piles = state.piles
         if piles != picture.piles:
             at_piles, at_tops = self._p_piles, self._p_tops
             for suit, pile in enumerate(piles):
                 seen = picture.piles[suit]
                 if pile != seen:
-                    gone, came = _changes(seen, pile)
+                    if seen:
+                        values[at_tops + pos[seen[-1]]] = 0.0
+                    gone, came = _follow(seen, pile)
                     for c in gone:
                         values[at_piles + pos[c]] = 0.0
                     for c in came:
                         values[at_piles + pos[c]] = 1.0
-                        on_pile[c] = True  # it lies on a face-up pile, so it has
-                    if seen:
-                        values[at_tops + pos[seen[-1]]] = 0.0
+                        picture.on_pile[c] = True  # it lies on a face-up pile, so it has
                     if pile:
                         values[at_tops + pos[pile[-1]]] = 1.0
-                    picture.piles[suit] = pile[:]
         was_on_pile = state.was_on_pile
         hands = state.hands
         if hands != picture.hands:
@@ -553,7 +585,7 @@ class _TurnSpace(GameSpace):
             for seat, hand in enumerate(hands):
                 seen = picture.hands[seat]
                 if hand != seen:
-                    gone, came = _changes(seen, hand)
+                    gone, came = _follow(seen, hand)
                     mine, known = at_hand + seat * n, at_known + seat * n
                     for c in gone:
                         values[mine + pos[c]] = 0.0
@@ -563,8 +595,7 @@ class _TurnSpace(GameSpace):
                         if was_on_pile[c]:
                             values[known + pos[c]] = 1.0
                     values[at_sizes + seat] = len(hand) / 10
-                    picture.hands[seat] = hand[:]
-        if was_on_pile != on_pile:
+        if was_on_pile != picture.on_pile:
             # A mark changed other than by a card coming onto a face-up pile (undo, or from
             # outside): a card that stayed in a hand may have changed, so read every hand again.
             for seat, hand in enumerate(picture.hands):
@@ -579,15 +610,9 @@ class _TurnSpace(GameSpace):
                 if piles_of_seat != copies:
                     at = self._p_own + seat * n
                     for suit, pile in enumerate(piles_of_seat):
-                        seen = copies[suit]
-                        if pile != seen:
-                            gone, came = _changes(seen, pile)
-                            for c in gone:
-                                values[at + pos[c]] = 0.0
-                            for c in came:
-                                values[at + pos[c]] = 1.0
-                            copies[suit] = pile[:]
-        step = -1 if state._over else int(state.drawing)
+                        if pile != copies[suit]:
+                            _show(values, at, pos, copies[suit], pile)
+        step = -1 if state._over else state.drawing  # play, draw: 0, 1 (False, True)
         if step != picture.step:
             if picture.step >= 0:
                 values[self._p_step + picture.step] = 0.0
@@ -601,9 +626,10 @@ class _TurnSpace(GameSpace):
             if played >= 0:
                 values[self._p_played + played] = 1.0
             picture.played = played
-        if state.stall != picture.stall:
-            picture.stall = state.stall
-            values[self._p_stall] = state.stall / 60
+        stall = state.stall
+        if stall != picture.stall:
+            picture.stall = stall
+            values[self._p_stall] = stall / 60
         left = len(state.stock) - state.stock_pos
         if left != picture.left:
             picture.left = left
@@ -690,12 +716,10 @@ class MinusTwentySpace(_TurnSpace):
     def _starter(self, state: mt.MinusTwentyState) -> int:
         return state.starter
 
-    def _sync(self, state: mt.MinusTwentyState, picture: _TurnPicture, settled: bool) -> None:
-        super()._sync(state, picture, settled)
-        if settled:
-            won = state.rounds_won() if state.history or state._over else [0, 0]
-            for seat in (0, 1):
-                picture.values[self._p_won + seat] = won[seat] / 10
+    def _settle(self, state: mt.MinusTwentyState, picture: _TurnPicture) -> None:
+        won = state.rounds_won() if state.history or state._over else [0, 0]
+        for seat in (0, 1):
+            picture.values[self._p_won + seat] = won[seat] / 10
 
 
 # -- Progression ---------------------------------------------------------------------
@@ -778,10 +802,14 @@ class _TwentyPicture(_Picture):
     """A round of Twenty's picture: copies of the hands, the revealed cards, the tally and
     the cards set aside, and the numbers last written."""
 
-    __slots__ = ("bonus", "dealt", "hands", "left", "revealed", "scorer", "set_aside", "shown", "tally", "value")
+    __slots__ = ("bonus", "dealt", "hands", "left", "moved", "moves", "revealed", "scorer", "seat", "set_aside",
+                 "shown", "tally", "value")
 
     def __init__(self, space: GameSpace, state: tw.TwentyState) -> None:
         super().__init__(space, state)
+        self.moves: list[Move] = state.moves
+        self.moved = len(state.moves)
+        self.seat = -1
         self.shown: bool = state.options["open_hands"]
         self.hands: list[list[Card]] = [[], []]
         self.revealed: list[Card] = []
@@ -874,7 +902,38 @@ class TwentySpace(GameSpace):
         values[self._p_starter + (state.first ^ (len(state.history) & 1))] = 1.0
         return picture
 
+    def _replay(self, state: tw.TwentyState, picture: _TwentyPicture) -> None:
+        """Put each card played since the picture was last brought up to date from its
+        player's hand onto the tally, in the copies and the picture.  :meth:`_sync` then
+        compares every copy with the state and mends any that differ (a scored tally set
+        aside, a new hand dealt, an undo), so the guesses need not be right."""
+        moves = state.moves
+        same, done, seat = moves is picture.moves, picture.moved, picture.seat
+        picture.moves, picture.moved, picture.seat = moves, len(moves), state.to_move
+        if not same or len(moves) <= done or seat < 0:
+            return
+        values = picture.values
+        pos = self._pos
+        tally = picture.tally
+        for move in moves[done:]:
+            hand = picture.hands[seat]
+            card = move.args[0] if move.args else None
+            if card not in hand:
+                return
+            hand.remove(card)
+            where = pos[card]  # type: ignore[index]
+            values[self._p_hand + seat * 52 + where] = 0.0
+            if picture.shown:
+                values[self._p_shown + seat * 52 + where] = 0.0
+            values[self._p_sizes + seat] = len(hand) / 5
+            tally.append(card)  # type: ignore[arg-type]
+            values[self._p_tally + where] = 1.0
+            values[self._p_count] = len(tally) / 10
+            seat = 1 - seat
+
     def _sync(self, state: tw.TwentyState, picture: _TwentyPicture, settled: bool) -> None:
+        if len(state.moves) != picture.moved or state.moves is not picture.moves:
+            self._replay(state, picture)
         values = picture.values
         pos = self._pos
         hands = state.hands
@@ -882,7 +941,7 @@ class TwentySpace(GameSpace):
             for seat, hand in enumerate(hands):
                 seen = picture.hands[seat]
                 if hand != seen:
-                    gone, came = _changes(seen, hand)
+                    gone, came = _follow(seen, hand)
                     mine = self._p_hand + seat * 52
                     for c in gone:
                         values[mine + pos[c]] = 0.0
@@ -895,18 +954,14 @@ class TwentySpace(GameSpace):
                         for c in came:
                             values[shown + pos[c]] = 1.0
                     values[self._p_sizes + seat] = len(hand) / 5
-                    picture.hands[seat] = hand[:]
-        for cards, seen, at in ((state.revealed, picture.revealed, self._p_revealed),
-                                (state.tally, picture.tally, self._p_tally),
-                                (state.set_aside, picture.set_aside, self._p_aside)):
-            if cards != seen:
-                gone, came = _changes(seen, cards)
-                for c in gone:
-                    values[at + pos[c]] = 0.0
-                for c in came:
-                    values[at + pos[c]] = 1.0
-                seen[:] = cards
-        values[self._p_count] = len(state.tally) / 10
+        tally = state.tally
+        if tally != picture.tally:
+            _show(values, self._p_tally, pos, picture.tally, tally)
+            values[self._p_count] = len(tally) / 10
+        if state.set_aside != picture.set_aside:
+            _show(values, self._p_aside, pos, picture.set_aside, state.set_aside)
+        if state.revealed != picture.revealed:
+            _show(values, self._p_revealed, pos, picture.revealed, state.revealed)
         scorer = state.last_scorer
         if scorer != picture.scorer:
             if picture.scorer is not None:
@@ -914,9 +969,6 @@ class TwentySpace(GameSpace):
             if scorer is not None:
                 values[self._p_scorer + scorer] = 1.0
             picture.scorer = scorer
-        if state.bonus != picture.bonus:
-            picture.bonus = state.bonus
-            values[self._p_bonus] = state.bonus / 10
         if state.tally_value != picture.value:
             picture.value = state.tally_value
             values[self._p_value] = state.tally_value / 20
@@ -924,6 +976,9 @@ class TwentySpace(GameSpace):
         if left != picture.left:
             picture.left = left
             values[self._p_stock] = left / 40
+        if state.bonus != picture.bonus:
+            picture.bonus = state.bonus
+            values[self._p_bonus] = state.bonus / 10
         dealt = state.hands_dealt
         if dealt != picture.dealt:
             for seat in (0, 1):
@@ -944,11 +999,14 @@ class _SilverBarsPicture(_Picture):
     its rubble and its state), the discard pile, the draw pile and where it is drawn
     from, the pending strike and the locks."""
 
-    __slots__ = ("against", "discard", "hands", "left", "locked", "rubble", "stock", "stock_pos", "vaults",
-                 "vstate")
+    __slots__ = ("against", "discard", "hands", "left", "locked", "moved", "moves", "rubble", "seat", "stock",
+                 "stock_pos", "vaults", "vstate")
 
     def __init__(self, space: GameSpace, state: sb.SilverBarsState) -> None:
         super().__init__(space, state)
+        self.moves: list[Move] = state.moves
+        self.moved = len(state.moves)
+        self.seat = -1
         self.hands: list[list[Card]] = [[], []]
         self.vaults: list[list[list[Card]]] = [[[], [], [], [], []], [[], [], [], [], []]]
         self.rubble: list[list[Card | None]] = [[None] * 5, [None] * 5]
@@ -1086,7 +1144,55 @@ class SilverBarsSpace(GameSpace):
     # observation fixes (the deck less every card seen), read here from where the cards
     # lie because that is quicker.  The tests check it is the same.
 
+    def _replay(self, state: sb.SilverBarsState, picture: _SilverBarsPicture) -> list[int]:
+        """Make each play and discard since the picture was last brought up to date on the
+        copies of the hands and the draw pile: the card leaves its player's hand and the
+        draw pile's next card comes.  Return the vaults (``seat * 5 + vault``) the moves
+        name, of both seats (every vault for a strike), for :meth:`_sync` to look at first.
+        :meth:`_sync` compares every copy with the state and mends any that differ, so
+        the guesses need not be right."""
+        moves = state.moves
+        same, done, seat = moves is picture.moves, picture.moved, picture.seat
+        picture.moves, picture.moved, picture.seat = moves, len(moves), state.to_move
+        touched: list[int] = []
+        if not same or len(moves) <= done or seat < 0 or state.stock is not picture.stock:
+            return touched
+        values = picture.values
+        pos = self._pos
+        n = len(self.CARDS)
+        stock = state.stock
+        for verb, args in moves[done:]:
+            if verb == "play" or verb == "discard":
+                hand = picture.hands[seat]
+                card = args[0] if args else None
+                drawn = picture.stock_pos
+                if card not in hand or not 0 <= drawn < len(stock):
+                    return touched
+                new = stock[drawn]
+                picture.stock_pos = drawn + 1
+                hand.remove(card)
+                hand.append(new)
+                # The card played is seen by the other seat now; the card drawn leaves what
+                # this seat has not seen (the other seat still has not: it is in a hand).
+                mine = self._p_hand + seat * n
+                values[mine + pos[card]] -= 1.0  # type: ignore[index]
+                values[mine + pos[new]] += 1.0
+                values[self._p_unseen + (1 - seat) * n + pos[card]] -= 1.0  # type: ignore[index]
+                values[self._p_unseen + seat * n + pos[new]] -= 1.0
+                if verb == "play":
+                    if len(args) == 1:  # the strike: the other seat's miners
+                        touched += range(10)
+                    for vault in args[1:]:
+                        touched += (vault - 1, vault + 4)  # type: ignore[operator]
+            elif verb == "lock" and args:
+                touched.append(args[0] - 1 + 5 * seat)  # type: ignore[operator]
+            seat = 1 - seat
+        return touched
+
     def _sync(self, state: sb.SilverBarsState, picture: _SilverBarsPicture, settled: bool) -> None:
+        touched: Sequence[int] = ()
+        if len(state.moves) != picture.moved or state.moves is not picture.moves:
+            touched = self._replay(state, picture)
         values = picture.values
         pos = self._pos
         n = len(self.CARDS)
@@ -1119,7 +1225,7 @@ class SilverBarsSpace(GameSpace):
             for seat, hand in enumerate(hands):
                 seen = picture.hands[seat]
                 if hand != seen:
-                    gone, came = _changes(seen, hand)
+                    gone, came = _follow(seen, hand)
                     mine, theirs = self._p_hand + seat * n, at_unseen + (1 - seat) * n
                     for c in gone:
                         values[mine + pos[c]] -= 1.0
@@ -1127,17 +1233,13 @@ class SilverBarsSpace(GameSpace):
                     for c in came:
                         values[mine + pos[c]] += 1.0
                         values[theirs + pos[c]] += 1.0
-                    picture.hands[seat] = hand[:]
-        pile = state.discard_pile
-        if pile != picture.discard:
-            gone, came = _changes(picture.discard, pile)
-            at = self._p_discard
-            for c in gone:
-                values[at + pos[c]] -= 1.0
-            for c in came:
-                values[at + pos[c]] += 1.0
-            picture.discard = pile[:]
-        self._sync_vaults(state, picture)
+        if state.discard_pile != picture.discard:
+            _count(values, self._p_discard, pos, picture.discard, state.discard_pile)
+        for vault in touched:
+            self._sync_vault(state, picture, vault // 5, vault % 5)
+        if state.vaults != picture.vaults or state.rubble != picture.rubble or state.vstate != picture.vstate:
+            for vault in range(10):
+                self._sync_vault(state, picture, vault // 5, vault % 5)
         against = state.strike_against if state.strike is not None else None
         if against != picture.against:
             if picture.against is not None:
@@ -1151,55 +1253,31 @@ class SilverBarsSpace(GameSpace):
                 values[self._p_locks + seat] = (5 - locked[seat]) / 5
             picture.locked = list(locked)
 
-    def _sync_vaults(self, state: sb.SilverBarsState, picture: _SilverBarsPicture) -> None:
-        """Each seat's vaults: their states, their cards and rubble, their bars and sizes."""
+    def _sync_vault(self, state: sb.SilverBarsState, picture: _SilverBarsPicture, seat: int, i: int) -> None:
+        """Vault ``i`` of ``seat``: its cards and rubble, its bars and size, its state."""
         values = picture.values
-        pos = self._pos
-        n = len(self.CARDS)
-        nv = len(sb.VAULT_STATES)
-        bar_value = sb.BAR_VALUE
-        vaults = state.vaults
-        if vaults != picture.vaults:
-            for seat, own in enumerate(vaults):
-                copies = picture.vaults[seat]
-                if own != copies:
-                    at = self._p_vault_cards + seat * n
-                    for i, cards in enumerate(own):
-                        seen = copies[i]
-                        if cards != seen:
-                            gone, came = _changes(seen, cards)
-                            for c in gone:
-                                values[at + pos[c]] -= 1.0
-                            for c in came:
-                                values[at + pos[c]] += 1.0
-                            values[self._p_bars + seat * 5 + i] = sum(bar_value[c] for c in cards) / 20
-                            values[self._p_sizes + seat * 5 + i] = len(cards) / 10
-                            copies[i] = cards[:]
-        rubble = state.rubble
-        if rubble != picture.rubble:
-            for seat, covers in enumerate(rubble):
-                copies = picture.rubble[seat]
-                at = self._p_vault_cards + seat * n
-                for i, covering in enumerate(covers):
-                    old = copies[i]
-                    if covering is not old:
-                        if old is not None:
-                            values[at + pos[old]] -= 1.0
-                        if covering is not None:
-                            values[at + pos[covering]] += 1.0
-                        copies[i] = covering
-        vstate = state.vstate
-        if vstate != picture.vstate:
-            for seat, states in enumerate(vstate):
-                copies = picture.vstate[seat]
-                at = self._p_vaults + seat * 5 * nv
-                for i, now in enumerate(states):
-                    old = copies[i]
-                    if now != old:
-                        if old is not None:
-                            values[at + i * nv + _VAULT_STATE_INDEX[old]] = 0.0
-                        values[at + i * nv + _VAULT_STATE_INDEX[now]] = 1.0
-                        copies[i] = now
+        cards, seen = state.vaults[seat][i], picture.vaults[seat][i]
+        if cards != seen:
+            _count(values, self._p_vault_cards + seat * len(self.CARDS), self._pos, seen, cards)
+            bar_value = sb.BAR_VALUE
+            values[self._p_bars + seat * 5 + i] = sum(bar_value[c] for c in cards) / 20
+            values[self._p_sizes + seat * 5 + i] = len(cards) / 10
+        covering, old = state.rubble[seat][i], picture.rubble[seat][i]
+        if covering is not old:
+            at = self._p_vault_cards + seat * len(self.CARDS)
+            if old is not None:
+                values[at + self._pos[old]] -= 1.0
+            if covering is not None:
+                values[at + self._pos[covering]] += 1.0
+            picture.rubble[seat][i] = covering
+        now, was = state.vstate[seat][i], picture.vstate[seat][i]
+        if now != was:
+            nv = len(sb.VAULT_STATES)
+            at = self._p_vaults + (seat * 5 + i) * nv
+            if was is not None:
+                values[at + _VAULT_STATE_INDEX[was]] = 0.0
+            values[at + _VAULT_STATE_INDEX[now]] = 1.0
+            picture.vstate[seat][i] = now
 
 
 # -- the registry ------------------------------------------------------------------------
