@@ -111,39 +111,31 @@ _HIGHEST_TALLY = TWENTY - 1 + 10
 """The most a tally can come to: 19, then a ten card."""
 
 
-def _what_happens() -> tuple[list[tuple[str, int, str]], list[int], list[int], list[int], int]:
-    """Every event a move can bring, as (kind, points, text), and where each is in that list:
-    by the tally's value when it reaches 20 or more (Exact or Beyond Twenty), by the number
-    of cards on a tally below 20 (Five Tally and up), by the End of Round Bonus; and New Hand."""
-    happens: list[tuple[str, int, str]] = []
-    by_value = [-1] * (_HIGHEST_TALLY + 1)
-    for value in range(TWENTY, _HIGHEST_TALLY + 1):
-        by_value[value] = len(happens)
-        if value == TWENTY:
-            happens.append((EXACT_TWENTY, EXACT, f"{{player}} {{score}} {EXACT} for Exact Twenty"))
-        else:
-            points = value - TWENTY
-            happens.append((BEYOND_TWENTY, points,
-                            f"{{player}} {{score}} {points} for Beyond Twenty (tally {value})"))
-    by_size = [-1] * (MAX_TALLY + 1)
-    for size in range(HAND, MAX_TALLY + 1):
-        by_size[size] = len(happens)
-        points, kind = tally_points(size), tally_name(size)
-        happens.append((kind, points, f"{{player}} {{score}} {points} for {kind}"))
-    by_bonus = [-1] * 11
-    for bonus in range(1, 11):
-        by_bonus[bonus] = len(happens)
-        happens.append((END_BONUS, bonus, f"{{player}} {{take}} the End of Round Bonus of {bonus}"))
-    new_hand = len(happens)
-    happens.append((NEW_HAND, 0, "{player} {be} dealt a new hand of five"))
-    return happens, by_value, by_size, by_bonus, new_hand
+class _MoveEvents:
+    """The events one move can bring one seat, built once for every move number and seat
+    (events are values: a move takes its events from here instead of making them)."""
+
+    __slots__ = ("at_twenty", "bonus", "new_hand", "tally")
+
+    def __init__(self, number: int, seat: int) -> None:
+        self.at_twenty = [Event(number, seat, EXACT_TWENTY, EXACT, f"{{player}} {{score}} {EXACT} for Exact Twenty")]
+        """By how far the tally's value goes past 20 (0 to 9): Exact Twenty, Beyond Twenty."""
+        for points in range(1, _HIGHEST_TALLY - TWENTY + 1):
+            self.at_twenty.append(Event(number, seat, BEYOND_TWENTY, points,
+                                        f"{{player}} {{score}} {points} for Beyond Twenty (tally {TWENTY + points})"))
+        self.tally = [Event(number, seat, tally_name(size), tally_points(size),
+                            f"{{player}} {{score}} {tally_points(size)} for {tally_name(size)}")
+                      for size in range(HAND, MAX_TALLY + 1)]
+        """By the number of cards on a tally below 20, from five: Five Tally, Six Tally, …"""
+        self.bonus = [Event(number, seat, END_BONUS, points, f"{{player}} {{take}} the End of Round Bonus of {points}")
+                      for points in range(1, 11)]
+        """By the End of Round Bonus, from 1: taking it."""
+        self.new_hand = Event(number, seat, NEW_HAND, 0, "{player} {be} dealt a new hand of five")
+        """Being dealt a new hand of five."""
 
 
-_HAPPENS, _AT_VALUE, _AT_SIZE, _AT_BONUS, _NEW_HAND = _what_happens()
-_EVENTS = [[[Event(number, seat, *happens) for happens in _HAPPENS] for seat in (0, 1)]
-           for number in range(MOST_MOVES + 1)]
-"""``_EVENTS[move number][seat][i]``: the event ``_HAPPENS[i]`` at that move, built once
-(events are values; a move brings one out of a table instead of making one)."""
+_EVENTS = [[_MoveEvents(number, seat) for seat in (0, 1)] for number in range(MOST_MOVES + 1)]
+"""``_EVENTS[move number][seat]``: the events that move can bring that seat."""
 
 
 class TwentyObservation(BaseObservation):
@@ -239,7 +231,7 @@ class TwentyState(Turns, StockPile, State):
         seat = self.to_move
         hand = self.hands[seat]
         verb, args = move
-        if verb != "play" or len(args) != 1 or self._over:
+        if self._over or verb != "play" or len(args) != 1:
             raise self._illegal(move)
         card: Card = args[0]  # type: ignore[assignment]
         try:
@@ -258,9 +250,9 @@ class TwentyState(Turns, StockPile, State):
         if value < TWENTY:
             self.tally_value = value
             if len(tally) >= HAND:  # Five Tally, Six Tally, …
-                self._score(seat, _EVENTS[len(moves)][seat][_AT_SIZE[len(tally)]])
+                self._score(seat, _EVENTS[len(moves)][seat].tally[len(tally) - HAND])
         else:  # Exact Twenty or Beyond Twenty: the tally is set aside
-            self._score(seat, _EVENTS[len(moves)][seat][_AT_VALUE[value]])
+            self._score(seat, _EVENTS[len(moves)][seat].at_twenty[value - TWENTY])
             self.set_aside += tally
             self.tally = []
             self.tally_value = 0
@@ -274,11 +266,12 @@ class TwentyState(Turns, StockPile, State):
                 hands[nxt] = self.stock[pos:pos + HAND]
                 self.stock_pos = pos + HAND
                 self.hands_dealt[nxt] += 1
-                self.events.append(_EVENTS[len(moves)][nxt][_NEW_HAND])
+                self.events.append(_EVENTS[len(moves)][nxt].new_hand)
             elif not hand:  # both hands and the stock are empty
                 self._over = True
-                if self.last_scorer is not None:
-                    self._score(self.last_scorer, _EVENTS[len(moves)][self.last_scorer][_AT_BONUS[self.bonus]])
+                scorer = self.last_scorer
+                if scorer is not None:  # the End of Round Bonus
+                    self._score(scorer, _EVENTS[len(moves)][scorer].bonus[self.bonus - 1])
 
     def _score(self, seat: int, event: Event) -> None:
         self.scores[seat] += event.points
