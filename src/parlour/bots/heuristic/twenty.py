@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
-from parlour.games.twenty import HAND, MAX_TALLY, PACK_VALUES, PLAY, VALUE, TwentyState, tally_points
+from parlour.games.twenty import HAND, MAX_TALLY, MOST_MOVES, PACK_VALUES, PLAY, VALUE, TwentyState, tally_points
 
 ROLLOUT_DEPTH = 6
 """Search rollouts play this many moves: Twenty scores as it goes, so the
@@ -52,7 +52,7 @@ def holds_chance(unseen: int, of_value: int, hand: int) -> float:
     return 1.0 - none
 
 
-_UNSEEN_MOST = 52 - 2 - HAND
+_UNSEEN_MOST = MOST_MOVES - HAND
 """The most cards a player can have unseen: all but the revealed two and their own hand."""
 _CHANCE = [[[holds_chance(unseen, of_value, hand) for of_value in range(max(PACK_VALUES) + 1)]
             for unseen in range(_UNSEEN_MOST + 1)] for hand in range(HAND + 1)]
