@@ -102,6 +102,24 @@ class TurnObservation(BaseObservation):
     """Turns in a row that have taken from a face-up pile (see the stall rule)."""
 
 
+class Put(NamedTuple):
+    """What a move of step 1 does, as the machine's table of them says (built once a game)."""
+
+    move: Move
+    """The game's own move (``play 7H``), the one :meth:`PlayThenDraw.legal_moves` hands out."""
+    card: Card
+    code: int
+    """The card's code as a plain number (lists are indexed fastest by one)."""
+    suit: int
+    bit: int
+    """The card's bit in :attr:`PlayThenDraw.shown`."""
+    value: int
+    """The card's value (:attr:`PlayThenDraw.value`)."""
+    fits: list[bool] | None
+    """For a ``play``: whether the card fits the seat's own pile, by the value that pile has
+    reached (:meth:`PlayThenDraw.fits`); None for a move onto the face-up pile."""
+
+
 class PileAgain(NamedTuple):
     """What undoing a card put on a face-up pile needs when that card had lain on a
     face-up pile before this round (for any other card, its place in the hand does)."""
@@ -150,8 +168,9 @@ class PlayThenDraw(Turns, StockPile, State):
     (``was_on_pile``) is one its holder took from there: everyone knows it.
     """
 
-    __slots__ = ("_over", "_undo", "drawing", "figures", "hands", "own", "pile_played", "piles", "reached", "shown",
-                 "stall", "stall_limit", "stock", "stock_pos", "take_back", "to_move", "was_on_pile")
+    __slots__ = ("_offers", "_over", "_puts", "_undo", "drawing", "figures", "hands", "own", "pile_played", "piles",
+                 "reached", "shown", "stall", "stall_limit", "stock", "stock_pos", "take_back", "to_move",
+                 "was_on_pile")
     # The machine's fields in slots: a move reads and writes them many times.
 
     pile_verb: ClassVar[str]
@@ -166,9 +185,11 @@ class PlayThenDraw(Turns, StockPile, State):
     """:meth:`fits` by card code and value reached."""
     _step_one: ClassVar[list[list[tuple[Move, ...]]]]
     """The moves of step 1 of a card in hand, by card code and the value its own pile has reached."""
-    _puts: ClassVar[dict[Move, tuple[Card, bool, int]]]
-    """What each move of step 1 does: the card it puts down, whether onto the seat's own
-    pile, and the card's bit in :attr:`shown`."""
+    _offer_tables: ClassVar[dict[tuple[int, ...], list[tuple[Move, ...]]]]
+    """:meth:`_offers_for`, by the values a seat's four own piles have reached: built the first
+    time such a seat is met, then kept (at most 11 ** 4 of them)."""
+    _put_table: ClassVar[dict[Move, Put]]
+    """What each move of step 1 does (see :class:`Put`)."""
     shown_bits: ClassVar[list[int]]
     """By card code: the card's bit in :attr:`shown` (0 for a card worth 0)."""
     hands: list[list[Card]]
@@ -203,6 +224,11 @@ class PlayThenDraw(Turns, StockPile, State):
     """Per move, what undoing it needs: for step 1, the card's place in the hand (a
     :class:`PileAgain` for a card that goes back on a face-up pile); for step 2, the
     stall count before the draw."""
+    _offers: list[list[tuple[Move, ...]]]
+    """By seat: the moves of step 1 of each card (by code) were it in that seat's hand, given
+    the values its own piles have reached (a table of :attr:`_offer_tables`, shared)."""
+    _puts: dict[Move, Put]
+    """The game's :attr:`_put_table` (held by each state: a state's own field is read faster)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Tabulate a game's rule once: :meth:`fits`, and the moves of step 1 it allows."""
@@ -216,16 +242,31 @@ class PlayThenDraw(Turns, StockPile, State):
                 for c in cards
             ]
             cls.shown_bits = [1 << (11 * (c & 3) + cls.value[c]) if cls.value[c] else 0 for c in cards]
-            cls._puts = {
-                **{cls.play_moves[c]: (ALL_CARDS[c], True, cls.shown_bits[c]) for c in cards},
-                **{cls.pile_moves[c]: (ALL_CARDS[c], False, cls.shown_bits[c]) for c in cards},
+            cls._put_table = {
+                **{cls.play_moves[c]: Put(cls.play_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c],
+                                          cls.value[c], cls._fits[c]) for c in cards},
+                **{cls.pile_moves[c]: Put(cls.pile_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c],
+                                          cls.value[c], None) for c in cards},
             }
+            cls._offer_tables = {}
+
+    @classmethod
+    def _offers_for(cls, reached: Sequence[int]) -> list[tuple[Move, ...]]:
+        """The moves of step 1 of each card (by code) for a seat whose own piles have reached
+        ``reached`` (by suit)."""
+        key = tuple(reached)
+        table = cls._offer_tables.get(key)
+        if table is None:
+            table = cls._offer_tables[key] = [cls._step_one[c][key[c & 3]] for c in range(len(cls._step_one))]
+        return table
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
         """The machine's state at a round's start (after the game has dealt)."""
         players = range(self.num_players)
         self.own = [[[], [], [], []] for _ in players]
         self.reached = [[0, 0, 0, 0] for _ in players]
+        self._offers = [self._offers_for((0, 0, 0, 0))] * self.num_players
+        self._puts = self._put_table
         self.figures = [[NO_FIGURES] * 4 for _ in players]
         self.shown = 0
         self.piles = [[], [], [], []]
@@ -244,6 +285,8 @@ class PlayThenDraw(Turns, StockPile, State):
         other.hands = [list(h) for h in self.hands]
         other.own = [[list(p) for p in seat] for seat in self.own]
         other.reached = [list(r) for r in self.reached]
+        other._offers = list(self._offers)
+        other._puts = self._puts
         other.figures = [list(f) for f in self.figures]
         other.shown = self.shown
         other.stock = self.stock  # never changed during a round: only stock_pos moves
@@ -275,11 +318,10 @@ class PlayThenDraw(Turns, StockPile, State):
         if self._over:
             return []
         if not self.drawing:
-            reached = self.reached[self.to_move]
-            step_one = self._step_one
+            offers = self._offers[self.to_move]
             moves: list[Move] = []
             for card in self.hands[self.to_move]:
-                moves += step_one[card][reached[card & 3]]
+                moves += offers[card]
             return moves
         piles = self.piles
         mask = (
@@ -301,46 +343,45 @@ class PlayThenDraw(Turns, StockPile, State):
         hand = self.hands[seat]
         if not self.drawing:
             try:
-                found = self._puts.get(move)  # type: ignore[call-overload]
-            except TypeError:  # an argument that is no value (a list): see _read_put
-                found = None
-            if found is None or move[1][0] is not found[0]:  # a number equal to a card code is no card
-                found = self._read_put(move)
-            card, onto_own, bit = found
+                put = self._puts[move]
+            except (KeyError, TypeError):  # no game move's equal (TypeError: an argument that is no value)
+                put = self._read_put(move)
+            else:
+                if put[0] is not move and move[1][0] is not put[1]:  # a number equal to a card code is no card
+                    put = self._read_put(move)
+            _, card, code, suit, bit, value, fits = put
             try:
                 index = hand.index(card)
             except ValueError:
                 raise self._illegal(move) from None
-            suit = card & 3
-            if onto_own:  # the seat's own pile, if the game's rule allows
+            if fits is not None:  # onto the seat's own pile, if the game's rule allows
                 reached = self.reached[seat]
-                if not self._fits[card][reached[suit]]:
+                if not fits[reached[suit]]:
                     raise self._illegal(move)
                 del hand[index]
                 self.own[seat][suit].append(card)
-                value = reached[suit] = self.value[card]
+                reached[suit] = value
                 figures = self.figures[seat]
                 total, zeros, count, _ = figures[suit]
                 figures[suit] = (total + value, zeros + (value == 0), count + 1, value)
+                self._offers[seat] = self._offers_for(reached)
                 self._undo.append(index)
             else:  # the face-up pile of its suit: open to any card
                 del hand[index]
                 self.piles[suit].append(card)
                 self.pile_played = suit
-                if self.was_on_pile[card]:
+                if self.was_on_pile[code]:
                     self._undo.append(PILE_AGAIN[index])
                 else:
-                    self.was_on_pile[card] = True
+                    self.was_on_pile[code] = True
                     self._undo.append(index)
             self.shown |= bit
             self.moves.append(move)
             self.drawing = True
             return
         try:
-            pile = DRAW_FROM.get(move)  # type: ignore[call-overload]
-        except TypeError:  # an argument that is no value (a list): see _read_draw
-            pile = None
-        if pile is None:
+            pile = DRAW_FROM[move]
+        except (KeyError, TypeError):  # no game move's equal (TypeError: an argument that is no value)
             pile = self._read_draw(move)
         stall = self.stall
         if pile < 0:  # the draw pile
@@ -364,19 +405,21 @@ class PlayThenDraw(Turns, StockPile, State):
         if ends:
             self._end_round(seat, stalled=pile >= 0)
 
-    def _read_put(self, move: Move) -> tuple[Card, bool, int]:
-        """What a step-1 move that is no game move's equal does, as :attr:`_puts` says it;
-        :class:`IllegalMoveError` for anything that is not ``play <card>`` or ``<pile_verb>
-        <card>`` with a card in the mover's hand."""
+    def _read_put(self, move: Move) -> Put:
+        """What a step-1 move that is no game move's equal does (the :class:`Put` of the game
+        move it stands for); :class:`IllegalMoveError` for anything that is not ``play <card>``
+        or ``<pile_verb> <card>`` with a card in the mover's hand."""
         verb, args = move
         card = args[0] if len(args) == 1 else None
         if type(card) is not Card or card not in self.hands[self.to_move]:
             raise self._illegal(move)
         if verb == "play":
-            return card, True, self.shown_bits[card]
-        if verb == self.pile_verb:
-            return card, False, self.shown_bits[card]
-        raise self._illegal(move)
+            put = self._put_table[self.play_moves[card]]
+        elif verb == self.pile_verb:
+            put = self._put_table[self.pile_moves[card]]
+        else:
+            raise self._illegal(move)
+        return put._replace(card=card)  # the card as given (a card made afresh is still that card)
 
     def _read_draw(self, move: Move) -> int:
         """The pile a step-2 move draws from (-1: the draw pile), for a move that is no game
@@ -401,8 +444,13 @@ class PlayThenDraw(Turns, StockPile, State):
             if move.verb == "play":
                 own = self.own[seat][suit]
                 own.pop()
-                self.reached[seat][suit] = self.value[own[-1]] if own else 0
-                self.figures[seat][suit] = self.pile_figures(own)
+                reached = self.reached[seat]
+                reached[suit] = self.value[own[-1]] if own else 0
+                figures = self.figures[seat]
+                total, zeros, count, _ = figures[suit]
+                value = self.value[card]
+                figures[suit] = (total - value, zeros - (value == 0), count - 1, reached[suit])
+                self._offers[seat] = self._offers_for(reached)
                 self.hands[seat].insert(record, card)
                 if not self.was_on_pile[card]:  # put down for the first time
                     self.shown &= ~self.shown_bits[card]

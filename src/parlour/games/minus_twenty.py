@@ -31,6 +31,7 @@ settles them (the source leaves its scoring to Lost Cities):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
@@ -156,6 +157,16 @@ def kind_of(count: int, points: int) -> str:
     return "Negative Meld" if points < 0 else "Meld"
 
 
+@functools.lru_cache(maxsize=1 << 13)
+def meld_scored(suit: int, numbers: int, investments: int, count: int) -> tuple[str, int, str]:
+    """A (non-empty) meld of ``suit``, in figures, as the round's end scores it: what its event
+    is called, its points, and the event's words (a round's end asks the same of many deals)."""
+    points = score_of(numbers, investments, count)
+    return kind_of(count, points), points, (
+        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
+        f"{arithmetic_of(numbers, investments, count)}")
+
+
 def starters_from(first: int, round_scores: Iterable[Iterable[int]]) -> list[int]:
     """Who starts each round, given round 1's starter and the finished rounds'
     scores: the higher match total starts; on a tie, the player who did not
@@ -259,16 +270,13 @@ class MinusTwentyState(PlayThenDraw):
                 "took from a discard pile",
             ))
         scores = [0, 0]
+        events = self.events
         for seat in (0, 1):
             for suit, (numbers, investments, count, _) in enumerate(self.figures[seat]):
                 if count:
-                    points = score_of(numbers, investments, count)
+                    kind, points, text = meld_scored(suit, numbers, investments, count)
                     scores[seat] += points
-                    self.events.append(Event(
-                        number, seat, kind_of(count, points), points,
-                        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
-                        f"{arithmetic_of(numbers, investments, count)}",
-                    ))
+                    events.append(Event(number, seat, kind, points, text))
         self.scores = scores
 
     # -- the match ---------------------------------------------------------------

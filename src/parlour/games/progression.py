@@ -29,6 +29,7 @@ settles them:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, cast
@@ -133,8 +134,17 @@ def kind_of(total: int) -> str:
     return "Over Twelve" if total > THRESHOLD else "Twelve or Under"
 
 
-CARD_TEXT = [card_text(c) for c in DECK]
-"""By card code: :func:`~parlour.narrate.card_text`, built once (a round's end words every stack)."""
+@functools.lru_cache(maxsize=1 << 14)
+def stack_scored(suit: int, stack: tuple[Card, ...]) -> tuple[str, int, str]:
+    """A (non-empty) private stack of ``suit`` as the round's end scores it: what its event is
+    called, its points, and the event's words (a round's end asks the same of many deals)."""
+    total = sum(VALUE[c] for c in stack)
+    faces = sum(1 for c in stack if VALUE[c] == 0)
+    points = score_of(total, faces)
+    cards = " ".join(map(card_text, stack))
+    return kind_of(total), points, (
+        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
+        f"({cards}: {reckoning_of(total, faces)})")
 
 
 class ProgressionObservation(TurnObservation):
@@ -220,18 +230,11 @@ class ProgressionState(PlayThenDraw):
                    "drew from the public stacks",
             ))
         for owner in range(PLAYERS):
-            stacks = self.private[owner]
-            for suit, (total, faces, count, _) in enumerate(self.figures[owner]):
-                if not count:
-                    continue
-                points = score_of(total, faces)
-                self.scores[owner] += points
-                cards = " ".join(map(CARD_TEXT.__getitem__, stacks[suit]))
-                self.events.append(Event(
-                    number, owner, kind_of(total), points,
-                    f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
-                    f"({cards}: {reckoning_of(total, faces)})",
-                ))
+            for suit, stack in enumerate(self.private[owner]):
+                if stack:
+                    kind, points, text = stack_scored(suit, tuple(stack))
+                    self.scores[owner] += points
+                    self.events.append(Event(number, owner, kind, points, text))
 
     # -- views -----------------------------------------------------------------
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
