@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from parlour.cards import Card
@@ -151,14 +151,25 @@ class SilverBars(Game):
         replays the moves exactly: each player receives the cards they played,
         in order, then their current hand.
         """
+        return self.sampler(observation)(rng)
+
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
+        """:meth:`determinize`, many times over: the round is replayed once, and each sample
+        only deals the unseen cards again — the same draws from the RNG, so each sample is
+        the very state :meth:`determinize` gives with that RNG.
+
+        Nothing of the replay depends on which unseen card is where: the moves name the
+        cards they play, and the opponent plays the cards it received in order, so each
+        is the first of its kind in their hand.  A sample is a copy of the replay with
+        the opponent's hand, the draw pile and the deal of the new cards."""
         options = dict(observation["options"])
-        state = SilverBarsState(options, observation["first"], tuple(observation["names"]), None)
-        restore_base(state, observation)
         seat = observation["seat"]
         moves = [Move.parse(m) for m in observation["moves"]]
-        starter = state.round_starter(state.round_index)
         played: list[list[Card]] = [[], []]
         drawers: list[int] = []
+        replay = SilverBarsState(options, observation["first"], tuple(observation["names"]), None)
+        restore_base(replay, observation)
+        starter = replay.round_starter(replay.round_index)
         for number, move in enumerate(moves):
             mover = (starter + number) % 2
             if move.verb in ("play", "discard"):
@@ -168,24 +179,38 @@ class SilverBars(Game):
         unseen = Counter(silver_bars_deck(options))
         unseen.subtract([*played[0], *played[1], *own])
         pool = sorted(unseen.elements())
-        rng.shuffle(pool)
         size = observation["hand_sizes"][1 - seat]
-        hands: list[list[Card]] = [[], []]
-        hands[seat] = own
-        hands[1 - seat] = pool[:size]
-        received = [played[s] + hands[s] for s in (0, 1)]
-        stock: list[Card] = []
-        taken = [HAND, HAND]
-        for mover in drawers:
-            stock.append(received[mover][taken[mover]])
-            taken[mover] += 1
-        stock.extend(pool[size:])
-        deal = {"hands": [received[0][:HAND], received[1][:HAND]], "stock": stock}
-        state.deal = deal
-        state._start_round(deal)
+
+        def deal(cards: list[Card]) -> Deal:
+            """The deal under which the moves replay, the unseen ``cards`` dealt in order."""
+            hands: list[list[Card]] = [[], []]
+            hands[seat] = own
+            hands[1 - seat] = cards[:size]
+            received = [played[s] + hands[s] for s in (0, 1)]
+            stock: list[Card] = []
+            taken = [HAND, HAND]
+            for mover in drawers:
+                stock.append(received[mover][taken[mover]])
+                taken[mover] += 1
+            stock.extend(cards[size:])
+            return {"hands": [received[0][:HAND], received[1][:HAND]], "stock": stock}
+
+        first = deal(pool)
+        replay.deal = first
+        replay._start_round(first)
         for move in moves:
-            state.apply(move)
-        return state
+            replay.apply(move)
+
+        def sample(rng: random.Random) -> State:
+            cards = pool[:]
+            rng.shuffle(cards)
+            state = replay.copy()
+            state.deal = dealt = deal(cards)
+            state.hands[1 - seat] = cards[:size]
+            state.stock = list(dealt["stock"])
+            return state
+
+        return sample
 
 
 GAME = SilverBars()
