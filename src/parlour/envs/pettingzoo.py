@@ -127,14 +127,24 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's vector and its action mask (all 0 unless it is to move)."""
-        state = self._state()
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
         seat = self._seat_of[agent]
-        observation = self.space.encode_state(state, seat)
-        if seat == state.current_player() and agent == self.agent_selection:
-            mask = self.space.mask(state.legal_moves())
+        space = self.space
+        if agent == self.agent_selection and seat == state.current_player():
+            mask = space.mask(state.legal_moves())
         else:
             mask = self._no_mask.copy()
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": space.encode_state(state, seat), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool,
+                                                   dict[str, Any]]:
+        """The agent to move's observation, cumulative reward, terminated, truncated and info
+        (as :meth:`pettingzoo.AECEnv.last`)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         """Make the move of ``action`` for the agent to move; a dead agent's action must be ``None``."""

@@ -191,21 +191,20 @@ class _Picture:
     """Every seat's blocks for one state, with what they were written from (see the module docstring).
 
     ``values`` is the picture (``view``: the same memory as a numpy array).  The
-    picture belongs to one round of one match: its ``history`` (the list and
-    its length) and ``options`` are checked before every use; a new round
-    gets a new picture.  Each game's picture adds copies of its hands and
+    picture belongs to one round of one match: its ``history`` (the list, kept
+    alive by the picture so that no other state can have it, and its length)
+    is checked before every use; a new round gets a new picture.  Each game's picture adds copies of its hands and
     piles.  Before anything was written, each copy is empty, so the first
     comparison with the state writes everything.
     """
 
-    __slots__ = ("history", "options", "over", "rounds", "scores", "to_move", "values", "view")
+    __slots__ = ("history", "over", "rounds", "scores", "to_move", "values", "view")
 
     def __init__(self, space: GameSpace, state: State) -> None:
         self.values = space._blank[:]
         self.view = np.frombuffer(self.values, _FLOAT32)
         self.history = state.history
         self.rounds = len(state.history)
-        self.options = state.options
         self.scores: list[int] = []
         self.to_move: int | None = None
         self.over: bool | None = None
@@ -255,6 +254,7 @@ class GameSpace:
         self._o_totals, self._p_totals = layout.block(
             "totals", 1, "match totals by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED, seats=every)
         self._build(layout)
+        self._tabulate()
         self._segments = layout.segments
         size = layout.size
         self.obs_shape = (size,)
@@ -277,6 +277,9 @@ class GameSpace:
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         """Write the game's own blocks from an observation."""
         raise NotImplementedError
+
+    def _tabulate(self) -> None:
+        """Tables the game's picture needs, built once its blocks are laid out."""
 
     def _new_picture(self, state: Any) -> _Picture:
         """A picture for ``state``'s round, with the blocks that stay the same all round written."""
@@ -317,8 +320,7 @@ class GameSpace:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
         picture = self._pictures.get(id(state))
         history = state.history
-        if (picture is None or picture.history is not history or picture.rounds != len(history)
-                or picture.options is not state.options):
+        if picture is None or picture.history is not history or picture.rounds != len(history):
             picture = self._picture(state)
         self._sync(state, picture, self._sync_table(state, picture))
         return picture.view[self._gather[seat]]
@@ -344,7 +346,10 @@ class GameSpace:
                 values[at + seat] = points / _SCORE
             picture.scores = list(scores)
         to_move = state.current_player()
-        if to_move != picture.to_move:
+        if to_move == picture.to_move:
+            if not scored:  # the round's standing changes only with whose turn it is or the scores
+                return False
+        else:
             if picture.to_move is not None:
                 values[self._p_turn + picture.to_move] = 0.0
             if to_move is not None:
@@ -484,6 +489,21 @@ class _TurnSpace(GameSpace):
     def _settle(self, state: Any, picture: _TurnPicture) -> None:
         """The game's own blocks of the round's standing (see :meth:`GameSpace._sync_table`)."""
 
+    def _tabulate(self) -> None:
+        """Where each card is in the picture's planes, by card code (and seat), built once."""
+        pos = self._pos
+        n = len(self.CARDS)
+
+        def plane(at: int) -> list[int]:
+            return [at + pos[c] if pos[c] >= 0 else -1 for c in range(len(pos))]
+
+        seats = range(self.players)
+        self._at_hand = [plane(self._p_hand + seat * n) for seat in seats]
+        self._at_known = [plane(self._p_known + seat * n) for seat in seats]
+        self._at_own = [plane(self._p_own + seat * n) for seat in seats]
+        self._at_pile = plane(self._p_piles)
+        self._at_top = plane(self._p_tops)
+
     def _new_picture(self, state: Any) -> _Picture:
         picture = _TurnPicture(self, state)
         picture.values[self._p_starter + self._starter(state)] = 1.0
@@ -497,6 +517,7 @@ class _TurnSpace(GameSpace):
         This only saves comparing whole hands and piles: :meth:`_sync` then compares
         every copy with the state and mends any that differ (after an undo, a card swapped
         by a search, a draw pile arranged by a referee), so the guesses need not be right.
+        Each move changes a copy only once it is sure to be written in full.
         """
         moves = state.moves
         same, done, seat, drawn = moves is picture.moves, picture.moved, picture.seat, picture.drawn
@@ -504,114 +525,64 @@ class _TurnSpace(GameSpace):
         if not same or len(moves) <= done or seat < 0:
             return
         values = picture.values
-        pos = self._pos
-        n = len(self.CARDS)
         stock = state.stock
         was_on_pile = state.was_on_pile
-        at_hand, at_known, at_sizes = self._p_hand, self._p_known, self._p_sizes
-        at_own, at_piles, at_tops = self._p_own, self._p_piles, self._p_tops
-        hand = picture.hands[seat]
+        hands, piles = picture.hands, picture.piles
+        at_hand, at_known, at_own, at_pile, at_top = self._at_hand, self._at_known, self._at_own, self._at_pile, self._at_top
+        sizes = self._p_sizes
+        hand, mine, known = hands[seat], at_hand[seat], at_known[seat]
         for verb, args in moves[done:]:
-            if verb == "draw" or verb == "take":
-                if verb == "draw":
-                    if not 0 <= drawn < len(stock):
-                        return
-                    card = stock[drawn]
-                    drawn += 1
-                else:
-                    pile = picture.piles[_SUIT_INDEX[args[0]]] if args and args[0] in _SUIT_INDEX else None
-                    if not pile:
-                        return
-                    card = pile.pop()
-                    values[at_piles + pos[card]] = 0.0
-                    values[at_tops + pos[card]] = 0.0
-                    if pile:
-                        values[at_tops + pos[pile[-1]]] = 1.0
-                hand.append(card)
-                values[at_hand + seat * n + pos[card]] = 1.0
-                if was_on_pile[card]:
-                    values[at_known + seat * n + pos[card]] = 1.0
-                values[at_sizes + seat] = len(hand) / 10
-                seat = (seat + 1) % self.players
-                hand = picture.hands[seat]
-                continue
-            card = args[0] if args else None
-            if card not in hand:
-                return
-            hand.remove(card)
-            values[at_hand + seat * n + pos[card]] = 0.0
-            values[at_known + seat * n + pos[card]] = 0.0
-            values[at_sizes + seat] = len(hand) / 10
-            if verb == "play":
-                picture.own[seat][card & 3].append(card)
-                values[at_own + seat * n + pos[card]] = 1.0
-            else:
-                pile = picture.piles[card & 3]
+            if verb == "draw":
+                if drawn >= len(stock):
+                    return
+                card = stock[drawn]
+                drawn += 1
+            elif verb == "take":
+                pile = piles[_SUIT_INDEX[args[0]]]  # type: ignore[index]
+                if not pile:
+                    return
+                card = pile.pop()
+                values[at_pile[card]] = 0.0
+                values[at_top[card]] = 0.0
                 if pile:
-                    values[at_tops + pos[pile[-1]]] = 0.0
-                pile.append(card)
-                values[at_piles + pos[card]] = 1.0
-                values[at_tops + pos[card]] = 1.0
-                picture.on_pile[card] = True
+                    values[at_top[pile[-1]]] = 1.0
+            else:  # play, or onto a face-up pile
+                card = args[0]  # type: ignore[assignment]
+                if card not in hand:
+                    return
+                hand.remove(card)
+                values[mine[card]] = 0.0
+                values[known[card]] = 0.0
+                values[sizes + seat] = len(hand) / 10
+                if verb == "play":
+                    picture.own[seat][card & 3].append(card)
+                    values[at_own[seat][card]] = 1.0
+                else:
+                    pile = piles[card & 3]
+                    if pile:
+                        values[at_top[pile[-1]]] = 0.0
+                    pile.append(card)
+                    values[at_pile[card]] = 1.0
+                    values[at_top[card]] = 1.0
+                    picture.on_pile[card] = True
+                continue
+            hand.append(card)
+            values[mine[card]] = 1.0
+            if was_on_pile[card]:
+                values[known[card]] = 1.0
+            values[sizes + seat] = len(hand) / 10
+            seat = (seat + 1) % self.players
+            hand, mine, known = hands[seat], at_hand[seat], at_known[seat]
 
     def _sync(self, state: Any, picture: _TurnPicture, settled: bool) -> None:
         if settled:
             self._settle(state, picture)
         if len(state.moves) != picture.moved or state.moves is not picture.moves:
             self._replay(state, picture)
+        if (state.hands != picture.hands or state.piles != picture.piles or state.own != picture.own
+                or state.was_on_pile != picture.on_pile):
+            self._mend(state, picture)
         values = picture.values
-        pos = self._pos
-        n = len(self.CARDS)
-        piles = state.piles
-        if piles != picture.piles:
-            at_piles, at_tops = self._p_piles, self._p_tops
-            for suit, pile in enumerate(piles):
-                seen = picture.piles[suit]
-                if pile != seen:
-                    if seen:
-                        values[at_tops + pos[seen[-1]]] = 0.0
-                    gone, came = _follow(seen, pile)
-                    for c in gone:
-                        values[at_piles + pos[c]] = 0.0
-                    for c in came:
-                        values[at_piles + pos[c]] = 1.0
-                        picture.on_pile[c] = True  # it lies on a face-up pile, so it has
-                    if pile:
-                        values[at_tops + pos[pile[-1]]] = 1.0
-        was_on_pile = state.was_on_pile
-        hands = state.hands
-        if hands != picture.hands:
-            at_hand, at_known, at_sizes = self._p_hand, self._p_known, self._p_sizes
-            for seat, hand in enumerate(hands):
-                seen = picture.hands[seat]
-                if hand != seen:
-                    gone, came = _follow(seen, hand)
-                    mine, known = at_hand + seat * n, at_known + seat * n
-                    for c in gone:
-                        values[mine + pos[c]] = 0.0
-                        values[known + pos[c]] = 0.0
-                    for c in came:
-                        values[mine + pos[c]] = 1.0
-                        if was_on_pile[c]:
-                            values[known + pos[c]] = 1.0
-                    values[at_sizes + seat] = len(hand) / 10
-        if was_on_pile != picture.on_pile:
-            # A mark changed other than by a card coming onto a face-up pile (undo, or from
-            # outside): a card that stayed in a hand may have changed, so read every hand again.
-            for seat, hand in enumerate(picture.hands):
-                known = self._p_known + seat * n
-                for c in hand:
-                    values[known + pos[c]] = 1.0 if was_on_pile[c] else 0.0
-            picture.on_pile = list(was_on_pile)
-        own = state.own
-        if own != picture.own:
-            for seat, piles_of_seat in enumerate(own):
-                copies = picture.own[seat]
-                if piles_of_seat != copies:
-                    at = self._p_own + seat * n
-                    for suit, pile in enumerate(piles_of_seat):
-                        if pile != copies[suit]:
-                            _show(values, at, pos, copies[suit], pile)
         step = -1 if state._over else state.drawing  # play, draw: 0, 1 (False, True)
         if step != picture.step:
             if picture.step >= 0:
@@ -626,14 +597,64 @@ class _TurnSpace(GameSpace):
             if played >= 0:
                 values[self._p_played + played] = 1.0
             picture.played = played
-        stall = state.stall
-        if stall != picture.stall:
-            picture.stall = stall
-            values[self._p_stall] = stall / 60
+        if state.stall != picture.stall:
+            picture.stall = state.stall
+            values[self._p_stall] = state.stall / 60
         left = len(state.stock) - state.stock_pos
         if left != picture.left:
             picture.left = left
             values[self._p_stock] = left / self._stock_scale
+
+    def _mend(self, state: Any, picture: _TurnPicture) -> None:
+        """Bring the copies of the hands and piles that differ from the state's (and the
+        planes they show) up to date, card by card."""
+        values = picture.values
+        at_hand, at_known, at_own, at_pile, at_top = self._at_hand, self._at_known, self._at_own, self._at_pile, self._at_top
+        for suit, pile in enumerate(state.piles):
+            seen = picture.piles[suit]
+            if pile != seen:
+                if seen:
+                    values[at_top[seen[-1]]] = 0.0
+                gone, came = _follow(seen, pile)
+                for c in gone:
+                    values[at_pile[c]] = 0.0
+                for c in came:
+                    values[at_pile[c]] = 1.0
+                    picture.on_pile[c] = True  # it lies on a face-up pile, so it has
+                if pile:
+                    values[at_top[pile[-1]]] = 1.0
+        was_on_pile = state.was_on_pile
+        for seat, hand in enumerate(state.hands):
+            seen = picture.hands[seat]
+            if hand != seen:
+                gone, came = _follow(seen, hand)
+                mine, known = at_hand[seat], at_known[seat]
+                for c in gone:
+                    values[mine[c]] = 0.0
+                    values[known[c]] = 0.0
+                for c in came:
+                    values[mine[c]] = 1.0
+                    if was_on_pile[c]:
+                        values[known[c]] = 1.0
+                values[self._p_sizes + seat] = len(hand) / 10
+        if was_on_pile != picture.on_pile:
+            # A mark changed other than by a card coming onto a face-up pile (undo, or from
+            # outside): a card that stayed in a hand may have changed, so read every hand again.
+            for seat, hand in enumerate(picture.hands):
+                known = at_known[seat]
+                for c in hand:
+                    values[known[c]] = 1.0 if was_on_pile[c] else 0.0
+            picture.on_pile = list(was_on_pile)
+        for seat, piles_of_seat in enumerate(state.own):
+            copies = picture.own[seat]
+            for suit, pile in enumerate(piles_of_seat):
+                seen = copies[suit]
+                if pile != seen:
+                    gone, came = _follow(seen, pile)
+                    for c in gone:
+                        values[at_own[seat][c]] = 0.0
+                    for c in came:
+                        values[at_own[seat][c]] = 1.0
 
 
 # -- Minus Twenty --------------------------------------------------------------------
@@ -934,34 +955,10 @@ class TwentySpace(GameSpace):
     def _sync(self, state: tw.TwentyState, picture: _TwentyPicture, settled: bool) -> None:
         if len(state.moves) != picture.moved or state.moves is not picture.moves:
             self._replay(state, picture)
+        if (state.hands != picture.hands or state.tally != picture.tally or state.set_aside != picture.set_aside
+                or state.revealed != picture.revealed):
+            self._mend(state, picture)
         values = picture.values
-        pos = self._pos
-        hands = state.hands
-        if hands != picture.hands:
-            for seat, hand in enumerate(hands):
-                seen = picture.hands[seat]
-                if hand != seen:
-                    gone, came = _follow(seen, hand)
-                    mine = self._p_hand + seat * 52
-                    for c in gone:
-                        values[mine + pos[c]] = 0.0
-                    for c in came:
-                        values[mine + pos[c]] = 1.0
-                    if picture.shown:
-                        shown = self._p_shown + seat * 52
-                        for c in gone:
-                            values[shown + pos[c]] = 0.0
-                        for c in came:
-                            values[shown + pos[c]] = 1.0
-                    values[self._p_sizes + seat] = len(hand) / 5
-        tally = state.tally
-        if tally != picture.tally:
-            _show(values, self._p_tally, pos, picture.tally, tally)
-            values[self._p_count] = len(tally) / 10
-        if state.set_aside != picture.set_aside:
-            _show(values, self._p_aside, pos, picture.set_aside, state.set_aside)
-        if state.revealed != picture.revealed:
-            _show(values, self._p_revealed, pos, picture.revealed, state.revealed)
         scorer = state.last_scorer
         if scorer != picture.scorer:
             if picture.scorer is not None:
@@ -984,6 +981,36 @@ class TwentySpace(GameSpace):
             for seat in (0, 1):
                 values[self._p_dealt + seat] = dealt[seat] / 10
             picture.dealt = list(dealt)
+
+    def _mend(self, state: tw.TwentyState, picture: _TwentyPicture) -> None:
+        """Bring the copies of the hands, the tally, the cards set aside and the revealed
+        cards that differ from the state's (and the planes they show) up to date."""
+        values = picture.values
+        pos = self._pos
+        for seat, hand in enumerate(state.hands):
+            seen = picture.hands[seat]
+            if hand != seen:
+                gone, came = _follow(seen, hand)
+                mine = self._p_hand + seat * 52
+                for c in gone:
+                    values[mine + pos[c]] = 0.0
+                for c in came:
+                    values[mine + pos[c]] = 1.0
+                if picture.shown:
+                    shown = self._p_shown + seat * 52
+                    for c in gone:
+                        values[shown + pos[c]] = 0.0
+                    for c in came:
+                        values[shown + pos[c]] = 1.0
+                values[self._p_sizes + seat] = len(hand) / 5
+        tally = state.tally
+        if tally != picture.tally:
+            _show(values, self._p_tally, pos, picture.tally, tally)
+            values[self._p_count] = len(tally) / 10
+        if state.set_aside != picture.set_aside:
+            _show(values, self._p_aside, pos, picture.set_aside, state.set_aside)
+        if state.revealed != picture.revealed:
+            _show(values, self._p_revealed, pos, picture.revealed, state.revealed)
 
 
 # -- 100 Silver Bars ---------------------------------------------------------------------
@@ -1146,17 +1173,54 @@ class SilverBarsSpace(GameSpace):
 
     def _replay(self, state: sb.SilverBarsState, picture: _SilverBarsPicture) -> list[int]:
         """Make each play and discard since the picture was last brought up to date on the
-        copies of the hands and the draw pile: the card leaves its player's hand and the
-        draw pile's next card comes.  Return the vaults (``seat * 5 + vault``) the moves
-        name, of both seats (every vault for a strike), for :meth:`_sync` to look at first.
-        :meth:`_sync` compares every copy with the state and mends any that differ, so
-        the guesses need not be right."""
+        copies of the hands, the draw pile and the discard pile: the card leaves its
+        player's hand, a discarded card goes onto the discard pile, and the draw pile's next
+        card comes.  Return the vaults (``seat * 5 + vault``) the moves can have changed
+        (rubble goes onto the other seat's vault, a thief takes from it, a strike takes its
+        miners), for :meth:`_sync` to look at first.  :meth:`_sync` compares every copy
+        with the state and mends any that differ, so the guesses need not be right."""
         moves = state.moves
         same, done, seat = moves is picture.moves, picture.moved, picture.seat
         picture.moves, picture.moved, picture.seat = moves, len(moves), state.to_move
         touched: list[int] = []
         if not same or len(moves) <= done or seat < 0 or state.stock is not picture.stock:
             return touched
+        values = picture.values
+        pos = self._pos
+        n = len(self.CARDS)
+        stock = state.stock
+        for verb, args in moves[done:]:
+            other = 1 - seat
+            if verb == "play" or verb == "discard":
+                hand = picture.hands[seat]
+                card = args[0]
+                drawn = picture.stock_pos
+                if card not in hand or drawn >= len(stock):
+                    return touched
+                new = stock[drawn]
+                picture.stock_pos = drawn + 1
+                hand.remove(card)
+                hand.append(new)
+                # The card played is seen by the other seat now; the card drawn leaves what
+                # this seat has not seen (the other seat still has not: it is in a hand).
+                mine = self._p_hand + seat * n
+                values[mine + pos[card]] -= 1.0  # type: ignore[index]
+                values[mine + pos[new]] += 1.0
+                values[self._p_unseen + other * n + pos[card]] -= 1.0  # type: ignore[index]
+                values[self._p_unseen + seat * n + pos[new]] -= 1.0
+                if verb == "discard":
+                    picture.discard.append(card)  # type: ignore[arg-type]
+                    values[self._p_discard + pos[card]] += 1.0  # type: ignore[index]
+                elif len(args) == 1:  # the strike
+                    touched += range(other * 5, other * 5 + 5)
+                elif len(args) == 2:  # onto a vault: the other seat's, for rubble
+                    touched.append((other if sb.KIND[card] == sb.RUBBLE else seat) * 5 + args[1] - 1)  # type: ignore
+                else:  # a thief, from the other seat's vault into this seat's
+                    touched += (other * 5 + args[1] - 1, seat * 5 + args[2] - 1)  # type: ignore[operator]
+            elif verb == "lock":
+                touched.append(seat * 5 + args[0] - 1)  # type: ignore[operator]
+            seat = other
+        return touched
         values = picture.values
         pos = self._pos
         n = len(self.CARDS)
@@ -1179,9 +1243,12 @@ class SilverBarsSpace(GameSpace):
                 values[mine + pos[new]] += 1.0
                 values[self._p_unseen + (1 - seat) * n + pos[card]] -= 1.0  # type: ignore[index]
                 values[self._p_unseen + seat * n + pos[new]] -= 1.0
-                if verb == "play":
-                    if len(args) == 1:  # the strike: the other seat's miners
-                        touched += range(10)
+                if verb == "discard":
+                    picture.discard.append(card)  # type: ignore[arg-type]
+                    values[self._p_discard + pos[card]] += 1.0  # type: ignore[index]
+                elif len(args) == 1:  # the strike: the other seat's miners
+                    touched += range(10)
+                else:
                     for vault in args[1:]:
                         touched += (vault - 1, vault + 4)  # type: ignore[operator]
             elif verb == "lock" and args:
@@ -1193,6 +1260,35 @@ class SilverBarsSpace(GameSpace):
         touched: Sequence[int] = ()
         if len(state.moves) != picture.moved or state.moves is not picture.moves:
             touched = self._replay(state, picture)
+        if (state.stock is not picture.stock or state.stock_pos != picture.stock_pos or state.hands != picture.hands
+                or state.discard_pile != picture.discard):
+            self._mend(state, picture)
+        for vault in touched:
+            self._sync_vault(state, picture, vault // 5, vault % 5)
+        if state.vaults != picture.vaults or state.rubble != picture.rubble or state.vstate != picture.vstate:
+            for vault in range(10):
+                self._sync_vault(state, picture, vault // 5, vault % 5)
+        values = picture.values
+        left = len(state.stock) - state.stock_pos
+        if left != picture.left:
+            picture.left = left
+            values[self._p_stock] = left / 100
+        against = state.strike_against if state.strike is not None else None
+        if against != picture.against:
+            if picture.against is not None:
+                values[self._p_strike + picture.against] = 0.0
+            if against is not None:
+                values[self._p_strike + against] = 1.0
+            picture.against = against
+        locked = state.locked
+        if locked != picture.locked:
+            for seat in (0, 1):
+                values[self._p_locks + seat] = (5 - locked[seat]) / 5
+            picture.locked = list(locked)
+
+    def _mend(self, state: sb.SilverBarsState, picture: _SilverBarsPicture) -> None:
+        """Bring the unseen counts, the copies of the hands and of the discard pile that differ
+        from the state's (and the planes they show) up to date."""
         values = picture.values
         pos = self._pos
         n = len(self.CARDS)
@@ -1216,42 +1312,19 @@ class SilverBarsSpace(GameSpace):
                 values[at_unseen + pos[c]] += step
                 values[at_unseen + n + pos[c]] += step
             picture.stock_pos = drawn
-        left = len(stock) - drawn
-        if left != picture.left:
-            picture.left = left
-            values[self._p_stock] = left / 100
-        hands = state.hands
-        if hands != picture.hands:
-            for seat, hand in enumerate(hands):
-                seen = picture.hands[seat]
-                if hand != seen:
-                    gone, came = _follow(seen, hand)
-                    mine, theirs = self._p_hand + seat * n, at_unseen + (1 - seat) * n
-                    for c in gone:
-                        values[mine + pos[c]] -= 1.0
-                        values[theirs + pos[c]] -= 1.0
-                    for c in came:
-                        values[mine + pos[c]] += 1.0
-                        values[theirs + pos[c]] += 1.0
+        for seat, hand in enumerate(state.hands):
+            seen = picture.hands[seat]
+            if hand != seen:
+                gone, came = _follow(seen, hand)
+                mine, theirs = self._p_hand + seat * n, at_unseen + (1 - seat) * n
+                for c in gone:
+                    values[mine + pos[c]] -= 1.0
+                    values[theirs + pos[c]] -= 1.0
+                for c in came:
+                    values[mine + pos[c]] += 1.0
+                    values[theirs + pos[c]] += 1.0
         if state.discard_pile != picture.discard:
             _count(values, self._p_discard, pos, picture.discard, state.discard_pile)
-        for vault in touched:
-            self._sync_vault(state, picture, vault // 5, vault % 5)
-        if state.vaults != picture.vaults or state.rubble != picture.rubble or state.vstate != picture.vstate:
-            for vault in range(10):
-                self._sync_vault(state, picture, vault // 5, vault % 5)
-        against = state.strike_against if state.strike is not None else None
-        if against != picture.against:
-            if picture.against is not None:
-                values[self._p_strike + picture.against] = 0.0
-            if against is not None:
-                values[self._p_strike + against] = 1.0
-            picture.against = against
-        locked = state.locked
-        if locked != picture.locked:
-            for seat in (0, 1):
-                values[self._p_locks + seat] = (5 - locked[seat]) / 5
-            picture.locked = list(locked)
 
     def _sync_vault(self, state: sb.SilverBarsState, picture: _SilverBarsPicture, seat: int, i: int) -> None:
         """Vault ``i`` of ``seat``: its cards and rubble, its bars and size, its state."""
