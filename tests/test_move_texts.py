@@ -61,3 +61,15 @@ def test_move_text_is_its_notation_and_round_trips() -> None:
     for text in ("draw", "play 7H", "take S", "discard TC", "draw 2"):
         assert str(Move.parse(text)) == text
         assert str(Move.parse(text)) == text  # the remembered text too
+
+
+def test_a_number_equal_to_a_card_code_never_borrows_the_card_s_text() -> None:
+    """``play 5`` equals ``play 2D`` as a value (a card is an int, 2D's code is 5), but each
+    reads as itself whichever was rendered first: a hostile client typing ``play 5`` must
+    not change how anyone's ``play 2D`` reads."""
+    card = Move.parse("play 2D")
+    number = Move("play", (int(card.args[0]),))
+    assert number == card
+    assert str(number) == f"play {int(card.args[0])}"
+    assert str(card) == "play 2D"
+    assert str(Move("play", (int(card.args[0]),))) == f"play {int(card.args[0])}"

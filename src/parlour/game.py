@@ -90,11 +90,15 @@ class Move(NamedTuple):
     args: tuple[Card | str | int, ...] = ()
 
     def __str__(self) -> str:
-        text = _MOVE_TEXT.get(self)
-        if text is None:
-            text = self.verb + " " + " ".join(map(str, self.args)) if self.args else self.verb
-            if len(_MOVE_TEXT) < _MOVE_TEXT_LIMIT:
-                _MOVE_TEXT[self] = text
+        known = _MOVE_TEXT.get(self)
+        if known is not None:
+            move, text = known
+            # A card is an int: play 5 equals play 2D (card code 5) but reads otherwise.
+            if move is self or list(map(type, move.args)) == list(map(type, self.args)):
+                return text
+        text = self.verb + " " + " ".join(map(str, self.args)) if self.args else self.verb
+        if known is None and len(_MOVE_TEXT) < _MOVE_TEXT_LIMIT:
+            _MOVE_TEXT[self] = (self, text)
         return text
 
     def __repr__(self) -> str:
@@ -110,8 +114,10 @@ class Move(NamedTuple):
         return _parse_move(text)
 
 
-_MOVE_TEXT: dict[Move, str] = {}
-"""Each move's notation, rendered once: observations hand out the whole round's moves."""
+_MOVE_TEXT: dict[Move, tuple[Move, str]] = {}
+"""Each move's notation, rendered once (with the move it was rendered from: moves that are
+equal as values may differ in the types of their arguments): observations hand out the
+whole round's moves."""
 _MOVE_TEXT_LIMIT = 1 << 16
 """More distinct moves than every game together has (legal moves only reach a state)."""
 
