@@ -138,6 +138,8 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     finished: int = 0
     failures: list[str] = field(default_factory=list)
+    cpu: float = 0.0
+    """The CPU seconds the process spent driving its seats."""
 
 
 async def drive_seat(url: str, cookie: str, seat: int, table: dict[str, Any], tally: Tally, rng: random.Random,
@@ -210,7 +212,10 @@ async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: flo
 
 
 def drive_in_process(args: tuple[int, list[dict[str, Any]], int, float, int | None, float]) -> Tally:
-    return asyncio.run(drive(*args))
+    start = time.process_time()
+    tally = asyncio.run(drive(*args))
+    tally.cpu = time.process_time() - start
+    return tally
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -302,6 +307,7 @@ def run(args: argparse.Namespace, src: Path | None = None) -> Run:
         ("latency mean", f"{(statistics.fmean(latencies) if latencies else float('nan')) * ms:.1f} ms"),
         ("server CPU", f"{cpu:.2f} s, {cpu_per_move * ms:.3f} ms a move"
                        + (" (bots think in worker processes, not counted)" if args.bot else "")),
+        ("clients' CPU", f"{sum(t.cpu for t in tallies):.2f} s (the load generator shares the machine)"),
         ("errors", ", ".join(f"{c} {n}" for c, n in sorted(errors.items())) or "none"),
         ("client failures", str(len(failures)) + (f" (first: {failures[0][:200]})" if failures else "")),
         ("server", "alive to the end" if alive else f"DIED (log: {log})"),

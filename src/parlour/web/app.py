@@ -12,6 +12,7 @@ from another site's ``Origin`` are refused.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -107,6 +108,9 @@ class Guard:
                 *SECURITY_HEADERS]})
             await send({"type": "http.response.body", "body": body})
             return
+        if scope["type"] == "websocket":  # no HTTP answer to add headers to: every frame goes straight out
+            await self.app(scope, receive, send)
+            return
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -147,6 +151,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
+        # Everything made so far (modules, the live tables) lives as long as the server: the garbage
+        # collector stops walking it again and again, which under load took a fifth of a move's time.
+        gc.freeze()
         if announce:
             print(announce, flush=True)
         yield
@@ -293,11 +300,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     while True:
-        message = await conn.outbox.get()
-        if message is None:
+        text = await conn.outbox.get()
+        if text is None:
             return
         try:
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await websocket.send_text(text)
         except Exception:  # the client has gone; the reader notices and cleans up
             return
 

@@ -4,7 +4,10 @@ Each table holds its :class:`~parlour.game.State`, a version that goes up
 with every change, its seats and its open connections.  A change is checked
 by the engine, committed to the database, applied, and only then broadcast;
 each connection is sent its own seat's observation (spectators the public
-view), built once per version and kind of viewer.
+view).  The ``state`` message is built and turned into JSON once per version
+and viewer (each seat, and spectators), and that one text goes to every
+connection of the viewer: a connection is sent the text kept under its own
+seat, never another's.
 
 A seat belongs to a player: the identity in the browser's signed cookie.  An
 invitation gives a seat to the first player who accepts it; nobody else ever
@@ -156,9 +159,22 @@ class TokenBucket:
         return False
 
 
+def encode(message: Any) -> str:
+    """A message (or any JSON value) as the JSON text sent to the browser."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def encode_with(message: dict[str, Any], encoded: dict[str, str]) -> str:
+    """``encode(message)``, the values of the keys in ``encoded`` taken as the JSON texts given there
+    (the same text, made without encoding those values again)."""
+    return "{" + ",".join(f"{encode(key)}:{encoded[key] if key in encoded else encode(value)}"
+                          for key, value in message.items()) + "}"
+
+
 class Connection:
     """One WebSocket: the player behind it (from the cookie), its seat (None for a spectator),
-    its message budget, and an outgoing queue, so that a slow reader never holds up a table."""
+    its message budget, and an outgoing queue of JSON texts, so that a slow reader never holds
+    up a table."""
 
     def __init__(self, player: str | None = None, bucket: TokenBucket | None = None) -> None:
         self.player = player
@@ -167,16 +183,63 @@ class Connection:
         self.bucket = bucket or TokenBucket(Limits.messages_per_second, Limits.message_burst)
         self.strikes = 0
         """Messages refused in a row by the rate limit."""
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
 
     def send(self, message: dict[str, Any]) -> None:
+        """Send a message made for this connection alone (an error, a hint, ``welcome``)."""
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Send a message already in JSON (a ``state`` shared by the viewer's connections)."""
         try:
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             # A client that reads nothing for 256 messages gets only the newest state.
             while not self.outbox.empty():
                 self.outbox.get_nowait()
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(text)
+
+
+class Narration:
+    """The round's moves in words for one viewer (see :func:`parlour.narrate.move_log`), each
+    with its JSON text, made once as the move is said: a round's account grows by one move at a
+    time, and is never encoded whole again."""
+
+    def __init__(self, entries: Sequence[dict[str, Any]] = ()) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        for entry in entries:
+            self.append(entry)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        self.texts.append(encode(entry))
+
+    def json(self) -> str:
+        """``encode(self.entries)``."""
+        return "[" + ",".join(self.texts) + "]"
+
+
+class Shown:
+    """The ``state`` message of one version for one viewer (a seat, or None: spectators), and its
+    JSON text, made on first use and then sent as it is to every connection of that viewer.
+    ``encoded``: values of the message already in JSON (the round's moves in words)."""
+
+    def __init__(self, message: dict[str, Any], encoded: dict[str, str] | None = None) -> None:
+        self.message = message
+        self.encoded = encoded or {}
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = encode_with(self.message, self.encoded)
+        return self._text
+
+    def reseat(self, seats: list[dict[str, Any]]) -> None:
+        """Who is connected changed: the message says so (its text is made again when next sent)."""
+        self.message["seats"] = seats
+        self._text = None
 
 
 @dataclass
@@ -205,9 +268,9 @@ class Table:
     active: float = field(default_factory=time.time)
     """When a person last moved or was connected (epoch seconds)."""
     abandoned: bool = False
-    messages: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    """The ``state`` message of the current version for each seat (None: spectators)."""
-    narration: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    messages: dict[int | None, Shown] = field(default_factory=dict)
+    """The ``state`` message of the current version for each viewer: a seat, or None (spectators)."""
+    narration: dict[int | None, Narration] = field(default_factory=dict)
     """The round's moves in words for each viewer (see :func:`parlour.narrate.move_log`)."""
 
     @property
@@ -637,7 +700,7 @@ class TableManager:
             table.active = time.time()
         conn.send({"type": "welcome", "seat": seat, "role": "spectator" if seat is None else "player",
                    "table": table.summary(conn.player)})
-        conn.send(self.message(table, seat))
+        conn.send_text(self.shown(table, seat).text)
         if seat is not None and not was_there:
             self._presence(table, conn)
 
@@ -677,12 +740,13 @@ class TableManager:
 
     def _presence(self, table: Table, skip: Connection | None) -> None:
         """Tell the table who is connected (a small message: the views do not change)."""
-        message = {"type": "seats", "seats": table.public_seats()}
-        for seat_message in table.messages.values():
-            seat_message["seats"] = message["seats"]
+        seats = table.public_seats()
+        for shown in table.messages.values():
+            shown.reseat(seats)
+        text = encode({"type": "seats", "seats": seats})
         for conn in list(table.connections):
             if conn is not skip:
-                conn.send(message)
+                conn.send_text(text)
 
     async def handle(self, conn: Connection, message: dict[str, Any]) -> None:
         """One message from a client (after ``hello``)."""
@@ -900,10 +964,17 @@ class TableManager:
 
     def message(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (None: a spectator), made once per version."""
-        cached = table.messages.get(seat)
-        if cached is None:
-            cached = table.messages[seat] = self._message(table, seat)
-        return cached
+        return self.shown(table, seat).message
+
+    def shown(self, table: Table, viewer: int | None) -> Shown:
+        """The ``state`` message for ``viewer`` (a seat, or None: spectators) with its JSON text,
+        made once per version: it is kept under the viewer, so that each seat's connections get
+        that seat's view and spectators the public view."""
+        shown = table.messages.get(viewer)
+        if shown is None:
+            shown = table.messages[viewer] = Shown(self._message(table, viewer),
+                                                   {"moves": self._narration(table, viewer).json()})
+        return shown
 
     def _message(self, table: Table, seat: int | None) -> dict[str, Any]:
         state = table.state
@@ -928,23 +999,23 @@ class TableManager:
             "can_hint": self._against_bots(table, seat) and to_move == seat,
             "last": last, "log": narrate.event_log(state, seat), "values": views.display_values(view),
             "summary": summary,
-            "moves": list(self._narration(table, seat)),
+            "moves": list(self._narration(table, seat).entries),
             "layout": layouts.table_layout(view, offered),
         }
 
     @staticmethod
-    def _narration(table: Table, viewer: int | None) -> list[dict[str, Any]]:
+    def _narration(table: Table, viewer: int | None) -> Narration:
         """The round's moves in words for ``viewer``: worked out once, then kept up to date by each move."""
         said = table.narration.get(viewer)
         if said is None:
-            said = table.narration[viewer] = narrate.move_log(table.state, viewer)
+            said = table.narration[viewer] = Narration(narrate.move_log(table.state, viewer))
         return said
 
     def _changed(self, table: Table) -> None:
-        """The table changed: send every connection its new ``state`` (each message made once)."""
+        """The table changed: send every connection its viewer's new ``state`` (each made once)."""
         table.messages.clear()
         for conn in list(table.connections):
-            conn.send(self.message(table, conn.seat))
+            conn.send_text(self.shown(table, conn.seat).text)
 
 
 
