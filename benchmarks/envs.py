@@ -12,7 +12,11 @@ e.g. ``/tmp/old/src``): the same seeded episodes are stepped by each version in
 turn, in fresh processes, several times, timed by CPU time (best of 5 passes
 of ``--steps`` steps), and the ratio of the medians printed:
 
-    python benchmarks/envs.py --against /tmp/old/src [--pairs 8] [--steps 20000] [GAME ...]
+    python benchmarks/envs.py --against /tmp/old/src [--pairs 8] [--steps 20000] [--matches 30] [GAME ...]
+
+Beside the env's steps/s it prints what ``encode_state`` and ``mask`` cost a move in each
+version (the engine's own time taken out), so that a faster engine in one version does not
+hide or inflate the encoding's share.
 """
 
 from __future__ import annotations
@@ -72,6 +76,37 @@ def cpu_rate(game_id: str, steps: int) -> float:
     return steps / best
 
 
+def encode_cost(game_id: str, matches: int) -> float:
+    """Microseconds of CPU time that ``encode_state`` (the seat to move's) and ``mask`` add to a
+    move: the same seeded random matches played through the engine with and without them
+    (best of 5 passes each)."""
+    game = games.get(game_id)
+    sp = space(game_id)
+    best = {False: float("inf"), True: float("inf")}
+    moves = 0
+    for _ in range(5):
+        for encode in (False, True):
+            rng = random.Random(7)
+            moves = 0
+            start = time.process_time()
+            for number in range(matches):
+                state = game.new_match(seed=number)
+                while True:
+                    legal = state.legal_moves()
+                    if not legal:
+                        if state.is_match_over():
+                            break
+                        state.next_round()
+                        continue
+                    if encode:
+                        sp.encode_state(state, state.current_player())  # type: ignore[arg-type]
+                        sp.mask(legal)
+                    state.apply(legal[rng.randrange(len(legal))])
+                    moves += 1
+            best[encode] = min(best[encode], time.process_time() - start)
+    return (best[True] - best[False]) / moves * 1e6
+
+
 def engine_run(game_id: str, seconds: float, seed: int) -> tuple[float, float]:
     """The engine alone (moves/s), and the engine with ``encode_state`` + ``mask`` each move (moves/s)."""
     game = games.get(game_id)
@@ -102,7 +137,7 @@ def engine_run(game_id: str, seconds: float, seed: int) -> tuple[float, float]:
 
 def main() -> None:
     if sys.argv[1:2] == ["--cpu-rate"]:  # one side of a side-by-side run, in its own process
-        print(cpu_rate(sys.argv[2], int(sys.argv[3])))
+        print(cpu_rate(sys.argv[2], int(sys.argv[3])), encode_cost(sys.argv[2], int(sys.argv[4])))
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", default=games.ids())
@@ -111,14 +146,21 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
     parser.add_argument("--pairs", type=int, default=8, help="alternating runs of each version (with --against)")
     parser.add_argument("--steps", type=int, default=20000, help="env steps in one timed pass (with --against)")
+    parser.add_argument("--matches", type=int, default=30,
+                        help="matches in one timed pass of the encoding's cost (with --against)")
     args = parser.parse_args()
     if args.against is not None:
         against = against_path(parser, args.against)
-        print(f"{'game':<14} {'this':>10} {'other':>10} {'ratio':>7}   (CPU env steps/s, median of {args.pairs} "
-              f"alternating runs, best of 5 passes of {args.steps} steps)")
+        print(f"{'':<14} {'env steps/s':^29}   {'encode+mask µs/move':^29}")
+        print(f"{'game':<14} {'this':>9} {'other':>9} {'ratio':>9}   {'this':>9} {'other':>9} {'speed-up':>9}")
         for game_id in args.games:
-            [this], [other] = alternate(__file__, ["--cpu-rate", game_id, str(args.steps)], against, args.pairs)
-            print(f"{game_id:<14} {this:>10.0f} {other:>10.0f} {this / other:>6.3f}x", flush=True)
+            this, other = alternate(__file__, ["--cpu-rate", game_id, str(args.steps), str(args.matches)],
+                                    against, args.pairs)
+            print(f"{game_id:<14} {this[0]:>9.0f} {other[0]:>9.0f} {this[0] / other[0]:>8.3f}x   "
+                  f"{this[1]:>9.2f} {other[1]:>9.2f} {other[1] / this[1]:>8.2f}x", flush=True)
+        print(f"(CPU time; medians of {args.pairs} alternating runs in fresh processes; env: best of 5 passes of "
+              f"{args.steps} steps; encode+mask: CPU time {args.matches} seeded random matches take with "
+              f"encode_state and mask at every move less without, best of 5 passes each)")
         return
     print(f"{'game':<14} {'env steps/s':>12} {'engine moves/s':>15} {'+encode+mask':>13} "
           f"{'µs/step':>8}   (median of {args.runs} runs of {args.seconds}s, one core)")

@@ -25,17 +25,20 @@ which then holds a count.
 **How** :meth:`GameSpace.encode_state` **is fast.**  It keeps, for each state
 it is given, a *picture* of the table: every block of every seat at once,
 with seats counted from seat 0 rather than from an observer, and a copy of
-each hand, pile and counter it was written from.  Each call compares those
-copies with the state (list comparisons, which Python makes in C) and
-rewrites only what changed — a move changes one hand and one or two piles —
-so a step costs a few writes, not a pass over every card on the table.  A
-seat's vector is then taken out of the picture by one fixed index array per
-seat (:meth:`_Layout.gather`), which puts the seats in the observer's order
-and takes the observer's own hand and nothing of another seat's hidden
-cards.  The picture is always compared with the state before it is used,
-so it is exact however the state was changed (moves, undo, a new round, a
-search swapping hidden cards); the tests hold it equal to
-:meth:`GameSpace.encode` of the seat's observation.
+each hand and pile it was written from.  A call first replays the moves made
+since the last one on those copies (a card played leaves the mover's hand
+and goes where the move says, a draw adds the draw pile's next card),
+writing only the entries they change; then it compares every copy with the
+state (list comparisons, which Python makes in C) and mends any that differ
+— after an undo, a card swapped by a search, a move the replay does not
+follow — and rewrites the few numbers that changed.  So a step costs a few
+writes, not a pass over every card on the table, and the picture is exact
+however the state was changed.  A seat's vector is then taken out of the
+picture by one fixed index array per seat (:meth:`_Layout.gather`), which
+puts the seats in the observer's order and takes the observer's own hand
+and nothing of another seat's hidden cards.  The tests hold it equal to
+:meth:`GameSpace.encode` of the seat's observation, and to the vectors the
+encoder gave before it kept pictures.
 
 This module imports numpy; the rules never import it.
 """
@@ -80,11 +83,13 @@ _SCORE = 100.0
 """Scores and totals are divided by this."""
 _UNBOUNDED = float(np.finfo(np.float32).max)
 _FLOAT32 = np.dtype(np.float32)
-_PICTURES = 256
-"""States whose pictures are kept at once (more, and all are dropped and made again as needed)."""
+_INT8 = np.dtype(np.int8)
+_PICTURES = 1024
+"""States whose pictures are kept at once (a few kilobytes each); past that, all are
+dropped and made again as states are met (an environment's one state is met every step)."""
 
-OWN = (0,)
-"""``seats`` of a block that only the observer's part of: its own hand."""
+_OWN = (0,)
+"""``seats`` of a block that holds the observer's own part only (its hand)."""
 
 
 class _Layout:
@@ -93,7 +98,7 @@ class _Layout:
     A block is either the same for every seat (``seats=()``), or made of
     parts that belong to seats: the picture holds one part per seat (seat 0
     first) and a seat's vector holds the parts of the seats ``seats`` counted
-    from it (``(0, 1)``: its own, then the next seat's; :data:`OWN`: its own
+    from it (``(0, 1)``: its own, then the next seat's; :data:`_OWN`: its own
     only).
     """
 
@@ -157,11 +162,10 @@ def _follow(seen: list[Card], now: list[Card]) -> tuple[Sequence[Card], Sequence
             break
         first += 1
     if now[first:had - 1] == seen[first + 1:]:
-        gone = (seen[first],)
+        taken = seen.pop(first)
         came = now[had - 1:]
-        del seen[first]
         seen += came
-        return gone, came
+        return (taken,), came
     gone = seen[:]
     seen[:] = now
     return gone, now
@@ -193,9 +197,9 @@ class _Picture:
     ``values`` is the picture (``view``: the same memory as a numpy array).  The
     picture belongs to one round of one match: its ``history`` (the list, kept
     alive by the picture so that no other state can have it, and its length)
-    is checked before every use; a new round gets a new picture.  Each game's picture adds copies of its hands and
-    piles.  Before anything was written, each copy is empty, so the first
-    comparison with the state writes everything.
+    is checked before every use; a new round gets a new picture.  Each game's
+    picture adds copies of its hands and piles.  Before anything was written,
+    each copy is empty, so the first comparison with the state writes everything.
     """
 
     __slots__ = ("history", "over", "rounds", "scores", "to_move", "values", "view")
@@ -380,7 +384,7 @@ class GameSpace:
         index = self.index
         for move in legal:
             buf[index[move]] = 1
-        return np.frombuffer(buf, np.int8)
+        return np.frombuffer(buf, _INT8)
 
     def layout(self) -> list[Segment]:
         """Every block of the observation vector, in order, with its offset and range."""
@@ -432,9 +436,10 @@ class _TurnPicture(_Picture):
         p = space.players
         self.moves: list[Move] = state.moves
         self.moved = len(state.moves)
-        """The moves the copies have seen (the picture starts empty and is filled by comparison)."""
+        """How many of the round's ``moves`` the copies have followed (a new picture starts
+        empty, and its first comparison with the state fills it, so it replays none)."""
         self.seat = -1
-        """The seat to move when the copies were last brought up to date."""
+        """The seat to move when the copies were last brought up to date (−1: never)."""
         self.drawn = -1
         """The draw pile's position then."""
         self.hands: list[list[Card]] = [[] for _ in range(p)]
@@ -494,7 +499,7 @@ class _TurnSpace(GameSpace):
         pos = self._pos
         n = len(self.CARDS)
 
-        def plane(at: int) -> list[int]:
+        def plane(at: int) -> list[int]:  # −1 for a card the game does not have (never written)
             return [at + pos[c] if pos[c] >= 0 else -1 for c in range(len(pos))]
 
         seats = range(self.players)
@@ -528,7 +533,8 @@ class _TurnSpace(GameSpace):
         stock = state.stock
         was_on_pile = state.was_on_pile
         hands, piles = picture.hands, picture.piles
-        at_hand, at_known, at_own, at_pile, at_top = self._at_hand, self._at_known, self._at_own, self._at_pile, self._at_top
+        at_hand, at_known, at_own = self._at_hand, self._at_known, self._at_own
+        at_pile, at_top = self._at_pile, self._at_top
         sizes = self._p_sizes
         hand, mine, known = hands[seat], at_hand[seat], at_known[seat]
         for verb, args in moves[done:]:
@@ -538,7 +544,7 @@ class _TurnSpace(GameSpace):
                 card = stock[drawn]
                 drawn += 1
             elif verb == "take":
-                pile = piles[_SUIT_INDEX[args[0]]]  # type: ignore[index]
+                pile = piles[_SUIT_INDEX[args[0]]]
                 if not pile:
                     return
                 card = pile.pop()
@@ -547,7 +553,7 @@ class _TurnSpace(GameSpace):
                 if pile:
                     values[at_top[pile[-1]]] = 1.0
             else:  # play, or onto a face-up pile
-                card = args[0]  # type: ignore[assignment]
+                card = args[0]
                 if card not in hand:
                     return
                 hand.remove(card)
@@ -609,7 +615,8 @@ class _TurnSpace(GameSpace):
         """Bring the copies of the hands and piles that differ from the state's (and the
         planes they show) up to date, card by card."""
         values = picture.values
-        at_hand, at_known, at_own, at_pile, at_top = self._at_hand, self._at_known, self._at_own, self._at_pile, self._at_top
+        at_hand, at_known, at_own = self._at_hand, self._at_known, self._at_own
+        at_pile, at_top = self._at_pile, self._at_top
         for suit, pile in enumerate(state.piles):
             seen = picture.piles[suit]
             if pile != seen:
@@ -685,7 +692,7 @@ class MinusTwentySpace(_TurnSpace):
         n = len(self.CARDS)
         every = layout.every
         self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
         self._o_known, self._p_known = layout.block(
             "known", n, "cards each seat is known to hold, by relative seat", seats=every)
         self._o_own, self._p_own = layout.block("melds", n, "each seat's melds, by relative seat", seats=every)
@@ -769,7 +776,7 @@ class ProgressionSpace(_TurnSpace):
         n = 52
         every = layout.every
         self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
         self._o_known, self._p_known = layout.block(
             "known", n, "cards each seat is known to hold, by relative seat", seats=every)
         self._o_own, self._p_own = layout.block(
@@ -863,7 +870,7 @@ class TwentySpace(GameSpace):
     def _build(self, layout: _Layout) -> None:
         n = 52
         every = layout.every
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=OWN)
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
         # In the picture, each seat's hand as the table shows it: written only with open_hands.
         self._o_other, self._p_shown = layout.block(
             "other_hand", n, "the opponent's hand (open_hands only)", seats=(1,))
@@ -938,16 +945,16 @@ class TwentySpace(GameSpace):
         tally = picture.tally
         for move in moves[done:]:
             hand = picture.hands[seat]
-            card = move.args[0] if move.args else None
+            card: Card = move.args[0]  # type: ignore[assignment]
             if card not in hand:
                 return
             hand.remove(card)
-            where = pos[card]  # type: ignore[index]
+            where = pos[card]
             values[self._p_hand + seat * 52 + where] = 0.0
             if picture.shown:
                 values[self._p_shown + seat * 52 + where] = 0.0
             values[self._p_sizes + seat] = len(hand) / 5
-            tally.append(card)  # type: ignore[arg-type]
+            tally.append(card)
             values[self._p_tally + where] = 1.0
             values[self._p_count] = len(tally) / 10
             seat = 1 - seat
@@ -1093,14 +1100,14 @@ class SilverBarsSpace(GameSpace):
         n = len(self.CARDS)
         v = len(sb.VAULT_STATES)
         every = layout.every
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand (counts)", 4, seats=OWN)
+        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand (counts)", 4, seats=_OWN)
         self._o_vaults, self._p_vaults = layout.block(
             "vault_states", 5 * v, f"each vault's state ({v} one-hot), by relative seat then vault", seats=every)
         self._o_vault_cards, self._p_vault_cards = layout.block(
             "vault_cards", n, "the cards in each seat's vaults, rubble included (counts)", 4, seats=every)
         self._o_discard, self._p_discard = layout.block("discard_pile", n, "the discard pile (counts)", 4)
         self._o_unseen, self._p_unseen = layout.block(
-            "unseen", n, "cards not seen: the opponent's hand or the draw pile (counts)", 4, seats=OWN)
+            "unseen", n, "cards not seen: the opponent's hand or the draw pile (counts)", 4, seats=_OWN)
         self._o_strike, self._p_strike = layout.block(
             "strike", 1, "a pending strike against a seat, by relative seat", seats=every)
         self._o_dealer, self._p_dealer = layout.block("dealer", 1, "the dealer, by relative seat", seats=every)
@@ -1193,7 +1200,7 @@ class SilverBarsSpace(GameSpace):
             other = 1 - seat
             if verb == "play" or verb == "discard":
                 hand = picture.hands[seat]
-                card = args[0]
+                card: Card = args[0]  # type: ignore[assignment]
                 drawn = picture.stock_pos
                 if card not in hand or drawn >= len(stock):
                     return touched
@@ -1204,13 +1211,13 @@ class SilverBarsSpace(GameSpace):
                 # The card played is seen by the other seat now; the card drawn leaves what
                 # this seat has not seen (the other seat still has not: it is in a hand).
                 mine = self._p_hand + seat * n
-                values[mine + pos[card]] -= 1.0  # type: ignore[index]
+                values[mine + pos[card]] -= 1.0
                 values[mine + pos[new]] += 1.0
-                values[self._p_unseen + other * n + pos[card]] -= 1.0  # type: ignore[index]
+                values[self._p_unseen + other * n + pos[card]] -= 1.0
                 values[self._p_unseen + seat * n + pos[new]] -= 1.0
                 if verb == "discard":
-                    picture.discard.append(card)  # type: ignore[arg-type]
-                    values[self._p_discard + pos[card]] += 1.0  # type: ignore[index]
+                    picture.discard.append(card)
+                    values[self._p_discard + pos[card]] += 1.0
                 elif len(args) == 1:  # the strike
                     touched += range(other * 5, other * 5 + 5)
                 elif len(args) == 2:  # onto a vault: the other seat's, for rubble
@@ -1220,40 +1227,6 @@ class SilverBarsSpace(GameSpace):
             elif verb == "lock":
                 touched.append(seat * 5 + args[0] - 1)  # type: ignore[operator]
             seat = other
-        return touched
-        values = picture.values
-        pos = self._pos
-        n = len(self.CARDS)
-        stock = state.stock
-        for verb, args in moves[done:]:
-            if verb == "play" or verb == "discard":
-                hand = picture.hands[seat]
-                card = args[0] if args else None
-                drawn = picture.stock_pos
-                if card not in hand or not 0 <= drawn < len(stock):
-                    return touched
-                new = stock[drawn]
-                picture.stock_pos = drawn + 1
-                hand.remove(card)
-                hand.append(new)
-                # The card played is seen by the other seat now; the card drawn leaves what
-                # this seat has not seen (the other seat still has not: it is in a hand).
-                mine = self._p_hand + seat * n
-                values[mine + pos[card]] -= 1.0  # type: ignore[index]
-                values[mine + pos[new]] += 1.0
-                values[self._p_unseen + (1 - seat) * n + pos[card]] -= 1.0  # type: ignore[index]
-                values[self._p_unseen + seat * n + pos[new]] -= 1.0
-                if verb == "discard":
-                    picture.discard.append(card)  # type: ignore[arg-type]
-                    values[self._p_discard + pos[card]] += 1.0  # type: ignore[index]
-                elif len(args) == 1:  # the strike: the other seat's miners
-                    touched += range(10)
-                else:
-                    for vault in args[1:]:
-                        touched += (vault - 1, vault + 4)  # type: ignore[operator]
-            elif verb == "lock" and args:
-                touched.append(args[0] - 1 + 5 * seat)  # type: ignore[operator]
-            seat = 1 - seat
         return touched
 
     def _sync(self, state: sb.SilverBarsState, picture: _SilverBarsPicture, settled: bool) -> None:
