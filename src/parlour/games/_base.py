@@ -12,6 +12,7 @@ replaces it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -102,22 +103,13 @@ class TurnObservation(BaseObservation):
     """Turns in a row that have taken from a face-up pile (see the stall rule)."""
 
 
-class Put(NamedTuple):
-    """What a move of step 1 does, as the machine's table of them says (built once a game)."""
-
-    move: Move
-    """The game's own move (``play 7H``), the one :meth:`PlayThenDraw.legal_moves` hands out."""
-    card: Card
-    code: int
-    """The card's code as a plain number (lists are indexed fastest by one)."""
-    suit: int
-    bit: int
-    """The card's bit in :attr:`PlayThenDraw.shown`."""
-    value: int
-    """The card's value (:attr:`PlayThenDraw.value`)."""
-    fits: list[bool] | None
-    """For a ``play``: whether the card fits the seat's own pile, by the value that pile has
-    reached (:meth:`PlayThenDraw.fits`); None for a move onto the face-up pile."""
+Put = tuple[Move, Card, int, int, int, int, "list[bool] | None"]
+"""What a move of step 1 does, as the machine's table of them says (built once a game): the
+game's own move (``play 7H``, the one :meth:`PlayThenDraw.legal_moves` hands out), the card,
+its code as a plain number (lists are indexed fastest by one), its suit, its bit in
+:attr:`PlayThenDraw.shown`, its value (:attr:`PlayThenDraw.value`), and for a ``play``
+whether it fits the seat's own pile by the value that pile has reached (:meth:`PlayThenDraw.fits`;
+None for a move onto the face-up pile).  A plain tuple: it is unpacked on every move."""
 
 
 class PileAgain(NamedTuple):
@@ -135,6 +127,9 @@ record a move cost a fifth of the move."""
 
 REACHED = range(11)
 """The values a seat's own pile of a suit can have reached: 0 (no number yet) to 10."""
+REACH_WEIGHT = (1, 11, 121, 1331)
+"""A seat's reach code is the sum over suits of the value its own pile has reached times the
+suit's weight: the four values in one number."""
 
 Figures = tuple[int, int, int, int]
 """A seat's own pile in figures: (the sum of its cards' values, how many of its cards are worth
@@ -168,9 +163,9 @@ class PlayThenDraw(Turns, StockPile, State):
     (``was_on_pile``) is one its holder took from there: everyone knows it.
     """
 
-    __slots__ = ("_offers", "_over", "_puts", "_undo", "drawing", "figures", "hands", "own", "pile_played", "piles",
-                 "reached", "shown", "stall", "stall_limit", "stock", "stock_pos", "take_back", "to_move",
-                 "was_on_pile")
+    __slots__ = ("_offers", "_over", "_puts", "_reach_codes", "_undo", "drawing", "figures", "hands", "own",
+                 "pile_played", "piles", "reached", "shown", "stall", "stall_limit", "stock", "stock_pos", "take_back",
+                 "to_move", "was_on_pile")
     # The machine's fields in slots: a move reads and writes them many times.
 
     pile_verb: ClassVar[str]
@@ -185,11 +180,11 @@ class PlayThenDraw(Turns, StockPile, State):
     """:meth:`fits` by card code and value reached."""
     _step_one: ClassVar[list[list[tuple[Move, ...]]]]
     """The moves of step 1 of a card in hand, by card code and the value its own pile has reached."""
-    _offer_tables: ClassVar[dict[tuple[int, ...], list[tuple[Move, ...]]]]
-    """:meth:`_offers_for`, by the values a seat's four own piles have reached: built the first
-    time such a seat is met, then kept (at most 11 ** 4 of them)."""
+    _offer_tables: ClassVar[list[list[tuple[Move, ...]] | None]]
+    """:meth:`_offers_for`, by :data:`reach code <REACH_WEIGHT>`: each built the first time
+    such a seat is met, then kept."""
     _put_table: ClassVar[dict[Move, Put]]
-    """What each move of step 1 does (see :class:`Put`)."""
+    """What each move of step 1 does (see :data:`Put`)."""
     shown_bits: ClassVar[list[int]]
     """By card code: the card's bit in :attr:`shown` (0 for a card worth 0)."""
     hands: list[list[Card]]
@@ -227,6 +222,8 @@ class PlayThenDraw(Turns, StockPile, State):
     _offers: list[list[tuple[Move, ...]]]
     """By seat: the moves of step 1 of each card (by code) were it in that seat's hand, given
     the values its own piles have reached (a table of :attr:`_offer_tables`, shared)."""
+    _reach_codes: list[int]
+    """By seat: the values its own piles have reached, in one number (see :data:`REACH_WEIGHT`)."""
     _puts: dict[Move, Put]
     """The game's :attr:`_put_table` (held by each state: a state's own field is read faster)."""
 
@@ -243,21 +240,21 @@ class PlayThenDraw(Turns, StockPile, State):
             ]
             cls.shown_bits = [1 << (11 * (c & 3) + cls.value[c]) if cls.value[c] else 0 for c in cards]
             cls._put_table = {
-                **{cls.play_moves[c]: Put(cls.play_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c],
-                                          cls.value[c], cls._fits[c]) for c in cards},
-                **{cls.pile_moves[c]: Put(cls.pile_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c],
-                                          cls.value[c], None) for c in cards},
+                **{cls.play_moves[c]: (cls.play_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c], cls.value[c],
+                                       cls._fits[c]) for c in cards},
+                **{cls.pile_moves[c]: (cls.pile_moves[c], ALL_CARDS[c], c, c & 3, cls.shown_bits[c], cls.value[c],
+                                       None) for c in cards},
             }
-            cls._offer_tables = {}
+            cls._offer_tables = [None] * len(REACHED) ** 4
 
     @classmethod
-    def _offers_for(cls, reached: Sequence[int]) -> list[tuple[Move, ...]]:
-        """The moves of step 1 of each card (by code) for a seat whose own piles have reached
-        ``reached`` (by suit)."""
-        key = tuple(reached)
-        table = cls._offer_tables.get(key)
+    def _offers_for(cls, code: int) -> list[tuple[Move, ...]]:
+        """The moves of step 1 of each card (by card code) for a seat whose own piles have
+        reached the values of the reach code ``code``."""
+        table = cls._offer_tables[code]
         if table is None:
-            table = cls._offer_tables[key] = [cls._step_one[c][key[c & 3]] for c in range(len(cls._step_one))]
+            reached = [code // weight % len(REACHED) for weight in REACH_WEIGHT]
+            table = cls._offer_tables[code] = [cls._step_one[c][reached[c & 3]] for c in range(len(cls._step_one))]
         return table
 
     def _start_turns(self, to_move: int, take_back: bool, stall_limit: int) -> None:
@@ -265,7 +262,8 @@ class PlayThenDraw(Turns, StockPile, State):
         players = range(self.num_players)
         self.own = [[[], [], [], []] for _ in players]
         self.reached = [[0, 0, 0, 0] for _ in players]
-        self._offers = [self._offers_for((0, 0, 0, 0))] * self.num_players
+        self._offers = [self._offers_for(0)] * self.num_players
+        self._reach_codes = [0] * self.num_players
         self._puts = self._put_table
         self.figures = [[NO_FIGURES] * 4 for _ in players]
         self.shown = 0
@@ -286,6 +284,7 @@ class PlayThenDraw(Turns, StockPile, State):
         other.own = [[list(p) for p in seat] for seat in self.own]
         other.reached = [list(r) for r in self.reached]
         other._offers = list(self._offers)
+        other._reach_codes = list(self._reach_codes)
         other._puts = self._puts
         other.figures = [list(f) for f in self.figures]
         other.shown = self.shown
@@ -360,11 +359,12 @@ class PlayThenDraw(Turns, StockPile, State):
                     raise self._illegal(move)
                 del hand[index]
                 self.own[seat][suit].append(card)
-                reached[suit] = value
                 figures = self.figures[seat]
-                total, zeros, count, _ = figures[suit]
+                total, zeros, count, before = figures[suit]
                 figures[suit] = (total + value, zeros + (value == 0), count + 1, value)
-                self._offers[seat] = self._offers_for(reached)
+                reached[suit] = value
+                code = self._reach_codes[seat] = self._reach_codes[seat] + (value - before) * REACH_WEIGHT[suit]
+                self._offers[seat] = self._offer_tables[code] or self._offers_for(code)
                 self._undo.append(index)
             else:  # the face-up pile of its suit: open to any card
                 del hand[index]
@@ -406,7 +406,7 @@ class PlayThenDraw(Turns, StockPile, State):
             self._end_round(seat, stalled=pile >= 0)
 
     def _read_put(self, move: Move) -> Put:
-        """What a step-1 move that is no game move's equal does (the :class:`Put` of the game
+        """What a step-1 move that is no game move's equal does (the :data:`Put` of the game
         move it stands for); :class:`IllegalMoveError` for anything that is not ``play <card>``
         or ``<pile_verb> <card>`` with a card in the mover's hand."""
         verb, args = move
@@ -419,7 +419,7 @@ class PlayThenDraw(Turns, StockPile, State):
             put = self._put_table[self.pile_moves[card]]
         else:
             raise self._illegal(move)
-        return put._replace(card=card)  # the card as given (a card made afresh is still that card)
+        return (put[0], card, *put[2:])  # the card as given (a card made afresh is still that card)
 
     def _read_draw(self, move: Move) -> int:
         """The pile a step-2 move draws from (-1: the draw pile), for a move that is no game
@@ -450,7 +450,8 @@ class PlayThenDraw(Turns, StockPile, State):
                 total, zeros, count, _ = figures[suit]
                 value = self.value[card]
                 figures[suit] = (total - value, zeros - (value == 0), count - 1, reached[suit])
-                self._offers[seat] = self._offers_for(reached)
+                code = self._reach_codes[seat] = sum(map(operator.mul, reached, REACH_WEIGHT))
+                self._offers[seat] = self._offers_for(code)
                 self.hands[seat].insert(record, card)
                 if not self.was_on_pile[card]:  # put down for the first time
                     self.shown &= ~self.shown_bits[card]

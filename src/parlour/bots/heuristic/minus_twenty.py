@@ -82,10 +82,13 @@ HAND_BIT = [SEEN_BIT[c] or 1 << INVESTED_AT + 4 * (c & 3) for c in range(52)] + 
 """Each card's share of :func:`hand_code`."""
 
 
+HAND_BIT_OF = HAND_BIT.__getitem__
+
+
 def hand_code(hand: Iterable[Card]) -> int:
     """A hand in one number: its number cards as bits (as :data:`SEEN_BIT`, below bit
     :data:`INVESTED_AT`) and, above, a count of its investment cards for each suit."""
-    return sum(map(HAND_BIT.__getitem__, hand))  # no card twice, so + is |
+    return sum(map(HAND_BIT_OF, hand))  # no card twice, so + is |
 
 
 def suit_in(code: int, suit: int) -> tuple[int, int]:
@@ -120,6 +123,12 @@ class Outlook:
         return worth(self.unseen[suit], self.chance, summary(meld), mask, spare, self.plays)
 
 
+REMEMBERED = 1 << 15
+"""How many answers :data:`WORTHS` and :data:`SUIT_MOVES` keep before they forget them all."""
+WORTHS: dict[tuple[int, float, Summary, int, int, int], float] = {}
+""":func:`worth` remembered, by its arguments."""
+
+
 def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> float:
     """What a suit's meld is expected to score: the meld in figures, the suit's number values
     in hand (a mask) and investment cards in hand, its unseen numbers as a mask, the chance of
@@ -129,14 +138,20 @@ def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, play
     and more only when it is expected to make :data:`START_MARGIN`.
 
     As in :func:`suit_moves`, only what can still go on the meld counts: the question, so
-    put, is often asked again.
+    put, is often asked again.  Answers are remembered (:data:`WORTHS`).
     """
-    top = meld[3]
-    if top:  # investment cards and numbers below the top no longer fit
-        mask &= ABOVE[top]
-        spare = 0
-    unseen &= ABOVE[top]
-    return _worth(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+    key = (unseen, chance, meld, mask, spare, plays)
+    found = WORTHS.get(key)
+    if found is None:
+        top = meld[3]
+        if top:  # investment cards and numbers below the top no longer fit
+            mask &= ABOVE[top]
+            spare = 0
+        unseen &= ABOVE[top]
+        if len(WORTHS) >= REMEMBERED:
+            WORTHS.clear()
+        found = WORTHS[key] = _worth(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -177,7 +192,12 @@ SuitMoves = tuple[list[float], list[float]]
 values that fit the meld), and discarded (before the gift to the opponent)."""
 
 
-@functools.lru_cache(maxsize=1 << 15)
+SUIT_MOVES: dict[tuple[int, float, Summary, int, int, int], SuitMoves] = {}
+""":func:`suit_moves` remembered, by its arguments: searches ask it many times over (the same
+hand in many sampled deals).  A rollout looks here itself (a remembered answer, without a
+call); past :data:`REMEMBERED` answers, all are forgotten at once."""
+
+
 def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
     """What each card of a suit in hand (its number values as ``mask``, ``spare`` investment
     cards) scores, played or discarded: the change in the suit's worth.  Either move spends a
@@ -186,14 +206,19 @@ def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int,
     Only the unseen cards above the meld's top and the cards in hand that fit it count (a card
     that does not fit is no loss), and ``chance`` only if some such card is unseen: the same
     question asked of another hand or deal often differs in nothing else (see :func:`_suit_moves`).
-    Searches ask this many times over (the same hand in many sampled deals): hence the cache.
     """
-    top = meld[3]
-    if top:  # investment cards and numbers below the top no longer fit
-        mask &= ABOVE[top]
-        spare = 0
-    unseen &= ABOVE[top]
-    return _suit_moves(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+    key = (unseen, chance, meld, mask, spare, plays)
+    found = SUIT_MOVES.get(key)
+    if found is None:
+        top = meld[3]
+        if top:  # investment cards and numbers below the top no longer fit
+            mask &= ABOVE[top]
+            spare = 0
+        unseen &= ABOVE[top]
+        if len(SUIT_MOVES) >= REMEMBERED:
+            SUIT_MOVES.clear()
+        found = SUIT_MOVES[key] = _suit_moves(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -230,7 +255,11 @@ def unseen_numbers(seen: Iterable[Card]) -> list[int]:
 
 def unseen_of(seen: int) -> list[int]:
     """Per suit, a mask of the number values not in the mask ``seen`` of the whole deck."""
-    mask = ~seen
+    return by_suit(~seen)
+
+
+def by_suit(mask: int) -> list[int]:
+    """A mask of the whole deck's numbers (as :data:`SEEN_BIT`), suit by suit."""
     return [mask & NUMBERS, mask >> 11 & NUMBERS, mask >> 22 & NUMBERS, mask >> 33 & NUMBERS]
 
 
@@ -288,6 +317,10 @@ def _gift(value: int, top: int) -> float:
 
 GIFTS = [[_gift(value, top) for value in range(11)] for top in range(11)]
 """``GIFTS[top][value]``: :func:`gift_to` a started meld whose top number is ``top``."""
+NO_MELD_GIFTS = [0.5] * 11
+""":func:`gift_to` a meld not started, by value."""
+CARD_FIGURES = [(c & 3, VALUE[c], LEVEL[c]) for c in range(53)]
+"""By card code: its suit, its value and its level (what a meld's top must be below for it to go on)."""
 
 
 def best_play(mine: Sequence[Summary], theirs: Sequence[Summary], code: int, legal: Sequence[Move],
@@ -323,29 +356,31 @@ def best_play(mine: Sequence[Summary], theirs: Sequence[Summary], code: int, leg
     return best
 
 
-def best_put(state: MinusTwentyState, code: int, outlook: Outlook) -> Move:
+def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, plays: int) -> Move:
     """:func:`best_play` of the seat to move in a sampled state, read from its hand (whose
-    :func:`hand_code` is ``code``): each card's ``play`` (when it fits its meld), then its
+    :func:`hand_code` is ``code``), with its outlook's unseen numbers (a mask of the whole
+    deck), chance and plays: each card's ``play`` (when it fits its meld), then its
     ``discard``, in the order of the hand, which is the order of the legal moves."""
     seat = state.to_move
     mine, theirs, tops = state.figures[seat], state.figures[1 - seat], state.tops[seat]
-    plays = max(outlook.plays - 1, 0)
-    unseen, chance = outlook.unseen, outlook.chance
-    options: list[SuitMoves | None] = [None] * 4
+    plays = max(plays - 1, 0)
+    options: list[tuple[list[float], list[float], list[float]] | None] = [None] * 4
     best, best_score = None, -1e9  # every move scores more: the first is taken at least
     for card in state.hands[seat]:
-        suit = card & 3
-        value = VALUE[card]
+        suit, value, level = CARD_FIGURES[card]
         option = options[suit]
         if option is None:
-            option = options[suit] = suit_moves(unseen[suit], chance, mine[suit], code >> 11 * suit & NUMBERS,
-                                                code >> INVESTED_AT + 4 * suit & 15, plays)
-        if tops[suit] < LEVEL[card]:  # it fits its meld
-            score = option[0][value]
+            key = (unseen >> 11 * suit & NUMBERS, chance, mine[suit], code >> 11 * suit & NUMBERS,
+                   code >> INVESTED_AT + 4 * suit & 15, plays)
+            meld = theirs[suit]
+            option = options[suit] = (*(SUIT_MOVES.get(key) or suit_moves(*key)),
+                                      GIFTS[meld[3]] if meld[2] else NO_MELD_GIFTS)
+        played, kept, gifts = option
+        if tops[suit] < level:  # it fits its meld
+            score = played[value]
             if score > best_score:
                 best, best_score = PLAY[card], score
-        meld = theirs[suit]
-        score = option[1][value] - (GIFTS[meld[3]][value] if meld[2] else 0.5)
+        score = kept[value] - gifts[value]
         if score > best_score:
             best, best_score = DISCARD[card], score
     assert best is not None
@@ -353,10 +388,11 @@ def best_put(state: MinusTwentyState, code: int, outlook: Outlook) -> Move:
 
 
 def best_take(mine: Sequence[Summary], code: int, piles: Sequence[Sequence[Card]], legal: Sequence[Move],
-              outlook: Outlook) -> Move:
-    """:func:`~parlour.bots.heuristic.best_draw` with this game's outlook, given the melds in
-    figures and the hand's :func:`hand_code`: take the top card of a discard pile when it
-    raises its suit's worth by more than an unknown card from the draw pile would."""
+              unseen: int, chance: float, plays: int) -> Move:
+    """:func:`~parlour.bots.heuristic.best_draw` with this game's outlook (its unseen numbers as
+    a mask of the whole deck, chance and plays), given the melds in figures and the hand's
+    :func:`hand_code`: take the top card of a discard pile when it raises its suit's worth by
+    more than an unknown card from the draw pile would."""
     best, best_score = legal[0], -1e9
     for move in legal:
         verb, args = move
@@ -366,10 +402,10 @@ def best_take(mine: Sequence[Summary], code: int, piles: Sequence[Sequence[Card]
             suit = SUIT_INDEX[args[0]]  # type: ignore[index]
             mask, spare = suit_in(code, suit)
             value = VALUE[piles[suit][-1]]
-            unseen, chance, meld, plays = outlook.unseen[suit], outlook.chance, mine[suit], outlook.plays
-            with_top = (worth(unseen, chance, meld, mask | 1 << value, spare, plays) if value
-                        else worth(unseen, chance, meld, mask, spare + 1, plays))
-            score = with_top - worth(unseen, chance, meld, mask, spare, plays)
+            meld, numbers = mine[suit], unseen >> 11 * suit & NUMBERS
+            with_top = (worth(numbers, chance, meld, mask | 1 << value, spare, plays) if value
+                        else worth(numbers, chance, meld, mask, spare + 1, plays))
+            score = with_top - worth(numbers, chance, meld, mask, spare, plays)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -423,17 +459,16 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
                      legal, outlook, scores)
 
 
-def seen_by(state: MinusTwentyState, seat: int) -> tuple[int, list[int], int]:
-    """What ``seat`` knows in a sampled state: its hand's :func:`hand_code`; per suit, the
-    numbers it has not seen, as masks; and how many of the opponent's cards it has not seen.
-    It has seen its hand, every card put down this round (the game keeps them: ``shown``) and
-    so every opponent's card it saw taken from a pile."""
-    code = sum(map(HAND_BIT.__getitem__, state.hands[seat]))  # hand_code
+def seen_by(state: MinusTwentyState, seat: int) -> tuple[int, int, int]:
+    """What ``seat`` knows in a sampled state: its hand's :func:`hand_code`; the numbers it has
+    not seen, as a mask of the whole deck (as :data:`SEEN_BIT`; see :func:`unseen_of` for them
+    suit by suit); and how many of the opponent's cards it has not seen.  It has seen its hand,
+    every card put down this round (the game keeps them: ``shown``) and so every opponent's
+    card it saw taken from a pile."""
+    code = sum(map(HAND_BIT_OF, state.hands[seat]))  # hand_code
     theirs = state.hands[1 - seat]
     known = sum(map(state.was_on_pile.__getitem__, theirs))  # taken from a discard pile
-    unseen = ~(state.shown | code & EVERY_NUMBER)
-    return (code, [unseen & NUMBERS, unseen >> 11 & NUMBERS, unseen >> 22 & NUMBERS, unseen >> 33 & NUMBERS],
-            len(theirs) - known)
+    return code, ~(state.shown | code & EVERY_NUMBER), len(theirs) - known
 
 
 def rollout(state: State, rng: random.Random) -> Move:
@@ -442,14 +477,16 @@ def rollout(state: State, rng: random.Random) -> Move:
     seat = state.to_move
     drawing = state.drawing
     if drawing:
-        legal = takes_that_fit(state.legal_moves(), state.tops[seat], state.discard_piles)
+        legal = state.legal_moves()
+        if len(legal) > 1:
+            legal = takes_that_fit(legal, state.tops[seat], state.discard_piles)
         if len(legal) == 1:
             return legal[0]
     code, unseen, their_hidden = seen_by(state, seat)
-    outlook = Outlook(unseen, *chance_and_plays(len(state.stock) - state.stock_pos, their_hidden, drawing))
+    chance, plays = chance_and_plays(len(state.stock) - state.stock_pos, their_hidden, drawing)
     if drawing:
-        return best_take(state.figures[seat], code, state.discard_piles, legal, outlook)
-    return best_put(state, code, outlook)
+        return best_take(state.figures[seat], code, state.discard_piles, legal, unseen, chance, plays)
+    return best_put(state, code, unseen, chance, plays)
 
 
 ROLLOUT_DEPTH = 12
@@ -490,7 +527,8 @@ def evaluate(state: State) -> list[float]:
     stock = len(state.stock) - state.stock_pos
     values = []
     for seat in (0, 1):
-        code, unseen, their_hidden = seen_by(state, seat)
+        code, unseen_mask, their_hidden = seen_by(state, seat)
+        unseen = by_suit(unseen_mask)
         hidden = stock + their_hidden
         chance = FUTURE * usable[seat] / hidden if hidden else 0.0
         mine = state.figures[seat]

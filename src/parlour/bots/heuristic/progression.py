@@ -138,6 +138,10 @@ GIFTS = [[[_gift(value, (first, second)) for value in range(11)] for second in r
 and ``second`` (-1: not started)."""
 
 
+CARD_FIGURES = [(c & 3, VALUE[c]) for c in range(52)]
+"""By card code: its suit and its value."""
+
+
 def gifts_of(stacks: Sequence[Summary]) -> list[float]:
     """:func:`gift_to` by card value, given the next players' stacks of a suit in figures."""
     first, second = stacks
@@ -202,24 +206,21 @@ def best_put(state: ProgressionState, code: int) -> Move:
     seat = state.to_move
     mine, floors = state.figures[seat], state.floors[seat]
     nearest, after = state.figures[(seat + 1) % PLAYERS], state.figures[(seat + 2) % PLAYERS]
-    options: list[SuitMoves | None] = [None] * 4
-    gifts: list[list[float] | None] = [None] * 4
+    options: list[tuple[list[float], list[int], list[float]] | None] = [None] * 4
     best, best_score = None, -1e9  # every move scores more: the first is taken at least
     for card in state.hands[seat]:
-        suit = card & 3
-        value = VALUE[card]
+        suit, value = CARD_FIGURES[card]
         option = options[suit]
         if option is None:
-            option = options[suit] = suit_moves(mine[suit], code >> 11 * suit & NUMBERS,
-                                                code >> FACES_AT + 4 * suit & 15)
+            option = options[suit] = (
+                *suit_moves(mine[suit], code >> 11 * suit & NUMBERS, code >> FACES_AT + 4 * suit & 15),
+                gifts_of((nearest[suit], after[suit])))
+        played, kept, gifts = option
         if value >= floors[suit]:  # it fits its stack
-            score = option[0][value]
+            score = played[value]
             if score > best_score:
                 best, best_score = PLAY[card], score
-        given = gifts[suit]
-        if given is None:
-            given = gifts[suit] = gifts_of((nearest[suit], after[suit]))
-        score = option[1][value] - given[value]
+        score = kept[value] - gifts[value]
         if score > best_score:
             best, best_score = PUBLIC[card], score
     assert best is not None
