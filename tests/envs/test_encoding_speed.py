@@ -119,7 +119,8 @@ def test_a_picture_kept_equals_one_made_afresh(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", games.ids())
 def test_hidden_cards_swapped_or_arranged_without_a_move(game_id: str) -> None:
     """A search swapping hidden cards (``exchange``) and a referee arranging the draw pile
-    (``arrange_stock``) change a state without a move; its picture notices."""
+    (``arrange_stock``) change a state without a move; so does marking a card in a hand as
+    taken from a face-up pile, in the games that mark them.  Its picture notices."""
     sp = space(game_id)
     rng = random.Random(3)
     changed = 0
@@ -141,6 +142,10 @@ def test_hidden_cards_swapped_or_arranged_without_a_move(game_id: str) -> None:
             offset = rng.randrange(len(left))
             state.arrange_stock(offset, rng.choice(left[offset:]))
             changed += 1
+        marks = getattr(state, "was_on_pile", None)
+        if marks is not None and number % 3 == 0:
+            card = rng.choice(state.hands[rng.randrange(sp.players)])
+            marks[card] = not marks[card]
         for seat in range(sp.players):
             assert np.array_equal(sp.encode_state(state, seat), sp.encode(state.observation(seat)))
     assert changed > 50

@@ -85,8 +85,8 @@ _UNBOUNDED = float(np.finfo(np.float32).max)
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
 _PICTURES = 1024
-"""States whose pictures are kept at once (a few kilobytes each); past that, all are
-dropped and made again as states are met (an environment's one state is met every step)."""
+"""States whose pictures (a few kilobytes each) are kept at once; past that, all are dropped
+and made again as states are met again (an environment's one state is met every step)."""
 
 _OWN = (0,)
 """``seats`` of a block that holds the observer's own part only (its hand)."""
@@ -191,6 +191,17 @@ def _count(values: array[float], at: int, pos: list[int], seen: list[Card], now:
         values[at + pos[c]] += 1.0
 
 
+class _Met:
+    """A state met once in this round (``history`` and its length, as :class:`_Picture` keeps them):
+    the next call for it makes its picture."""
+
+    __slots__ = ("history", "rounds")
+
+    def __init__(self, state: State) -> None:
+        self.history = state.history
+        self.rounds = len(state.history)
+
+
 class _Picture:
     """Every seat's blocks for one state, with what they were written from (see the module docstring).
 
@@ -265,7 +276,7 @@ class GameSpace:
         self._zeros = array("f", bytes(4 * size))
         self._blank = array("f", bytes(4 * layout.picture))
         self._gather = [layout.gather(seat) for seat in range(self.players)]
-        self._pictures: dict[int, _Picture] = {}
+        self._pictures: dict[int, _Picture | _Met] = {}
         self._no_moves = bytes(self.num_actions)
         self.low = np.zeros(size, dtype=np.float32)
         self.high = np.zeros(size, dtype=np.float32)
@@ -280,6 +291,10 @@ class GameSpace:
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
         """Write the game's own blocks from an observation."""
+        raise NotImplementedError
+
+    def _from_state(self, state: Any, seat: int, out: array[float]) -> None:
+        """The same as :meth:`_from_observation`, read straight from a state."""
         raise NotImplementedError
 
     def _tabulate(self) -> None:
@@ -322,20 +337,49 @@ class GameSpace:
         taken out of the state's picture, brought up to date first (see the module docstring)."""
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
-        picture = self._pictures.get(id(state))
+        pictures = self._pictures
+        picture = pictures.get(id(state))
         history = state.history
         if picture is None or picture.history is not history or picture.rounds != len(history):
-            picture = self._picture(state)
+            # Met for the first time (or in a new round): a picture pays for itself only from
+            # the next call on, so this one is read straight from the state.
+            if len(pictures) >= _PICTURES:
+                pictures.clear()
+            pictures[id(state)] = _Met(state)
+            return self._encode_directly(state, seat)
+        if isinstance(picture, _Met):
+            picture = pictures[id(state)] = self._new_picture(state)
         self._sync(state, picture, self._sync_table(state, picture))
         return picture.view[self._gather[seat]]
 
-    def _picture(self, state: State) -> _Picture:
-        """A new picture for ``state``, kept for it (a state or a round not seen before)."""
-        pictures = self._pictures
-        if len(pictures) >= _PICTURES:
-            pictures.clear()
-        picture = pictures[id(state)] = self._new_picture(state)
-        return picture
+    def _encode_directly(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s vector written straight from ``state``, block by block (no picture)."""
+        p = self.players
+        out = self._zeros[:]
+        to_move = state.current_player()
+        over = to_move is None and state.is_round_over()
+        if to_move is not None:
+            out[self._o_turn + (to_move - seat) % p] = 1.0
+        elif over:
+            out[self._o_over] = 1.0
+            if state.is_match_over():
+                out[self._o_over + 1] = 1.0
+        history = state.history
+        scores = state.scores
+        for k in range(p):
+            out[self._o_scores + k] = scores[(seat + k) % p] / _SCORE
+        if history or over:
+            out[self._o_round] = len(history) / 10
+            totals = [0] * p
+            for result in history:
+                for s, points in enumerate(result.scores):
+                    totals[s] += points
+            if over:
+                totals = [t + s for t, s in zip(totals, scores)]
+            for k in range(p):
+                out[self._o_totals + k] = totals[(seat + k) % p] / _SCORE
+        self._from_state(state, seat, out)
+        return np.frombuffer(out, _FLOAT32)
 
     def _sync_table(self, state: State, picture: _Picture) -> bool:
         """The shared blocks; True when the round's standing (round over, match over, the
@@ -493,6 +537,41 @@ class _TurnSpace(GameSpace):
 
     def _settle(self, state: Any, picture: _TurnPicture) -> None:
         """The game's own blocks of the round's standing (see :meth:`GameSpace._sync_table`)."""
+
+    def _from_state(self, state: Any, seat: int, out: array[float]) -> None:
+        pos = self._pos
+        n = len(self.CARDS)
+        p = self.players
+        if not state._over:
+            out[self._o_step + state.drawing] = 1.0
+        hands, own, was_on_pile = state.hands, state.own, state.was_on_pile
+        base = self._o_hand
+        for c in hands[seat]:
+            out[base + pos[c]] = 1.0
+        for k in range(p):
+            s = (seat + k) % p
+            hand = hands[s]
+            base = self._o_known + k * n
+            for c in hand:
+                if was_on_pile[c]:
+                    out[base + pos[c]] = 1.0
+            base = self._o_own + k * n
+            for pile in own[s]:
+                for c in pile:
+                    out[base + pos[c]] = 1.0
+            out[self._o_sizes + k] = len(hand) / 10
+        base, tops = self._o_piles, self._o_tops
+        for pile in state.piles:
+            if pile:
+                for c in pile:
+                    out[base + pos[c]] = 1.0
+                out[tops + pos[pile[-1]]] = 1.0
+        if state.pile_played >= 0:
+            out[self._o_played + state.pile_played] = 1.0
+        out[self._o_starter + (self._starter(state) - seat) % p] = 1.0
+        out[self._o_stock] = (len(state.stock) - state.stock_pos) / self._stock_scale
+        if state.stall:
+            out[self._o_stall] = state.stall / 60
 
     def _tabulate(self) -> None:
         """Where each card is in the picture's planes, by card code (and seat), built once."""
@@ -744,6 +823,13 @@ class MinusTwentySpace(_TurnSpace):
     def _starter(self, state: mt.MinusTwentyState) -> int:
         return state.starter
 
+    def _from_state(self, state: mt.MinusTwentyState, seat: int, out: array[float]) -> None:
+        super()._from_state(state, seat, out)
+        if state.history or state._over:
+            won = state.rounds_won()
+            out[self._o_won] = won[seat] / 10
+            out[self._o_won + 1] = won[1 - seat] / 10
+
     def _settle(self, state: mt.MinusTwentyState, picture: _TurnPicture) -> None:
         won = state.rounds_won() if state.history or state._over else [0, 0]
         for seat in (0, 1):
@@ -919,6 +1005,40 @@ class TwentySpace(GameSpace):
         out[self._o_stock] = obs["stock_count"] / 40
         out[self._o_sizes] = sizes[seat] / 5
         out[self._o_sizes + 1] = sizes[other] / 5
+        out[self._o_dealt] = dealt[seat] / 10
+        out[self._o_dealt + 1] = dealt[other] / 10
+
+    def _from_state(self, state: tw.TwentyState, seat: int, out: array[float]) -> None:
+        other = 1 - seat
+        hands = state.hands
+        base = self._o_hand
+        for c in hands[seat]:
+            out[base + c] = 1.0
+        if state.options["open_hands"]:
+            out[self._o_open] = 1.0
+            base = self._o_other
+            for c in hands[other]:
+                out[base + c] = 1.0
+        base = self._o_revealed
+        for c in state.revealed:
+            out[base + c] = 1.0
+        base = self._o_tally
+        tally = state.tally
+        for c in tally:
+            out[base + c] = 1.0
+        base = self._o_aside
+        for c in state.set_aside:
+            out[base + c] = 1.0
+        if state.last_scorer is not None:
+            out[self._o_scorer + (state.last_scorer ^ seat)] = 1.0
+        out[self._o_starter + (state.first ^ (len(state.history) & 1) ^ seat)] = 1.0
+        dealt = state.hands_dealt
+        out[self._o_bonus] = state.bonus / 10
+        out[self._o_value] = state.tally_value / 20
+        out[self._o_count] = len(tally) / 10
+        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 40
+        out[self._o_sizes] = len(hands[seat]) / 5
+        out[self._o_sizes + 1] = len(hands[other]) / 5
         out[self._o_dealt] = dealt[seat] / 10
         out[self._o_dealt + 1] = dealt[other] / 10
 
@@ -1166,6 +1286,45 @@ class SilverBarsSpace(GameSpace):
         out[self._o_locks + 1] = locks[1 - seat] / 5
         out[self._o_stock] = obs["stock_count"] / 100
         out[self._o_target] = obs["options"]["target_score"] / 100
+
+    def _from_state(self, state: sb.SilverBarsState, seat: int, out: array[float]) -> None:
+        pos = self._pos
+        n = len(self.CARDS)
+        nv = len(sb.VAULT_STATES)
+        bar_value = sb.BAR_VALUE
+        other = 1 - seat
+        base = self._o_discard
+        for c in state.discard_pile:
+            out[base + pos[c]] += 1.0
+        base = self._o_unseen  # the draw pile and the other hand (see _sync)
+        for c in state.stock[state.stock_pos:]:
+            out[base + pos[c]] += 1.0
+        for c in state.hands[other]:
+            out[base + pos[c]] += 1.0
+        base = self._o_hand
+        for c in state.hands[seat]:
+            out[base + pos[c]] += 1.0
+        for k, s in ((0, seat), (1, other)):
+            base = self._o_vault_cards + k * n
+            for i, cards in enumerate(state.vaults[s]):
+                out[self._o_vaults + (k * 5 + i) * nv + _VAULT_STATE_INDEX[state.vstate[s][i]]] = 1.0
+                bars = 0
+                for c in cards:
+                    out[base + pos[c]] += 1.0
+                    bars += bar_value[c]
+                covering = state.rubble[s][i]
+                if covering is not None:
+                    out[base + pos[covering]] += 1.0
+                out[self._o_bars + k * 5 + i] = bars / 20
+                out[self._o_sizes + k * 5 + i] = len(cards) / 10
+        if state.strike is not None:
+            out[self._o_strike + (state.strike_against ^ seat)] = 1.0  # type: ignore[operator]
+        out[self._o_dealer + (state.first ^ (len(state.history) & 1) ^ seat ^ 1)] = 1.0
+        locked = state.locked
+        out[self._o_locks] = (5 - locked[seat]) / 5
+        out[self._o_locks + 1] = (5 - locked[other]) / 5
+        out[self._o_stock] = (len(state.stock) - state.stock_pos) / 100
+        out[self._o_target] = state.options["target_score"] / 100
 
     def _new_picture(self, state: sb.SilverBarsState) -> _Picture:
         picture = _SilverBarsPicture(self, state)
