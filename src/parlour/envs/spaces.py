@@ -22,8 +22,9 @@ Card planes have one entry per card of the game in card-code order (rank,
 then suit: ``2C 2D 2H 2S 3C …``); 100 Silver Bars' twins share one entry,
 which then holds a count.
 
-**How** :meth:`GameSpace.encode_state` **is fast.**  It keeps, for each state
-it is given, a *picture* of the table: every block of every seat at once,
+**How** :meth:`GameSpace.encode_state` **is fast.**  The first time it meets a
+state (or a new round of it), it writes the seat's vector straight from the
+state.  From the next call on, it keeps for that state a *picture* of the table: every block of every seat at once,
 with seats counted from seat 0 rather than from an observer, and a copy of
 each hand and pile it was written from.  A call first replays the moves made
 since the last one on those copies (a card played leaves the mover's hand
@@ -36,9 +37,11 @@ writes, not a pass over every card on the table, and the picture is exact
 however the state was changed.  A seat's vector is then taken out of the
 picture by one fixed index array per seat (:meth:`_Layout.gather`), which
 puts the seats in the observer's order and takes the observer's own hand
-and nothing of another seat's hidden cards.  The tests hold it equal to
-:meth:`GameSpace.encode` of the seat's observation, and to the vectors the
-encoder gave before it kept pictures.
+and nothing of another seat's hidden cards.  Pictures are kept by the
+state's ``id`` for up to :data:`_PICTURES` states; they are not shared safely
+between threads that use the same state at once (a state is not either).  The
+tests hold both paths equal to :meth:`GameSpace.encode` of the seat's
+observation, and to the vectors the encoder gave before it kept pictures.
 
 This module imports numpy; the rules never import it.
 """
