@@ -12,7 +12,6 @@ replaces it.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -279,19 +278,20 @@ class PlayThenDraw(Turns, StockPile, State):
         self._undo = []
 
     def _copy_turns(self, other: PlayThenDraw) -> None:
-        """Copy the machine's fields into ``other`` (the hands and every pile included)."""
-        other.hands = [list(h) for h in self.hands]
-        other.own = [[list(p) for p in seat] for seat in self.own]
-        other.reached = [list(r) for r in self.reached]
-        other._offers = list(self._offers)
-        other._reach_codes = list(self._reach_codes)
+        """Copy the machine's fields into ``other`` (the hands and every pile included; lists
+        of lists are copied by ``map``, in C)."""
+        other.hands = list(map(list, self.hands))
+        other.own = [list(map(list, seat)) for seat in self.own]
+        other.reached = list(map(list, self.reached))
+        other._offers = self._offers[:]
+        other._reach_codes = self._reach_codes[:]
         other._puts = self._puts
-        other.figures = [list(f) for f in self.figures]
+        other.figures = list(map(list, self.figures))
         other.shown = self.shown
         other.stock = self.stock  # never changed during a round: only stock_pos moves
         other.stock_pos = self.stock_pos
-        other.piles = [list(p) for p in self.piles]
-        other.was_on_pile = list(self.was_on_pile)
+        other.piles = list(map(list, self.piles))
+        other.was_on_pile = self.was_on_pile[:]
         other.to_move = self.to_move
         other.drawing = self.drawing
         other.pile_played = self.pile_played
@@ -299,7 +299,7 @@ class PlayThenDraw(Turns, StockPile, State):
         other.stall = self.stall
         other.stall_limit = self.stall_limit
         other._over = self._over
-        other._undo = list(self._undo)
+        other._undo = self._undo[:]
 
     # -- the rules' hooks -------------------------------------------------------
     @staticmethod
@@ -437,29 +437,27 @@ class PlayThenDraw(Turns, StockPile, State):
             raise ValueError("nothing to undo in this round")
         record = self._undo.pop()
         move = self.moves.pop()
-        if self.drawing:
+        if self.drawing:  # take back the card put down
             seat = self.to_move
-            card: Card = move.args[0]  # type: ignore[assignment]
-            suit = card & 3
-            if move.verb == "play":
+            _, _, code, suit, bit, value, fits = self._puts[move]
+            card: Card = move[1][0]  # type: ignore[assignment]  # the card as it was given
+            if fits is not None:  # off the seat's own pile
                 own = self.own[seat][suit]
                 own.pop()
-                reached = self.reached[seat]
-                reached[suit] = self.value[own[-1]] if own else 0
+                after = self.reached[seat][suit] = self.value[own[-1]] if own else 0
                 figures = self.figures[seat]
                 total, zeros, count, _ = figures[suit]
-                value = self.value[card]
-                figures[suit] = (total - value, zeros - (value == 0), count - 1, reached[suit])
-                code = self._reach_codes[seat] = sum(map(operator.mul, reached, REACH_WEIGHT))
-                self._offers[seat] = self._offers_for(code)
+                figures[suit] = (total - value, zeros - (value == 0), count - 1, after)
+                reach = self._reach_codes[seat] = self._reach_codes[seat] + (after - value) * REACH_WEIGHT[suit]
+                self._offers[seat] = self._offer_tables[reach] or self._offers_for(reach)
                 self.hands[seat].insert(record, card)
-                if not self.was_on_pile[card]:  # put down for the first time
-                    self.shown &= ~self.shown_bits[card]
-            else:
+                if not self.was_on_pile[code]:  # put down for the first time
+                    self.shown &= ~bit
+            else:  # off the face-up pile
                 self.piles[suit].pop()
                 if type(record) is int:  # put down for the first time
-                    self.was_on_pile[card] = False
-                    self.shown &= ~self.shown_bits[card]
+                    self.was_on_pile[code] = False
+                    self.shown &= ~bit
                     self.hands[seat].insert(record, card)
                 else:
                     self.hands[seat].insert(record.hand_index, card)
@@ -474,13 +472,13 @@ class PlayThenDraw(Turns, StockPile, State):
             while self.events and self.events[-1].move == number:
                 self.events.pop()
         drawn = self.hands[seat].pop()
-        if move.verb == "draw":
+        if move[0] == "draw":
             self.stock_pos -= 1
         else:
             self.piles[drawn & 3].append(drawn)
         self.stall = record
-        before = self.moves[-1]
-        self.pile_played = before.args[0] & 3 if before.verb == self.pile_verb else -1  # type: ignore[operator]
+        before = self._puts[self.moves[-1]]  # the card this seat put down before it drew
+        self.pile_played = before[3] if before[6] is None else -1
         self.to_move = seat
         self.drawing = True
         return move

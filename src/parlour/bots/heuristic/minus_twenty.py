@@ -46,6 +46,8 @@ from parlour.games.minus_twenty import (
 UNSEEN_BELOW = 0.5
 """How much an unseen card that falls below the suit's highest card in hand
 counts: it arrives in time to go down only if you wait for it."""
+BELOW_SHARE = 1 - UNSEEN_BELOW
+"""What such a card does not count."""
 FUTURE = 0.5
 """How much of the unseen cards' expected worth to count (less: a more cautious player)."""
 START_MARGIN = 2.0
@@ -172,8 +174,8 @@ def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], 
     many = MASK_COUNT[unseen]
     # Each unseen card comes in time with ``chance``, as long as there are turns to put it down.
     weight = min(chance, free / many) if many else 0.0
-    total = numbers + sum(values) + weight * (MASK_SUM[unseen] - (1 - UNSEEN_BELOW) * MASK_SUM[below])
-    cards = count + held + weight * (many - (1 - UNSEEN_BELOW) * MASK_COUNT[below])
+    total = numbers + sum(values) + weight * (MASK_SUM[unseen] - BELOW_SHARE * MASK_SUM[below])
+    cards = count + held + weight * (many - BELOW_SHARE * MASK_COUNT[below])
     invest = min(spare, free) if total - MINUS >= INVEST_MARGIN else 0
     score = (total - MINUS) * (1 + investments + invest)
     cards += invest
