@@ -236,7 +236,8 @@ def reckon_suit(unseen: int, chance: float, meld: Any, values: tuple[int, ...], 
 
 
 def test_progressions_cached_answers_are_the_reckoning_of_every_card() -> None:
-    """Progression's per-suit answers and prospects, against the outlook of the cards themselves."""
+    """Progression's per-suit answers (a card played, put public, taken) and prospects, against
+    the outlook of the cards themselves."""
     rng = random.Random(12)
     deck = [c for c in ALL_CARDS[:52] if c & 3 == 0]
     for _ in range(2000):
@@ -255,6 +256,10 @@ def test_progressions_cached_answers_are_the_reckoning_of_every_card() -> None:
                 after = plain_outlook([*stack, card], rest)
                 assert played[value] == (after - before + (pr_advice.TEMPO - value / 20) if after > 0
                                          else after - before)
+        gains = pr_advice.take_gains(figures, mask, spare)
+        for card in deck:
+            if card not in cards:
+                assert gains[pr_advice.VALUE[card]] == plain_outlook(stack, [*hand, card]) - before
         limit = rng.randint(0, 6)
         entries, first, best = pr_advice.prospects_of(figures, mask, spare, limit)
         assert best == entries[-1][0] and entries[first][0] == best

@@ -175,6 +175,19 @@ def suit_moves(stack: Summary, mask: int, spare: int) -> SuitMoves:
     return played, kept
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def take_gains(stack: Summary, mask: int, spare: int) -> list[int]:
+    """What taking a card of each value (0 for a face card) into the hand adds to the suit's
+    outlook, the suit's cards in hand being the number values of ``mask`` and ``spare`` faces
+    (a value already in hand: 0, never asked).  Hands and stacks recur in a search: hence the cache."""
+    before = outlook_of(stack, mask, spare)
+    gains = [outlook_of(stack, mask, spare + 1) - before] + [0] * 10
+    for value in range(2, 11):
+        if not mask >> value & 1:
+            gains[value] = outlook_of(stack, mask | 1 << value, spare) - before
+    return gains
+
+
 def best_play(stacks: Sequence[Summary], code: int, others: Sequence[Sequence[Summary]],
               legal: Sequence[Move]) -> Move:
     """The advised ``play`` or ``public`` move (only the card's own suit changes), given the
@@ -238,11 +251,8 @@ def best_take(stacks: Sequence[Summary], code: int, public: Sequence[Sequence[Ca
             score: float = DRAW_PILE_WORTH
         else:
             suit = SUIT_INDEX[args[0]]  # type: ignore[index]
-            mask, spare = suit_in(code, suit)
-            value = VALUE[public[suit][-1]]
-            stack = stacks[suit]
-            with_top = outlook_of(stack, mask | 1 << value, spare) if value else outlook_of(stack, mask, spare + 1)
-            score = with_top - outlook_of(stack, mask, spare)
+            score = take_gains(stacks[suit], code >> 11 * suit & NUMBERS, code >> FACES_AT + 4 * suit & 15)[
+                VALUE[public[suit][-1]]]
         if score > best_score:
             best, best_score = move, score
     return best
