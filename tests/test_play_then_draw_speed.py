@@ -63,12 +63,13 @@ def wander(game_id: str, seed: int) -> Iterator[PlayThenDraw]:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_figures_and_the_cards_put_down_are_what_the_piles_say(game_id: str) -> None:
+def test_the_figures_the_cards_put_down_and_the_known_cards_are_what_the_piles_say(game_id: str) -> None:
     checked = 0
     for seed in range(24):
         for state in wander(game_id, seed):
             assert state.figures == [[state.pile_figures(pile) for pile in seat] for seat in state.own]
             assert state.shown == state.shown_now()
+            assert state.known_count == state.known_count_now()
             checked += 1
     assert checked > 5000
 

@@ -162,9 +162,9 @@ class PlayThenDraw(Turns, StockPile, State):
     (``was_on_pile``) is one its holder took from there: everyone knows it.
     """
 
-    __slots__ = ("_offers", "_over", "_puts", "_reach_codes", "_undo", "drawing", "figures", "hands", "own",
-                 "pile_played", "piles", "reached", "shown", "stall", "stall_limit", "stock", "stock_pos", "take_back",
-                 "to_move", "was_on_pile")
+    __slots__ = ("_offers", "_over", "_puts", "_reach_codes", "_undo", "drawing", "figures", "hands", "known_count",
+                 "own", "pile_played", "piles", "reached", "shown", "stall", "stall_limit", "stock", "stock_pos",
+                 "take_back", "to_move", "was_on_pile")
     # The machine's fields in slots: a move reads and writes them many times.
 
     pile_verb: ClassVar[str]
@@ -202,6 +202,9 @@ class PlayThenDraw(Turns, StockPile, State):
     """The face-up piles a player may take from, by suit index, bottom card first."""
     was_on_pile: list[bool]
     """By card code: has it lain on a face-up pile this round?"""
+    known_count: list[int]
+    """By seat: how many cards in its hand have lain on a face-up pile this round (everyone
+    saw it take them), kept up to date move by move."""
     to_move: int
     drawing: bool
     """True once the player to move has put a card down and must now draw."""
@@ -268,6 +271,7 @@ class PlayThenDraw(Turns, StockPile, State):
         self.shown = 0
         self.piles = [[], [], [], []]
         self.was_on_pile = [False] * len(ALL_CARDS)
+        self.known_count = [0] * self.num_players
         self.to_move = to_move
         self.drawing = False
         self.pile_played = -1
@@ -292,6 +296,7 @@ class PlayThenDraw(Turns, StockPile, State):
         other.stock_pos = self.stock_pos
         other.piles = list(map(list, self.piles))
         other.was_on_pile = self.was_on_pile[:]
+        other.known_count = self.known_count[:]
         other.to_move = self.to_move
         other.drawing = self.drawing
         other.pile_played = self.pile_played
@@ -363,14 +368,17 @@ class PlayThenDraw(Turns, StockPile, State):
                 total, zeros, count, before = figures[suit]
                 figures[suit] = (total + value, zeros + (value == 0), count + 1, value)
                 reached[suit] = value
-                code = self._reach_codes[seat] = self._reach_codes[seat] + (value - before) * REACH_WEIGHT[suit]
-                self._offers[seat] = self._offer_tables[code] or self._offers_for(code)
+                reach = self._reach_codes[seat] = self._reach_codes[seat] + (value - before) * REACH_WEIGHT[suit]
+                self._offers[seat] = self._offer_tables[reach] or self._offers_for(reach)
+                if self.was_on_pile[code]:
+                    self.known_count[seat] -= 1
                 self._undo.append(index)
             else:  # the face-up pile of its suit: open to any card
                 del hand[index]
                 self.piles[suit].append(card)
                 self.pile_played = suit
                 if self.was_on_pile[code]:
+                    self.known_count[seat] -= 1
                     self._undo.append(PILE_AGAIN[index])
                 else:
                     self.was_on_pile[code] = True
@@ -395,6 +403,7 @@ class PlayThenDraw(Turns, StockPile, State):
             if not piles[pile] or (pile == self.pile_played and not self.take_back):
                 raise self._illegal(move)
             hand.append(piles[pile].pop())
+            self.known_count[seat] += 1
             self.stall = stall + 1
             ends = self.stall == self.stall_limit
         self._undo.append(stall)
@@ -451,7 +460,9 @@ class PlayThenDraw(Turns, StockPile, State):
                 reach = self._reach_codes[seat] = self._reach_codes[seat] + (after - value) * REACH_WEIGHT[suit]
                 self._offers[seat] = self._offer_tables[reach] or self._offers_for(reach)
                 self.hands[seat].insert(record, card)
-                if not self.was_on_pile[code]:  # put down for the first time
+                if self.was_on_pile[code]:
+                    self.known_count[seat] += 1
+                else:  # put down for the first time
                     self.shown &= ~bit
             else:  # off the face-up pile
                 self.piles[suit].pop()
@@ -460,6 +471,7 @@ class PlayThenDraw(Turns, StockPile, State):
                     self.shown &= ~bit
                     self.hands[seat].insert(record, card)
                 else:
+                    self.known_count[seat] += 1
                     self.hands[seat].insert(record.hand_index, card)
             self.drawing = False
             self.pile_played = -1
@@ -476,6 +488,7 @@ class PlayThenDraw(Turns, StockPile, State):
             self.stock_pos -= 1
         else:
             self.piles[drawn & 3].append(drawn)
+            self.known_count[seat] -= 1
         self.stall = record
         before = self._puts[self.moves[-1]]  # the card this seat put down before it drew
         self.pile_played = before[3] if before[6] is None else -1
@@ -488,6 +501,15 @@ class PlayThenDraw(Turns, StockPile, State):
         value = self.value
         return (sum(value[c] for c in pile), sum(1 for c in pile if not value[c]), len(pile),
                 value[pile[-1]] if pile else 0)
+
+    def known_count_now(self) -> list[int]:
+        """:attr:`known_count`, counted from the hands."""
+        was_on_pile = self.was_on_pile
+        return [sum(1 for c in hand if was_on_pile[c]) for hand in self.hands]
+
+    def exchange(self, a: Card, b: Card) -> None:
+        super().exchange(a, b)
+        self.known_count = self.known_count_now()
 
     def shown_now(self) -> int:
         """:attr:`shown`, counted from the piles: every card on an own pile, and every card

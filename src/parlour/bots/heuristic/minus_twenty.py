@@ -468,9 +468,8 @@ def seen_by(state: MinusTwentyState, seat: int) -> tuple[int, int, int]:
     every card put down this round (the game keeps them: ``shown``) and so every opponent's
     card it saw taken from a pile."""
     code = sum(map(HAND_BIT_OF, state.hands[seat]))  # hand_code
-    theirs = state.hands[1 - seat]
-    known = sum(map(state.was_on_pile.__getitem__, theirs))  # taken from a discard pile
-    return code, ~(state.shown | code & EVERY_NUMBER), len(theirs) - known
+    their = 1 - seat  # the opponent: the cards it took from a discard pile are known
+    return code, ~(state.shown | code & EVERY_NUMBER), len(state.hands[their]) - state.known_count[their]
 
 
 def rollout(state: State, rng: random.Random) -> Move:
