@@ -35,10 +35,12 @@ from parlour.games.minus_twenty import (
     BONUS,
     BONUS_CARDS,
     DISCARD,
+    DRAW,
     LEVEL,
     MINUS,
     PLAY,
     SUIT_INDEX,
+    TAKE,
     VALUE,
     MinusTwentyState,
 )
@@ -477,12 +479,13 @@ def rollout(state: State, rng: random.Random) -> Move:
     assert isinstance(state, MinusTwentyState)
     seat = state.to_move
     drawing = state.drawing
-    if drawing:
-        legal = state.legal_moves()
-        if len(legal) > 1:
-            legal = takes_that_fit(legal, state.tops[seat], state.discard_piles)
-        if len(legal) == 1:
-            return legal[0]
+    if drawing:  # the draw, and the takes that fit (takes_that_fit of the legal moves, read from the piles)
+        piles, tops, played = state.discard_piles, state.tops[seat], state.pile_played
+        takes = [TAKE[s] for s in range(4)
+                 if piles[s] and (s != played or state.take_back) and tops[s] < LEVEL[piles[s][-1]]]
+        if not takes:
+            return DRAW
+        legal = [DRAW, *takes]
     code, unseen, their_hidden = seen_by(state, seat)
     chance, plays = chance_and_plays(len(state.stock) - state.stock_pos, their_hidden, drawing)
     if drawing:
@@ -534,8 +537,12 @@ def evaluate(state: State) -> list[float]:
         chance = FUTURE * usable[seat] / hidden if hidden else 0.0
         mine = state.figures[seat]
         left = plays[seat]
-        values.append(sum([worth(unseen[s], chance, mine[s], code >> 11 * s & NUMBERS,
-                                 code >> INVESTED_AT + 4 * s & 15, left) for s in range(4)]))
+        suits = []
+        for s in range(4):
+            key = (unseen[s], chance, mine[s], code >> 11 * s & NUMBERS, code >> INVESTED_AT + 4 * s & 15, left)
+            found = WORTHS.get(key)  # remembered, without a call
+            suits.append(worth(*key) if found is None else found)
+        values.append(sum(suits))
     return values
 
 
