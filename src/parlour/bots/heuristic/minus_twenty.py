@@ -175,10 +175,15 @@ def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], 
     below = unseen & BELOW[values[0]] if held else 0
     many = MASK_COUNT[unseen]
     # Each unseen card comes in time with ``chance``, as long as there are turns to put it down.
-    weight = min(chance, free / many) if many else 0.0
+    if many:
+        weight = free / many
+        if not weight < chance:  # min(chance, free / many)
+            weight = chance
+    else:
+        weight = 0.0
     total = numbers + sum(values) + weight * (MASK_SUM[unseen] - BELOW_SHARE * MASK_SUM[below])
     cards = count + held + weight * (many - BELOW_SHARE * MASK_COUNT[below])
-    invest = min(spare, free) if total - MINUS >= INVEST_MARGIN else 0
+    invest = (free if free < spare else spare) if total - MINUS >= INVEST_MARGIN else 0  # min(spare, free)
     score = (total - MINUS) * (1 + investments + invest)
     cards += invest
     if cards >= BONUS_CARDS:
@@ -368,7 +373,8 @@ def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, pla
     seat = state.to_move
     mine, theirs, tops = state.figures[seat], state.figures[1 - seat], state.tops[seat]
     plays = max(plays - 1, 0)
-    options: list[tuple[list[float], list[float], list[float]] | None] = [None] * 4
+    options: list[SuitMoves | None] = [None] * 4
+    gifts = [NO_MELD_GIFTS] * 4  # to the opponent's meld, by suit and value
     best, best_score = None, -1e9  # every move scores more: the first is taken at least
     for card in state.hands[seat]:
         suit, value, level = CARD_FIGURES[card]
@@ -376,15 +382,15 @@ def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, pla
         if option is None:
             key = (unseen >> 11 * suit & NUMBERS, chance, mine[suit], code >> 11 * suit & NUMBERS,
                    code >> INVESTED_AT + 4 * suit & 15, plays)
+            option = options[suit] = SUIT_MOVES.get(key) or suit_moves(*key)
             meld = theirs[suit]
-            option = options[suit] = (*(SUIT_MOVES.get(key) or suit_moves(*key)),
-                                      GIFTS[meld[3]] if meld[2] else NO_MELD_GIFTS)
-        played, kept, gifts = option
+            if meld[2]:
+                gifts[suit] = GIFTS[meld[3]]
         if tops[suit] < level:  # it fits its meld
-            score = played[value]
+            score = option[0][value]
             if score > best_score:
                 best, best_score = PLAY[card], score
-        score = kept[value] - gifts[value]
+        score = option[1][value] - gifts[suit][value]
         if score > best_score:
             best, best_score = DISCARD[card], score
     assert best is not None
@@ -487,7 +493,13 @@ def rollout(state: State, rng: random.Random) -> Move:
             return DRAW
         legal = [DRAW, *takes]
     code, unseen, their_hidden = seen_by(state, seat)
-    chance, plays = chance_and_plays(len(state.stock) - state.stock_pos, their_hidden, drawing)
+    stock = len(state.stock) - state.stock_pos
+    if drawing:  # chance_and_plays, without the call
+        plays = usable = (stock - 1) // 2
+    else:
+        plays = (stock + 1) // 2
+        usable = max(plays - 1, 0)
+    chance = FUTURE * usable / (stock + their_hidden) if stock + their_hidden else 0.0
     if drawing:
         return best_take(state.figures[seat], code, state.discard_piles, legal, unseen, chance, plays)
     return best_put(state, code, unseen, chance, plays)
