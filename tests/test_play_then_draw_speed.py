@@ -23,6 +23,9 @@ from parlour.bots.heuristic import progression as pr_advice
 from parlour.cards import ALL_CARDS, SUITS, Card
 from parlour.game import IllegalMoveError, Move
 from parlour.games._base import DRAW, TAKE, PlayThenDraw
+from parlour.games.minus_twenty import MinusTwentyState
+from parlour.games.progression import VALUE as PROGRESSION_VALUE
+from parlour.games.progression import ProgressionState
 
 GAMES = ("minus-twenty", "progression")
 OPTIONS: dict[str, list[dict[str, Any]]] = {
@@ -131,13 +134,17 @@ def reference_states(game_id: str, count: int) -> list[PlayThenDraw]:
         seed += 1
         for _ in range(rng.randrange(60)):
             state.apply(advice.rollout(state, rng))
-        sample = game.sampler(state.observation(state.current_player()))
+        seat = state.current_player()
+        assert seat is not None
+        sample = game.sampler(state.observation(seat))
         world = sample(rng)
         assert isinstance(world, PlayThenDraw)
         for _ in range(24):
             if world.current_player() is None:
                 break
-            found.append(world.copy())  # type: ignore[arg-type]
+            copy = world.copy()
+            assert isinstance(copy, PlayThenDraw)
+            found.append(copy)
             world.apply(advice.rollout(world, rng))
     return found
 
@@ -147,6 +154,7 @@ def test_minus_twentys_rollout_is_the_advice_read_from_the_legal_moves() -> None
     the legal moves and the cards (best_play over legal_moves, best_draw with the outlook), the
     advice makes the same choice."""
     for state in reference_states("minus-twenty", 600):
+        assert isinstance(state, MinusTwentyState)
         seat = state.to_move
         legal = state.legal_moves()
         seen = [*state.hands[seat], *(c for c in state.hands[1 - seat] if state.was_on_pile[c]),
@@ -168,6 +176,7 @@ def test_minus_twentys_rollout_is_the_advice_read_from_the_legal_moves() -> None
 
 def test_progressions_rollout_is_the_advice_read_from_the_legal_moves() -> None:
     for state in reference_states("progression", 600):
+        assert isinstance(state, ProgressionState)
         seat = state.to_move
         legal = state.legal_moves()
         if state.drawing:
@@ -243,14 +252,14 @@ def test_progressions_cached_answers_are_the_reckoning_of_every_card() -> None:
     deck = [c for c in ALL_CARDS[:52] if c & 3 == 0]
     for _ in range(2000):
         cards = rng.sample(deck, rng.randint(0, 8))
-        stack = sorted(cards[:rng.randint(0, len(cards))], key=lambda c: pr_advice.VALUE[c])
+        stack = sorted(cards[:rng.randint(0, len(cards))], key=lambda c: PROGRESSION_VALUE[c])
         hand = [c for c in cards if c not in stack]
         figures = pr_advice.summary(stack)
         mask, spare = pr_advice.suit_in(pr_advice.hand_code(hand), 0)
         played, kept = pr_advice.suit_moves(figures, mask, spare)
         before = plain_outlook(stack, hand)
         for card in hand:
-            value = pr_advice.VALUE[card]
+            value = PROGRESSION_VALUE[card]
             rest = [c for c in hand if c != card]
             assert kept[value] == plain_outlook(stack, rest) - before
             if value >= figures[3]:
@@ -260,7 +269,7 @@ def test_progressions_cached_answers_are_the_reckoning_of_every_card() -> None:
         gains = pr_advice.take_gains(figures, mask, spare)
         for card in deck:
             if card not in cards:
-                assert gains[pr_advice.VALUE[card]] == plain_outlook(stack, [*hand, card]) - before
+                assert gains[PROGRESSION_VALUE[card]] == plain_outlook(stack, [*hand, card]) - before
         limit = rng.randint(0, 6)
         entries, first, best = pr_advice.prospects_of(figures, mask, spare, limit)
         assert best == entries[-1][0] and entries[first][0] == best
@@ -270,7 +279,7 @@ def test_progressions_cached_answers_are_the_reckoning_of_every_card() -> None:
 def plain_outlook(stack: list[Card], hand: list[Card]) -> int:
     """A suit's outlook counted card by card: the stack and every card in hand that is not
     lower than any card on it (faces only on a stack of faces)."""
-    value = pr_advice.VALUE
+    value = PROGRESSION_VALUE
     floor = max((value[c] for c in stack), default=0)
     cards = stack + [c for c in hand if value[c] >= floor]
     total = sum(value[c] for c in cards)
@@ -300,5 +309,5 @@ def test_by_suit_reads_the_hand_as_the_codes_do() -> None:
         code = pr_advice.hand_code(hand)
         for suit in range(4):
             mask, faces = pr_advice.suit_in(code, suit)
-            assert sum(1 << pr_advice.VALUE[c] for c in suits[suit] if pr_advice.VALUE[c]) == mask
-            assert sum(1 for c in suits[suit] if not pr_advice.VALUE[c]) == faces
+            assert sum(1 << PROGRESSION_VALUE[c] for c in suits[suit] if PROGRESSION_VALUE[c]) == mask
+            assert sum(1 for c in suits[suit] if not PROGRESSION_VALUE[c]) == faces

@@ -74,7 +74,7 @@ BELOW = [(1 << v) - 1 for v in range(11)]
 DESCENDING = [tuple(v for v in range(10, 1, -1) if m >> v & 1) for m in range(1 << 11)]
 """The number values in a mask, highest first (a suit's numbers in hand, as the outlook lists them)."""
 
-SEEN_BIT = MinusTwentyState.shown_bits + [0]
+SEEN_BIT = [*MinusTwentyState.shown_bits, 0]
 """Each card as a bit of one mask of the whole deck: 11 bits a suit, bit v for value v (the
 game's :attr:`~parlour.games._base.PlayThenDraw.shown` is such a mask); 0 for an investment
 card and the joker."""
@@ -233,7 +233,7 @@ def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int,
 @functools.lru_cache(maxsize=1 << 15)
 def _suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
     """:func:`suit_moves` of the cards that fit the meld, remembered."""
-    numbers, investments, count, top = meld
+    numbers, investments, count, _ = meld
     values = DESCENDING[mask]
     before = _reckon(unseen, chance, meld, values, spare, plays) if values or spare else 0.0
     played = [0.0] * 11
