@@ -20,9 +20,14 @@ import pytest
 from parlour import games, narrate
 from parlour.web import views
 from parlour.web.store import SeatRow, TableRow, TableStore, now
-from parlour.web.tables import Connection, Table, TableManager, encode
+from parlour.web.tables import Connection, Table, TableManager
 
 GAMES = [("minus-twenty", 2), ("twenty", 2), ("silver-bars", 2), ("progression", 3)]
+
+
+def encode(value: Any) -> str:
+    """A message as JSON, encoded whole (what the server sent before it kept texts)."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def player(seat: int) -> str:

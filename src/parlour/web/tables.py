@@ -159,16 +159,26 @@ class TokenBucket:
         return False
 
 
-def encode(message: Any) -> str:
-    """A message (or any JSON value) as the JSON text sent to the browser."""
-    return json.dumps(message, separators=(",", ":"))
+encode = json.JSONEncoder(separators=(",", ":")).encode
+"""A message (or any JSON value) as the JSON text sent to the browser."""
 
 
 def encode_with(message: dict[str, Any], encoded: dict[str, str]) -> str:
     """``encode(message)``, the values of the keys in ``encoded`` taken as the JSON texts given there
     (the same text, made without encoding those values again)."""
-    return "{" + ",".join(f"{encode(key)}:{encoded[key] if key in encoded else encode(value)}"
-                          for key, value in message.items()) + "}"
+    parts: list[str] = []
+    run: dict[str, Any] = {}  # keys in a row to encode together
+    for key, value in message.items():
+        if key in encoded:
+            if run:
+                parts.append(encode(run)[1:-1])
+                run = {}
+            parts.append(f"{encode(key)}:{encoded[key]}")
+        else:
+            run[key] = value
+    if run:
+        parts.append(encode(run)[1:-1])
+    return "{" + ",".join(parts) + "}"
 
 
 class Connection:
