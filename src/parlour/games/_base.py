@@ -160,6 +160,13 @@ class PlayThenDraw(Turns, StockPile, State):
 
     A card in a hand that has lain on a face-up pile this round
     (``was_on_pile``) is one its holder took from there: everyone knows it.
+
+    What the rules and the advice read on every move is kept move by move (and undone with
+    it), never counted afresh: each own pile in figures (:attr:`figures`), the cards put down
+    (:attr:`shown`), the known cards in each hand (:attr:`known_count`), each seat's moves of
+    step 1 by card (``_offers``).  :meth:`pile_figures`, :meth:`shown_now` and
+    :meth:`known_count_now` count them from the cards (the tests hold the two equal).  A move
+    of the game is read from a table built once (:data:`Put`, :data:`DRAW_FROM`).
     """
 
     __slots__ = ("_offers", "_over", "_puts", "_reach_codes", "_undo", "drawing", "figures", "hands", "known_count",
