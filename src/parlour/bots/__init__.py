@@ -89,12 +89,17 @@ class RandomBot(Bot):
         return rng.choice(legal)
 
 
+def blind_view(game_id: str, seat: int) -> Observation:
+    """What a bot that reads no observation is handed instead: the game and the seat."""
+    return {"game": game_id, "seat": seat}
+
+
 def view_for(bot: Bot, state: State, seat: int) -> Observation:
     """What ``bot``, in ``seat``, is handed to choose from: the seat's observation, or, for a
-    bot that reads none, only the game and the seat (a view costs far more than a random move)."""
+    bot that reads none, only :func:`blind_view` (a view costs far more than a random move)."""
     if bot.reads_observation:
         return state.observation(seat)
-    return {"game": state.game.id, "seat": seat}
+    return blind_view(state.game.id, seat)
 
 
 def _heuristic(**settings: Any) -> Bot:

@@ -56,22 +56,29 @@ def play_match(
     options: dict[str, Any] | None = None,
     rounds_only: bool = False,
 ) -> State:
-    """Play one match (or only its first round) with players seated as ``seating``."""
+    """Play one match (or only its first round) with players seated as ``seating``.
+
+    The lab's inner loop: a bot that reads no observation gets the same blind view every
+    move, built once, and the state's methods are looked up once."""
     game = games.get(game_id)
     names = _names(specs)
     players = [bots.make(specs[p]) for p in seating]
     state = game.new_match(seed=seed, options=options, names=[names[p] for p in seating])
     rngs = [random.Random(f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{s}") for s in range(len(seating))]
+    chooses = [player.choose for player in players]
+    blind = [None if player.reads_observation else bots.blind_view(game_id, seat)
+             for seat, player in enumerate(players)]
+    current_player, legal_moves, apply, observation = (
+        state.current_player, state.legal_moves, state.apply, state.observation)
     while True:
-        seat = state.current_player()
+        seat = current_player()
         if seat is None:
             if state.is_match_over() or rounds_only:
                 return state
             state.next_round()
             continue
-        player = players[seat]
-        move = player.choose(bots.view_for(player, state, seat), state.legal_moves(), rngs[seat])
-        state.apply(move)
+        view = blind[seat]
+        apply(chooses[seat](observation(seat) if view is None else view, legal_moves(), rngs[seat]))
 
 
 def outcome(state: State, rounds_only: bool) -> tuple[list[int], list[int]]:
