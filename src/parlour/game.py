@@ -90,7 +90,10 @@ class Move(NamedTuple):
     args: tuple[Card | str | int, ...] = ()
 
     def __str__(self) -> str:
-        known = _MOVE_TEXT.get(self)
+        try:
+            known = _MOVE_TEXT.get(self)
+        except TypeError:  # arguments that cannot be hashed (built in code, never typed): say them
+            return self.verb + " " + " ".join(map(str, self.args)) if self.args else self.verb
         if known is not None:
             move, text = known
             # A card is an int: play 5 equals play 2D (card code 5) but reads otherwise.
