@@ -300,8 +300,9 @@ class ISMCTSBot(Bot):
             path.append(child)
             node = child
         left = depth if depth is not None else -1
-        while left != 0 and state.current_player() is not None:
-            state.apply(policy(state, rng))
+        current_player, apply = state.current_player, state.apply
+        while left != 0 and current_player() is not None:
+            apply(policy(state, rng))
             left -= 1
         if evaluate is not None and state.current_player() is not None:
             rewards = round_rewards(evaluate(state))
@@ -319,8 +320,8 @@ class ISMCTSBot(Bot):
         """PUCT over the moves legal in this sample; an unvisited move counts as the average of the visited ones."""
         visits = 0
         total = 0.0
-        for move in moves:
-            child = children.get(move)
+        found = [children.get(move) for move in moves]  # each move hashed once
+        for child in found:
             if child is not None:
                 visits += child.visits
                 total += child.total
@@ -331,8 +332,7 @@ class ISMCTSBot(Bot):
         else:
             prior, other = self.prior, (1.0 - self.prior) / (len(moves) - 1)
         best, best_value = moves[0], -math.inf
-        for move in moves:
-            child = children.get(move)
+        for move, child in zip(moves, found):
             weight = prior if move == advised else other
             if child is None or not child.visits:
                 value = first_play + root * weight
