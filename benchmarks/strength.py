@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour import games, record
+from parlour.bots import level_iterations
 from parlour.bots.heuristic import advice
 from parlour.game import State
 from parlour.lab import arena, plan, runner
@@ -186,6 +187,8 @@ def render(results: dict[str, Any]) -> str:
                 when = f"{item['seconds']:.0f} s, {item['date']}"
             lines += [f"### {name}", "", f"Goal: {item['goal']} — **{'met' if item['met'] else 'not met'}**.", "",
                       f"`{item['command']}` ({when})", "",
+                      *([f"`hard` searched {item['hard_iterations']} iterations a move.", ""]
+                        if item.get("hard_iterations") else []),
                       *([f"{item['note']}", ""] if item.get("note") else []),
                       *table(["player", item["unit"], "W", "D", "L", "win rate", "95% CI", "score diff ± 95%"], 1, (
                           [p["player"], p["matches"], p["wins"], p["draws"], p["losses"], f"{p['win_rate']:.1%}",
@@ -302,7 +305,10 @@ def main() -> None:
             command = ["parlour", "lab", "run", game_id, "--players", ",".join(players), "--deals", str(deals),
                        "--jobs", str(args.jobs), "--seed", str(args.seed)] + (["--rounds-only"] if rounds_only else [])
             print("running:", shlex.join(command), file=sys.stderr, flush=True)
-            label = f"strength {game_id}: {name}, {deals} deals" + (" (rounds)" if rounds_only else "")
+            # Hard's budget is part of the experiment: matches stored with another budget are another bot's.
+            budget = level_iterations("hard", game_id) if hard else None
+            label = (f"strength {game_id}: {name}, {deals} deals" + (" (rounds)" if rounds_only else "")
+                     + (f", hard {budget} iterations" if budget else ""))
             spec = plan.make_spec(game=game_id, players=players, deals=deals, seed=args.seed,
                                   rounds_only=rounds_only, name=label)
             store = Store(args.db)
@@ -330,6 +336,7 @@ def main() -> None:
                 "goal": goal, "met": ok, "command": shlex.join(command), "seconds": seconds,
                 "date": time.strftime("%Y-%m-%d"), "unit": "rounds" if rounds_only else "matches",
                 "stats": [asdict(p) for p in stats], "start": advice(game_id).start, "rounds": rounds,
+                **({"hard_iterations": budget} if budget else {}),
             }
             if done < deals:
                 results_doc[game_id][name].update(seconds=None, partial=f"{done} of {deals} deals finished")

@@ -34,10 +34,10 @@ def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
 
 FAMILY = (
     # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
-    _family("minus-twenty", "MinusTwentySpace", hard=1200, expert=4800),
-    _family("progression", "ProgressionSpace", hard=1200, expert=4800),
-    _family("twenty", "TwentySpace", hard=600, expert=2400),
-    _family("silver-bars", "SilverBarsSpace", hard=300, expert=1200),
+    _family("minus-twenty", "MinusTwentySpace", hard=1850, expert=7400),
+    _family("progression", "ProgressionSpace", hard=2400, expert=9600),
+    _family("twenty", "TwentySpace", hard=1200, expert=4800),
+    _family("silver-bars", "SilverBarsSpace", hard=850, expert=3400),
 )
 """The four games of the family, in the order parlour lists them."""
 
