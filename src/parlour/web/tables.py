@@ -159,8 +159,9 @@ class TokenBucket:
         return False
 
 
-encode = json.JSONEncoder(separators=(",", ":")).encode
-"""A message (or any JSON value) as the JSON text sent to the browser."""
+encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""A message (or any JSON value) as the JSON text sent to the browser: the same text as
+``json.dumps(message, separators=(",", ":"))``, made without checking for cycles (a message is a tree)."""
 
 
 def encode_with(message: dict[str, Any], encoded: dict[str, str]) -> str:
