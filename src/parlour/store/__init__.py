@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     create_engine,
@@ -148,6 +149,11 @@ class MatchData:
     """(round, move, seat, kind, points) per event."""
 
 
+def _table(model: type[Base]) -> Table:
+    """The table behind a mapped class (for bulk inserts without an object a row)."""
+    return cast(Table, model.__table__)
+
+
 def database_url(db: str | Path) -> str:
     """A SQLAlchemy URL for ``db``: a URL as it is, a file path as SQLite."""
     text = str(db)
@@ -232,8 +238,9 @@ class Store:
         if not batch:
             return
         with self.session() as session:
+            matches = _table(Match)
             ids = session.execute(
-                insert(Match.__table__).returning(Match.__table__.c.id, sort_by_parameter_order=True),
+                insert(matches).returning(matches.c.id, sort_by_parameter_order=True),
                 [{"experiment_id": experiment_id, "index": d.index, "deal": d.deal, "seating": d.seating,
                   "seed": d.seed, "first": d.first, "totals": d.totals, "winners": d.winners,
                   "rounds": len(d.rounds), "moves": d.moves, "record": d.record} for d in batch],
@@ -244,9 +251,9 @@ class Store:
                        "points": p}
                       for match_id, d in zip(ids, batch) for r, mv, st, k, p in d.events]
             if rounds:
-                session.execute(insert(RoundRow.__table__), rounds)
+                session.execute(insert(_table(RoundRow)), rounds)
             if events:
-                session.execute(insert(EventRow.__table__), events)
+                session.execute(insert(_table(EventRow)), events)
 
     def matches(self, experiment_id: int) -> list[Match]:
         """The experiment's matches in index order (rounds and events not loaded)."""
