@@ -159,6 +159,15 @@ def table(header: Sequence[str], left: int, rows: Iterable[Sequence[object]]) ->
             *(f"| {' | '.join(map(str, row))} |" for row in rows)]
 
 
+def budget_text(game_id: str, iterations: int) -> str:
+    """What hard searched in a measured section, and whether that is still hard's budget."""
+    now = level_iterations("hard", game_id)
+    if iterations == now:
+        return f"`hard` searched {iterations} iterations a move."
+    return (f"`hard` searched {iterations} iterations a move: measured before hard's budget became {now} "
+            "(a faster search, the same time a move); not yet measured again.")
+
+
 def render(results: dict[str, Any]) -> str:
     """docs/strength.md from the stored results."""
     lines = [
@@ -187,8 +196,7 @@ def render(results: dict[str, Any]) -> str:
                 when = f"{item['seconds']:.0f} s, {item['date']}"
             lines += [f"### {name}", "", f"Goal: {item['goal']} — **{'met' if item['met'] else 'not met'}**.", "",
                       f"`{item['command']}` ({when})", "",
-                      *([f"`hard` searched {item['hard_iterations']} iterations a move.", ""]
-                        if item.get("hard_iterations") else []),
+                      *([budget_text(game_id, item["hard_iterations"]), ""] if item.get("hard_iterations") else []),
                       *([f"{item['note']}", ""] if item.get("note") else []),
                       *table(["player", item["unit"], "W", "D", "L", "win rate", "95% CI", "score diff ± 95%"], 1, (
                           [p["player"], p["matches"], p["wins"], p["draws"], p["losses"], f"{p['win_rate']:.1%}",
