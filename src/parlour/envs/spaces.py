@@ -115,7 +115,12 @@ class _Layout:
         """The size of the picture."""
         self._places: list[tuple[int, int, tuple[int, ...]]] = []
 
-    def block(self, name: str, size: int, doc: str, high: float = 1.0, low: float = 0.0,
+    def block(self, name: str, size: int, doc: str, high: float = 1.0, low: float = 0.0) -> int:
+        """Add a block of ``size`` entries; return its offset in the vector (what a plug-in's
+        space, which draws no picture, asks: see :meth:`place`)."""
+        return self.place(name, size, doc, high, low)[0]
+
+    def place(self, name: str, size: int, doc: str, high: float = 1.0, low: float = 0.0,
               seats: tuple[int, ...] = ()) -> tuple[int, int]:
         """Add a block of ``size`` entries (of ``size`` per seat in ``seats``); return its
         offset in the vector and in the picture (where seat ``s``'s part starts ``s * size`` on)."""
@@ -263,13 +268,13 @@ class GameSpace:
         self.num_actions = len(self.actions)
         layout = _Layout(self.players)
         every = layout.every
-        self._o_turn, self._p_turn = layout.block(
+        self._o_turn, self._p_turn = layout.place(
             "to_move", 1, "whose turn it is, by relative seat (0: the observer)", seats=every)
-        self._o_over, self._p_over = layout.block("over", 2, "round over, match over")
-        self._o_round, self._p_round = layout.block("round", 1, "round number − 1, ÷ 10", _UNBOUNDED)
-        self._o_scores, self._p_scores = layout.block(
+        self._o_over, self._p_over = layout.place("over", 2, "round over, match over")
+        self._o_round, self._p_round = layout.place("round", 1, "round number − 1, ÷ 10", _UNBOUNDED)
+        self._o_scores, self._p_scores = layout.place(
             "scores", 1, "this round's scores by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED, seats=every)
-        self._o_totals, self._p_totals = layout.block(
+        self._o_totals, self._p_totals = layout.place(
             "totals", 1, "match totals by relative seat, ÷ 100", _UNBOUNDED, -_UNBOUNDED, seats=every)
         self._build(layout)
         self._tabulate()
@@ -280,6 +285,8 @@ class GameSpace:
         self._blank = array("f", bytes(4 * layout.picture))
         self._gather = [layout.gather(seat) for seat in range(self.players)]
         self._pictures: dict[int, _Picture | _Met] = {}
+        self._pictured = type(self)._new_picture is not GameSpace._new_picture
+        """Whether the game draws pictures: a plug-in's space may give only :meth:`_from_state`."""
         self._no_moves = bytes(self.num_actions)
         self.low = np.zeros(size, dtype=np.float32)
         self.high = np.zeros(size, dtype=np.float32)
@@ -340,6 +347,8 @@ class GameSpace:
         taken out of the state's picture, brought up to date first (see the module docstring)."""
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat} in a {self.players}-player game")
+        if not self._pictured:
+            return self._encode_directly(state, seat)
         pictures = self._pictures
         picture = pictures.get(id(state))
         history = state.history
@@ -773,23 +782,23 @@ class MinusTwentySpace(_TurnSpace):
     def _build(self, layout: _Layout) -> None:
         n = len(self.CARDS)
         every = layout.every
-        self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
-        self._o_known, self._p_known = layout.block(
+        self._o_step, self._p_step = layout.place("step", 2, "the step of the turn: play, draw")
+        self._o_hand, self._p_hand = layout.place("hand", n, "the observer's hand", seats=_OWN)
+        self._o_known, self._p_known = layout.place(
             "known", n, "cards each seat is known to hold, by relative seat", seats=every)
-        self._o_own, self._p_own = layout.block("melds", n, "each seat's melds, by relative seat", seats=every)
-        self._o_piles, self._p_piles = layout.block("discard_piles", n, "cards in the discard piles")
-        self._o_tops, self._p_tops = layout.block("discard_tops", n, "the top card of each discard pile")
-        self._o_played, self._p_played = layout.block(
+        self._o_own, self._p_own = layout.place("melds", n, "each seat's melds, by relative seat", seats=every)
+        self._o_piles, self._p_piles = layout.place("discard_piles", n, "cards in the discard piles")
+        self._o_tops, self._p_tops = layout.place("discard_tops", n, "the top card of each discard pile")
+        self._o_played, self._p_played = layout.place(
             "discarded", 4, "the suit discarded onto this turn (C D H S)")
-        self._o_starter, self._p_starter = layout.block(
+        self._o_starter, self._p_starter = layout.place(
             "starter", 1, "the round's starter, by relative seat", seats=every)
-        self._o_sizes, self._p_sizes = layout.block(
+        self._o_sizes, self._p_sizes = layout.place(
             "hand_sizes", 1, "hand sizes by relative seat, ÷ 10", _UNBOUNDED, seats=every)
-        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 48")
-        self._o_stall, self._p_stall = layout.block(
+        self._o_stock, self._p_stock = layout.place("stock_count", 1, "cards in the draw pile, ÷ 48")
+        self._o_stall, self._p_stall = layout.place(
             "stall_count", 1, "turns in a row that took a discard, ÷ 60", _UNBOUNDED)
-        self._o_won, self._p_won = layout.block(
+        self._o_won, self._p_won = layout.place(
             "rounds_won", 1, "rounds won by relative seat, ÷ 10", _UNBOUNDED, seats=every)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
@@ -864,22 +873,22 @@ class ProgressionSpace(_TurnSpace):
     def _build(self, layout: _Layout) -> None:
         n = 52
         every = layout.every
-        self._o_step, self._p_step = layout.block("step", 2, "the step of the turn: play, draw")
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
-        self._o_known, self._p_known = layout.block(
+        self._o_step, self._p_step = layout.place("step", 2, "the step of the turn: play, draw")
+        self._o_hand, self._p_hand = layout.place("hand", n, "the observer's hand", seats=_OWN)
+        self._o_known, self._p_known = layout.place(
             "known", n, "cards each seat is known to hold, by relative seat", seats=every)
-        self._o_own, self._p_own = layout.block(
+        self._o_own, self._p_own = layout.place(
             "private_stacks", n, "each seat's private stacks, by relative seat", seats=every)
-        self._o_piles, self._p_piles = layout.block("public_stacks", n, "cards on the public stacks")
-        self._o_tops, self._p_tops = layout.block("public_tops", n, "the top card of each public stack")
-        self._o_played, self._p_played = layout.block(
+        self._o_piles, self._p_piles = layout.place("public_stacks", n, "cards on the public stacks")
+        self._o_tops, self._p_tops = layout.place("public_tops", n, "the top card of each public stack")
+        self._o_played, self._p_played = layout.place(
             "played_public", 4, "the public stack played to this turn (C D H S)")
-        self._o_starter, self._p_starter = layout.block(
+        self._o_starter, self._p_starter = layout.place(
             "starter", 1, "the round's starter, by relative seat", seats=every)
-        self._o_sizes, self._p_sizes = layout.block(
+        self._o_sizes, self._p_sizes = layout.place(
             "hand_sizes", 1, "hand sizes by relative seat, ÷ 10", _UNBOUNDED, seats=every)
-        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 37")
-        self._o_stall, self._p_stall = layout.block(
+        self._o_stock, self._p_stock = layout.place("stock_count", 1, "cards in the draw pile, ÷ 37")
+        self._o_stall, self._p_stall = layout.place(
             "stall_count", 1, "turns in a row that drew from a public stack, ÷ 60", _UNBOUNDED)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
@@ -959,25 +968,25 @@ class TwentySpace(GameSpace):
     def _build(self, layout: _Layout) -> None:
         n = 52
         every = layout.every
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand", seats=_OWN)
+        self._o_hand, self._p_hand = layout.place("hand", n, "the observer's hand", seats=_OWN)
         # In the picture, each seat's hand as the table shows it: written only with open_hands.
-        self._o_other, self._p_shown = layout.block(
+        self._o_other, self._p_shown = layout.place(
             "other_hand", n, "the opponent's hand (open_hands only)", seats=(1,))
-        self._o_open, self._p_open = layout.block("open_hands", 1, "the option open_hands")
-        self._o_revealed, self._p_revealed = layout.block("revealed", n, "the two revealed cards")
-        self._o_tally, self._p_tally = layout.block("tally", n, "the cards on the tally")
-        self._o_aside, self._p_aside = layout.block("set_aside", n, "the cards set aside")
-        self._o_scorer, self._p_scorer = layout.block(
+        self._o_open, self._p_open = layout.place("open_hands", 1, "the option open_hands")
+        self._o_revealed, self._p_revealed = layout.place("revealed", n, "the two revealed cards")
+        self._o_tally, self._p_tally = layout.place("tally", n, "the cards on the tally")
+        self._o_aside, self._p_aside = layout.place("set_aside", n, "the cards set aside")
+        self._o_scorer, self._p_scorer = layout.place(
             "last_scorer", 1, "the last seat to score, by relative seat", seats=every)
-        self._o_starter, self._p_starter = layout.block(
+        self._o_starter, self._p_starter = layout.place(
             "starter", 1, "the round's starter, by relative seat", seats=every)
-        self._o_bonus, self._p_bonus = layout.block("bonus", 1, "the End of Round Bonus, ÷ 10")
-        self._o_value, self._p_value = layout.block("tally_value", 1, "the tally's value, ÷ 20", _UNBOUNDED)
-        self._o_count, self._p_count = layout.block("tally_cards", 1, "cards on the tally, ÷ 10", _UNBOUNDED)
-        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the stock, ÷ 40")
-        self._o_sizes, self._p_sizes = layout.block("hand_sizes", 1, "hand sizes by relative seat, ÷ 5",
+        self._o_bonus, self._p_bonus = layout.place("bonus", 1, "the End of Round Bonus, ÷ 10")
+        self._o_value, self._p_value = layout.place("tally_value", 1, "the tally's value, ÷ 20", _UNBOUNDED)
+        self._o_count, self._p_count = layout.place("tally_cards", 1, "cards on the tally, ÷ 10", _UNBOUNDED)
+        self._o_stock, self._p_stock = layout.place("stock_count", 1, "cards in the stock, ÷ 40")
+        self._o_sizes, self._p_sizes = layout.place("hand_sizes", 1, "hand sizes by relative seat, ÷ 5",
                                                     seats=every)
-        self._o_dealt, self._p_dealt = layout.block(
+        self._o_dealt, self._p_dealt = layout.place(
             "hands_dealt", 1, "hands dealt by relative seat, ÷ 10", _UNBOUNDED, seats=every)
 
     def _from_observation(self, obs: Observation, seat: int, out: array[float]) -> None:
@@ -1223,26 +1232,26 @@ class SilverBarsSpace(GameSpace):
         n = len(self.CARDS)
         v = len(sb.VAULT_STATES)
         every = layout.every
-        self._o_hand, self._p_hand = layout.block("hand", n, "the observer's hand (counts)", 4, seats=_OWN)
-        self._o_vaults, self._p_vaults = layout.block(
+        self._o_hand, self._p_hand = layout.place("hand", n, "the observer's hand (counts)", 4, seats=_OWN)
+        self._o_vaults, self._p_vaults = layout.place(
             "vault_states", 5 * v, f"each vault's state ({v} one-hot), by relative seat then vault", seats=every)
-        self._o_vault_cards, self._p_vault_cards = layout.block(
+        self._o_vault_cards, self._p_vault_cards = layout.place(
             "vault_cards", n, "the cards in each seat's vaults, rubble included (counts)", 4, seats=every)
-        self._o_discard, self._p_discard = layout.block("discard_pile", n, "the discard pile (counts)", 4)
-        self._o_unseen, self._p_unseen = layout.block(
+        self._o_discard, self._p_discard = layout.place("discard_pile", n, "the discard pile (counts)", 4)
+        self._o_unseen, self._p_unseen = layout.place(
             "unseen", n, "cards not seen: the opponent's hand or the draw pile (counts)", 4, seats=_OWN)
-        self._o_strike, self._p_strike = layout.block(
+        self._o_strike, self._p_strike = layout.place(
             "strike", 1, "a pending strike against a seat, by relative seat", seats=every)
-        self._o_dealer, self._p_dealer = layout.block("dealer", 1, "the dealer, by relative seat", seats=every)
-        self._o_bars, self._p_bars = layout.block(
+        self._o_dealer, self._p_dealer = layout.place("dealer", 1, "the dealer, by relative seat", seats=every)
+        self._o_bars, self._p_bars = layout.place(
             "vault_bars", 5, "silver bars in each vault, ÷ 20, by relative seat then vault", _UNBOUNDED,
             seats=every)
-        self._o_sizes, self._p_sizes = layout.block(
+        self._o_sizes, self._p_sizes = layout.place(
             "vault_sizes", 5, "cards in each vault, ÷ 10, by relative seat then vault", _UNBOUNDED, seats=every)
-        self._o_locks, self._p_locks = layout.block("locks_left", 1, "locks left by relative seat, ÷ 5",
+        self._o_locks, self._p_locks = layout.place("locks_left", 1, "locks left by relative seat, ÷ 5",
                                                     seats=every)
-        self._o_stock, self._p_stock = layout.block("stock_count", 1, "cards in the draw pile, ÷ 100", _UNBOUNDED)
-        self._o_target, self._p_target = layout.block(
+        self._o_stock, self._p_stock = layout.place("stock_count", 1, "cards in the draw pile, ÷ 100", _UNBOUNDED)
+        self._o_target, self._p_target = layout.place(
             "target_score", 1, "the option target_score, ÷ 100", _UNBOUNDED)
 
     def _deck(self, options: Mapping[str, Any]) -> array[float]:
