@@ -101,6 +101,27 @@ def test_results_do_not_depend_on_jobs(tmp_path: Path) -> None:
     assert one.dump() == two.dump()
 
 
+def test_units_of_work_grow_for_quick_matches_and_stay_single_for_slow_ones() -> None:
+    sizer = runner._Sizer()
+    assert sizer.size(1) == runner.CHUNK  # nothing timed yet
+    sizer.timed(1, 4, 4 * runner.CHUNK_SECONDS / 100)  # a hundred such matches fill a unit
+    sizer.timed(2, 1, 30.0)  # a search bot's match
+    sizer.timed(3, 8, 0.0)  # too quick to time
+    assert (sizer.size(1), sizer.size(2), sizer.size(3)) == (100, 1, runner.MAX_CHUNK)
+
+
+def test_results_do_not_depend_on_how_work_is_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Units of work of every size the runner may choose (here one to three matches, changing
+    as matches are timed) store the same matches as one job does."""
+    one, two = Store(tmp_path / "one.sqlite"), Store(tmp_path / "two.sqlite")
+    specs = [quick(14)]
+    runner.run(specs, one, jobs=1)
+    monkeypatch.setattr(runner, "CHUNK", 1)
+    monkeypatch.setattr(runner, "MAX_CHUNK", 3)
+    runner.run(specs, two, jobs=2)
+    assert one.dump() == two.dump()
+
+
 def _count(db: Path) -> int:
     try:
         with sqlite3.connect(db) as raw:
@@ -151,8 +172,8 @@ def test_ctrl_c_during_a_write_waits_for_the_write_to_finish(tmp_path: Path, mon
         write(experiment, data)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "add_matches", interrupted_write)
-    writer = runner._Writer(store, None)
-    writer.add(experiment_id, played)
+    writer = runner._Writer(store, None, runner._Sizer())
+    writer.add(experiment_id, played, 0.1)
     # Ctrl-C as a person at a terminal has it: a suite started in the background (``&``, nohup)
     # runs with SIGINT ignored, and then there is nothing to hold back or raise.
     before = signal.signal(signal.SIGINT, signal.default_int_handler)

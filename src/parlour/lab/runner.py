@@ -29,7 +29,14 @@ from parlour.lab.plan import ExperimentSpec, Task
 from parlour.store import MatchData, Store
 
 CHUNK = 4
-"""Matches per unit of work sent to a worker."""
+"""Matches in an experiment's first units of work sent to a worker."""
+CHUNK_SECONDS = 0.1
+"""About how long a unit of work should take once an experiment's matches have been timed:
+matches of random bots go to workers by the hundred (one at a time, each one's result
+crossing between processes cost the run a third of its speed at two jobs), a search bot's
+match alone."""
+MAX_CHUNK = 256
+"""The most matches in one unit of work."""
 FLUSH_SECONDS = 1.0
 """Longest time finished matches wait before they are written."""
 PARENT_WATCH_SECONDS = 1.0
@@ -59,9 +66,31 @@ def play_task(spec: ExperimentSpec, task: Task) -> MatchData:
                      moves, text, rounds, events)
 
 
-def play_chunk(experiment_id: int, spec: ExperimentSpec, tasks: Sequence[Task]) -> tuple[int, list[MatchData]]:
+Played = tuple[int, list[MatchData], float]
+"""A unit of work done: the experiment's id, its matches, and the CPU seconds they took."""
+
+
+def play_chunk(experiment_id: int, spec: ExperimentSpec, tasks: Sequence[Task]) -> Played:
     """Play several tasks of one experiment (a worker's unit of work)."""
-    return experiment_id, [play_task(spec, task) for task in tasks]
+    start = time.process_time()
+    played = [play_task(spec, task) for task in tasks]
+    return experiment_id, played, time.process_time() - start
+
+
+class _Sizer:
+    """How many matches of each experiment go into the next unit of work: :data:`CHUNK` at
+    first, then as many as take about :data:`CHUNK_SECONDS` by the matches timed so far."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, int] = {}
+
+    def size(self, experiment_id: int) -> int:
+        return self.sizes.get(experiment_id, CHUNK)
+
+    def timed(self, experiment_id: int, matches: int, seconds: float) -> None:
+        if matches:
+            per_match = max(seconds / matches, 1e-6)
+            self.sizes[experiment_id] = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_match)))
 
 
 def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
@@ -93,8 +122,9 @@ def _check_stored(store: Store, spec: ExperimentSpec) -> None:
         raise ValueError(f"experiment {spec.name!r} is already stored with other settings; give it another name")
 
 
-def _work(store: Store, specs: Sequence[ExperimentSpec]) -> tuple[Iterator[Work], int, int]:
-    """Chunks of pending tasks, and how many matches are pending and already done."""
+def _work(store: Store, specs: Sequence[ExperimentSpec], sizer: _Sizer) -> tuple[Iterator[Work], int, int]:
+    """Chunks of pending tasks (as many in each as ``sizer`` says when it is made), and how
+    many matches are pending and already done."""
     pending = done = 0
     plans = []
     for spec in specs:
@@ -106,7 +136,7 @@ def _work(store: Store, specs: Sequence[ExperimentSpec]) -> tuple[Iterator[Work]
     def chunks() -> Iterator[Work]:
         for experiment_id, spec, finished in plans:
             tasks = spec.tasks(finished)
-            while batch := list(islice(tasks, CHUNK)):
+            while batch := list(islice(tasks, sizer.size(experiment_id))):
                 yield experiment_id, spec, batch
 
     return chunks(), pending, done
@@ -115,13 +145,15 @@ def _work(store: Store, specs: Sequence[ExperimentSpec]) -> tuple[Iterator[Work]
 class _Writer:
     """Buffers finished matches and writes them in batches."""
 
-    def __init__(self, store: Store, progress: Callable[[int], None] | None) -> None:
+    def __init__(self, store: Store, progress: Callable[[int], None] | None, sizer: _Sizer) -> None:
         self.store = store
+        self.sizer = sizer
         self.progress = progress
         self.buffer: dict[int, list[MatchData]] = {}
         self.last = time.monotonic()
 
-    def add(self, experiment_id: int, played: list[MatchData]) -> None:
+    def add(self, experiment_id: int, played: list[MatchData], seconds: float) -> None:
+        self.sizer.timed(experiment_id, len(played), seconds)
         self.buffer.setdefault(experiment_id, []).extend(played)
         if self.progress is not None:
             self.progress(len(played))
@@ -194,10 +226,11 @@ def run(
     before it propagates.
     """
     check(specs, store, backend)
-    work, pending, done = _work(store, specs)
+    sizer = _Sizer()
+    work, pending, done = _work(store, specs, sizer)
     if started is not None:
         started(pending, done)
-    writer = _Writer(store, progress)
+    writer = _Writer(store, progress, sizer)
     try:
         if backend == "ray":
             _run_ray(work, writer, jobs, address)
@@ -243,7 +276,7 @@ def _die_with_parent() -> None:
 
 def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:
     with ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent) as pool:
-        running: set[Future[tuple[int, list[MatchData]]]] = set()
+        running: set[Future[Played]] = set()
         source = iter(work)
         try:
             while True:

@@ -8,6 +8,7 @@ one transaction, so a run killed at any moment leaves whole matches only.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,12 +26,13 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     insert,
     select,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 
@@ -154,6 +156,21 @@ def _table(model: type[Base]) -> Table:
     return cast(Table, model.__table__)
 
 
+def _bulk_insert(connection: Connection, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (plain tuples in the order of ``columns``; JSON columns already
+    encoded) with one executemany through the driver (SQLAlchemy's ``exec_driver_sql``).
+    A match has tens of rounds and events: building and processing a parameter dict a row
+    cost the lab's writer more than the database's own work."""
+    compiled = insert(table).values({name: bindparam(name) for name in columns}).compile(dialect=connection.dialect)
+    if compiled.positional:
+        order = [columns.index(name) for name in compiled.positiontup or ()]
+        if order != list(range(len(columns))):
+            rows = [tuple(row[i] for i in order) for row in rows]
+        connection.exec_driver_sql(str(compiled), rows)
+    else:
+        connection.exec_driver_sql(str(compiled), [dict(zip(columns, row)) for row in rows])
+
+
 def database_url(db: str | Path) -> str:
     """A SQLAlchemy URL for ``db``: a URL as it is, a file path as SQLite."""
     text = str(db)
@@ -245,15 +262,14 @@ class Store:
                   "seed": d.seed, "first": d.first, "totals": d.totals, "winners": d.winners,
                   "rounds": len(d.rounds), "moves": d.moves, "record": d.record} for d in batch],
             ).scalars().all()
-            rounds = [{"match_id": match_id, "number": n, "starter": s, "scores": sc, "moves": m}
-                      for match_id, d in zip(ids, batch) for n, s, sc, m in d.rounds]
-            events = [{"match_id": match_id, "round_number": r, "move_number": mv, "seat": st, "kind": k,
-                       "points": p}
-                      for match_id, d in zip(ids, batch) for r, mv, st, k, p in d.events]
+            connection = session.connection()
+            rounds = [(match_id, n, s, json.dumps(sc), m) for match_id, d in zip(ids, batch) for n, s, sc, m in d.rounds]
+            events = [(match_id, *e) for match_id, d in zip(ids, batch) for e in d.events]
             if rounds:
-                session.execute(insert(_table(RoundRow)), rounds)
+                _bulk_insert(connection, _table(RoundRow), ("match_id", "number", "starter", "scores", "moves"), rounds)
             if events:
-                session.execute(insert(_table(EventRow)), events)
+                _bulk_insert(connection, _table(EventRow),
+                             ("match_id", "round_number", "move_number", "seat", "kind", "points"), events)
 
     def matches(self, experiment_id: int) -> list[Match]:
         """The experiment's matches in index order (rounds and events not loaded)."""
