@@ -50,6 +50,73 @@ def test_plan_file_gives_one_experiment_per_variant(tmp_path: Path) -> None:
     assert [(t.deal, t.seating) for t in tasks] == [(0, (0, 1)), (0, (1, 0)), (1, (0, 1)), (1, (1, 0)),
                                                     (2, (0, 1)), (2, (1, 0))]
     assert tasks[0].seed == tasks[1].seed != tasks[2].seed  # a deal's seatings share its cards
+    # A plan is a study: its variants know it, the baseline is its first variant, and they share
+    # their seeds, so variant i's deal d is the same deal as variant j's.
+    assert seven.study == eight.study == "hand size"
+    assert seven.baseline == eight.baseline == "hand size/seven"
+    assert [t.seed for t in seven.tasks()] == [t.seed for t in eight.tasks()]
+    assert seven.noise == 0.0
+
+
+def test_a_plan_chooses_its_baseline_and_playtest_noise(tmp_path: Path) -> None:
+    path = tmp_path / "study.toml"
+    path.write_text(PLAN.replace('rounds_only = true', 'rounds_only = true\nbaseline = "eight"\nnoise = 0.1'))
+    seven, eight = plan.load_plan(path)
+    assert seven.baseline == eight.baseline == "hand size/eight"
+    assert seven.noise == eight.noise == 0.1
+    store = Store(tmp_path / "lab.sqlite")
+    runner.run([seven, eight], store, jobs=1)
+    stored = store.experiment("hand size/seven")
+    assert stored is not None
+    assert (stored.study, stored.baseline, stored.noise) == ("hand size", "hand size/eight", 0.1)
+    # Another baseline does not change results: the plan run again files it and plays nothing.
+    path.write_text(PLAN.replace('rounds_only = true', 'rounds_only = true\nbaseline = "seven"\nnoise = 0.1'))
+    assert runner.run(plan.load_plan(path), store, jobs=1) == 0
+    again = store.experiment("hand size/eight")
+    assert again is not None and again.baseline == "hand size/seven"
+    # The noise is part of what an experiment is: the same name with other noise is refused.
+    with pytest.raises(ValueError, match="already stored with other settings"):
+        runner.run([plan.make_spec(game="minus-twenty", players=["random", "random"], deals=3, seed=5,
+                                   rounds_only=True, name="hand size/seven", options={"hand_size": 7})], store)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('baseline = "nine"', "baseline 'nine' is not one of the variants"),
+    ('noise = 2', "noise is a chance between 0 and 1"),
+    ('noise = "some"', "noise is a chance between 0 and 1"),
+])
+def test_bad_baselines_and_noise_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "study.toml"
+    path.write_text(PLAN.replace('rounds_only = true', f'rounds_only = true\n{text}'))
+    with pytest.raises(ValueError, match=message):
+        plan.load_plan(path)
+    path.write_text(PLAN.replace('name = "eight"', 'name = "eight"\nbaseline = "seven"'))
+    with pytest.raises(ValueError, match="baseline is set once for the whole plan, not in a variant"):
+        plan.load_plan(path)
+
+
+def test_playtest_noise_slips_as_often_as_asked() -> None:
+    """A deterministic bot with slips plays a random legal move with the chance given (counted over
+    a seeded run: 2,000 choices at 30%), and its own move otherwise; with no choice, no slip."""
+    import random as random_module
+
+    from parlour import bots
+    from parlour.game import Move
+
+    class First(bots.Bot):
+        def choose(self, observation, legal, rng, budget=None):  # type: ignore[no-untyped-def]
+            return legal[0]
+
+    slips = bots.Slips(First(), 0.3)
+    rng = random_module.Random(11)
+    legal = [Move("play", (n,)) for n in range(10)]
+    chosen = [slips.choose({}, legal, rng) for _ in range(2000)]
+    others = sum(1 for move in chosen if move != legal[0])
+    assert 0.3 * 0.9 * 2000 * 0.85 < others < 0.3 * 0.9 * 2000 * 1.15  # 9 in 10 slips land elsewhere
+    assert slips.choose({}, legal[:1], rng) == legal[0]
+    assert slips.describe() == "bot with 30% slips"
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        bots.Slips(First(), 1.5)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -261,6 +328,36 @@ def test_lab_report_cli_writes_html_json_and_markdown(tmp_path: Path) -> None:
     out = subprocess.run([*parlour_command(), "lab", "report", "--db", str(tmp_path / "none.sqlite")],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "no lab database" in out.stderr
+    out = subprocess.run([*parlour_command(), "lab", "report", "--db", db, "--baseline", "nonesuch", "--out",
+                          str(tmp_path / "b")], capture_output=True, text=True)
+    assert out.returncode == 2 and "no study in the report has a variant named 'nonesuch'" in out.stderr
+
+
+def test_lab_cli_quick_run_with_playtest_noise_and_a_study_report(tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    out = subprocess.run([*parlour_command(), "lab", "run", "twenty", "--players", "medium,medium", "--deals", "2",
+                          "--rounds-only", "--noise", "0.1", "--db", db, "--jobs", "1"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    (stored,) = Store(db).experiments()
+    assert stored.noise == 0.1 and stored.study is None and stored.name.endswith(" noise 0.1")
+    out = subprocess.run([*parlour_command(), "lab", "run", "twenty", "--players", "medium,medium", "--deals", "2",
+                          "--noise", "3", "--db", db], capture_output=True, text=True)
+    assert out.returncode == 2 and "--noise" in out.stderr
+    plan_file = tmp_path / "study.toml"
+    plan_file.write_text(PLAN.replace("deals = 3", "deals = 2"))
+    out = subprocess.run([*parlour_command(), "lab", "run", str(plan_file), "--noise", "0.1", "--db", db],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "--noise: only for a quick run" in out.stderr
+    out = subprocess.run([*parlour_command(), "lab", "run", str(plan_file), "--db", db, "--jobs", "1"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    out = subprocess.run([*parlour_command(), "lab", "report", "--db", db, "--baseline", "eight", "--format", "json",
+                          "--smallest-difference", "0.1", "--out", str(tmp_path / "r")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    numbers = json.loads((tmp_path / "r" / "report.json").read_text())
+    (comparison,) = numbers["comparisons"]
+    assert comparison["experiments"] == ["hand size/eight", "hand size/seven"]
+    assert comparison["smallest_difference"] == 0.1
 
 
 _ORPHAN = """

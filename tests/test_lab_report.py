@@ -4,6 +4,7 @@ SQLite file, and every number checked against the match records themselves
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -23,16 +24,26 @@ from parlour.store import Store
 
 TWENTY = plan.make_spec(game="twenty", players=["random", "random"], deals=15, seed=1)
 PROGRESSION = plan.make_spec(game="progression", players=["random", "random", "random"], deals=4, seed=3)
+HANDS = "hand sizes"
+"""A study of three variants, as a plan makes them (the baseline is the one with eight cards)."""
 MINUS_DEFAULT = plan.make_spec(game="minus-twenty", players=["random", "random"], matches=30, seed=2,
-                               rounds_only=True)
+                               rounds_only=True, name=f"{HANDS}/standard", study=HANDS, baseline=f"{HANDS}/eight")
 MINUS_EIGHT = plan.make_spec(game="minus-twenty", players=["random", "random"], matches=30, seed=2,
-                             rounds_only=True, options={"hand_size": 8})
+                             rounds_only=True, options={"hand_size": 8}, name=f"{HANDS}/eight", study=HANDS,
+                             baseline=f"{HANDS}/eight")
 MINUS_ONE = plan.make_spec(game="minus-twenty", players=["random", "random"], matches=30, seed=2,
-                           rounds_only=True, options={"hand_size": 1})
+                           rounds_only=True, options={"hand_size": 1}, name=f"{HANDS}/one", study=HANDS,
+                           baseline=f"{HANDS}/eight")
 MINUS_STALL = plan.make_spec(game="minus-twenty", players=["random", "random"], matches=20, seed=5,
                              rounds_only=True, options={"stall_limit": 10})
 SILVER = plan.make_spec(game="silver-bars", players=["random", "random"], deals=10, seed=4, rounds_only=True)
-SPECS = [TWENTY, PROGRESSION, MINUS_DEFAULT, MINUS_EIGHT, MINUS_ONE, MINUS_STALL, SILVER]
+STALLS = [plan.make_spec(game="minus-twenty", players=["heuristic", "random"], matches=10, seed=7, rounds_only=True,
+                         options={"stall_limit": limit}, name=f"stalls/{limit}", study="stalls",
+                         baseline="stalls/20") for limit in (20, 10)]
+"""Another study of the same game, with other bots and seed: never compared with the first."""
+SPECS = [TWENTY, PROGRESSION, MINUS_DEFAULT, MINUS_EIGHT, MINUS_ONE, MINUS_STALL, SILVER, *STALLS]
+T95 = {n: float(stats.t.ppf(0.975, n - 1)) for n in range(2, 200)}
+"""Student's t quantile for a 95% interval over n values."""
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -101,14 +112,43 @@ def margin(match: Played, seat: int) -> float:
     return match.totals[seat] - sum(others) / len(others)
 
 
-def icc_by_hand(groups: list[list[float]]) -> float:
-    """One-way ANOVA intraclass correlation, written out."""
+def icc_by_hand(groups: list[list[float]]) -> tuple[float, tuple[float, float]]:
+    """One-way ANOVA intraclass correlation and its 95% interval (Shrout & Fleiss), written out."""
     count, k = len(groups), len(groups[0])
     grand = sum(sum(g) for g in groups) / (count * k)
     means = [sum(g) / k for g in groups]
     msb = k * sum((m - grand) ** 2 for m in means) / (count - 1)
     msw = sum((v - m) ** 2 for g, m in zip(groups, means) for v in g) / (count * (k - 1))
-    return min(1.0, max(0.0, (msb - msw) / (msb + (k - 1) * msw)))
+    f = msb / msw
+    f_low = f / stats.f.ppf(0.975, count - 1, count * (k - 1))
+    f_high = f * stats.f.ppf(0.975, count * (k - 1), count - 1)
+
+    def clip(x: float) -> float:
+        return min(1.0, max(0.0, x))
+
+    return clip((msb - msw) / (msb + (k - 1) * msw)), (clip((f_low - 1) / (f_low + k - 1)),
+                                                       clip((f_high - 1) / (f_high + k - 1)))
+
+
+def interval_by_hand(spec: plan.ExperimentSpec, matches: list[Played], values: list[float],
+                     rate: bool = False) -> list[float]:
+    """The 95% interval of the mean of per-match ``values`` over the independent units: matches
+    (Wilson's interval for a win rate, else Student's t), or deals (Student's t over each deal's
+    mean, clipped to [0, 1] for a rate)."""
+    if spec.mode == "deals":
+        by_deal: dict[int | None, list[float]] = {}
+        for m, v in zip(matches, values):
+            by_deal.setdefault(m.deal, []).append(v)
+        values = [statistics.fmean(group) for group in by_deal.values()]
+    n = len(values)
+    mean = statistics.fmean(values)
+    if rate and spec.mode == "matches":
+        z = 1.959963984540054
+        centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return [max(0.0, centre - half), min(1.0, centre + half)]
+    half = T95[n] * statistics.stdev(values) / math.sqrt(n)
+    return [max(0.0, mean - half), min(1.0, mean + half)] if rate else [mean - half, mean + half]
 
 
 @pytest.mark.parametrize("spec", [TWENTY, PROGRESSION, MINUS_EIGHT, MINUS_STALL, SILVER], ids=lambda s: s.name)
@@ -123,6 +163,7 @@ def test_numbers_match_the_records(store: Store, numbers: dict[str, Any], spec: 
         totals = [m.totals[seat] for m in matches]
         summary = got["scores"]["by_seat"][seat]
         assert summary["mean"] == pytest.approx(statistics.fmean(totals))
+        assert summary["mean_ci"] == pytest.approx(interval_by_hand(spec, matches, totals))
         assert summary["sd"] == pytest.approx(statistics.stdev(totals))
         q1, median, q3 = statistics.quantiles(totals, n=4, method="inclusive")
         assert (summary["min"], summary["q1"], summary["median"], summary["q3"], summary["max"]) == pytest.approx(
@@ -136,8 +177,11 @@ def test_numbers_match_the_records(store: Store, numbers: dict[str, Any], spec: 
         rate = got["wins"]["by_position"][position]
         assert rate["wins"] == pytest.approx(wins)
         assert rate["rate"] == pytest.approx(wins / len(matches))
-        low, high = rate["ci"]
-        assert 0 <= low <= rate["rate"] <= high <= 1
+        shares = [m.shares[position_seat(m, position)] for m in matches]
+        assert rate["ci"] == pytest.approx(interval_by_hand(spec, matches, shares, rate=True))
+        if seats == 2:
+            r = wins / len(matches)
+            assert rate["elo"] == pytest.approx(400 * math.log10(r / (1 - r)))
     for player in range(seats):
         wins = sum(m.shares[m.seating.index(player)] for m in matches)
         assert got["wins"]["by_player"][player]["rate"] == pytest.approx(wins / len(matches))
@@ -149,6 +193,8 @@ def test_numbers_match_the_records(store: Store, numbers: dict[str, Any], spec: 
     assert length["moves_per_round"]["max"] == max(round_moves)
     assert length["rounds_per_match"]["mean"] == pytest.approx(statistics.fmean(len(m.round_moves) for m in matches))
     assert length["moves_per_match"]["mean"] == pytest.approx(statistics.fmean(sum(m.round_moves) for m in matches))
+    per_match_round_moves = [statistics.fmean(m.round_moves) for m in matches]  # a match's rounds are one unit
+    assert length["moves_per_round"]["mean_ci"] == pytest.approx(interval_by_hand(spec, matches, per_match_round_moves))
 
     rounds = [kinds for m in matches for kinds in m.round_kinds]
     seen = Counter(kind for kinds in rounds for kind in kinds)
@@ -188,16 +234,18 @@ def test_numbers_match_the_records(store: Store, numbers: dict[str, Any], spec: 
         by_deal.setdefault(m.deal, []).append(m)
     assert deal["deals"] == spec.count
     assert all(len(group) == seats for group in by_deal.values())
+    assert deal["identical_deals"] == 0 and deal["warning"] is None  # random bots never replay a deal
     for position in range(seats):
         groups = [[margin(m, position_seat(m, position)) for m in group] for group in by_deal.values()]
-        expected = icc_by_hand(groups)
+        expected, (low, high) = icc_by_hand(groups)
         assert deal["by_position"][position]["icc"] == pytest.approx(expected)
         assert deal["by_position"][position]["players_share"] == pytest.approx(1 - expected)
+        assert deal["by_position"][position]["ci"] == pytest.approx([low, high])
     for player in range(seats):
         per_deal = [statistics.fmean(margin(m, m.seating.index(player)) for m in group) for group in by_deal.values()]
         item = deal["by_player"][player]
         mean = statistics.fmean(per_deal)
-        half = 1.959963984540054 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+        half = T95[len(per_deal)] * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
         assert item["mean_margin"] == pytest.approx(mean)
         assert item["ci"] == pytest.approx([mean - half, mean + half])
 
@@ -210,38 +258,77 @@ def test_a_shared_win_counts_a_share(store: Store, numbers: dict[str, Any]) -> N
     assert sum(r["wins"] for r in got["wins"]["by_player"]) == pytest.approx(len(matches))
 
 
-def test_variants_side_by_side(store: Store) -> None:
-    numbers = report.build(store, [MINUS_EIGHT.name, MINUS_ONE.name, MINUS_DEFAULT.name])
-    assert [e["name"] for e in numbers["experiments"]] == [MINUS_EIGHT.name, MINUS_ONE.name, MINUS_DEFAULT.name]
-    (comparison,) = numbers["comparisons"]
-    assert comparison["baseline"] == MINUS_EIGHT.name
+def test_variants_of_a_study_are_compared_match_by_match_with_its_baseline(store: Store) -> None:
+    numbers = report.build(store)
+    comparisons = {c["study"]: c for c in numbers["comparisons"]}
+    assert set(comparisons) == {HANDS, "stalls"}  # one table a study; quick runs are never compared
+    assert comparisons["stalls"]["experiments"] == ["stalls/20", "stalls/10"]
+    assert MINUS_STALL.name in numbers["uncompared"]
+    comparison = comparisons[HANDS]
+    # The plan's baseline comes first; the others in the order stored.
+    assert comparison["experiments"] == [MINUS_EIGHT.name, MINUS_DEFAULT.name, MINUS_ONE.name]
+    assert comparison["paired"] == [None, True, True] and comparison["same_bots"]
     rows = {row["key"]: row for row in comparison["metrics"]}
-    for row in rows.values():
-        assert row["p_values"][0] is None
-        for p in row["p_values"][1:]:
-            assert p is None or 0 <= p <= 1
-        assert row["significant"][1:] == [None if p is None else p < 0.05 for p in row["p_values"][1:]]
     assert rows["rounds_per_match"]["p_values"] == [None, None, None]  # single rounds: nothing varies
 
-    eight, one = replayed(store, MINUS_EIGHT.name), replayed(store, MINUS_ONE.name)
-    moves_eight = [n for m in eight for n in m.round_moves]
-    moves_one = [n for m in one for n in m.round_moves]
+    eight, default, one = (replayed(store, spec.name) for spec in (MINUS_EIGHT, MINUS_DEFAULT, MINUS_ONE))
+    # Match i of every variant has the same seed and seating: the test is a paired t-test over matches.
     moves = rows["moves_per_round"]
-    assert moves["values"][:2] == pytest.approx([statistics.fmean(moves_eight), statistics.fmean(moves_one)])
-    welch = stats.ttest_ind(moves_eight, moves_one, equal_var=False).pvalue
-    assert moves["p_values"][1] == pytest.approx(welch, rel=1e-6, abs=0)  # p is tiny: no absolute slack
-    assert moves["p_values"][1] < 0.05 and moves["significant"][1] is True
+    per_match = [[statistics.fmean(m.round_moves) for m in variant] for variant in (eight, default, one)]
+    assert moves["values"] == pytest.approx([statistics.fmean(v) for v in per_match])
+    for i in (1, 2):
+        paired = stats.ttest_rel(per_match[i], per_match[0])
+        assert moves["tests"][i] == "paired t over 30 matches"
+        assert moves["p_values"][i] == pytest.approx(paired.pvalue, rel=1e-6, abs=0)
+        differences = [b - a for a, b in zip(per_match[0], per_match[i])]
+        half = T95[30] * statistics.stdev(differences) / math.sqrt(30)
+        mean = statistics.fmean(differences)
+        assert moves["differences"][i]["difference"] == pytest.approx(mean)
+        assert moves["differences"][i]["ci"] == pytest.approx([mean - half, mean + half])
 
-    # The first player's win rate: a pooled two-proportion z-test on fractional wins.
-    wins_a = sum(m.shares[m.first] for m in eight)
-    wins_b = sum(m.shares[m.first] for m in one)
-    pooled = (wins_a + wins_b) / (len(eight) + len(one))
-    z = (wins_a / len(eight) - wins_b / len(one)) / math.sqrt(pooled * (1 - pooled) * (2 / len(eight)))
-    assert rows["win_rate_position_0"]["p_values"][1] == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-6, abs=0)
+    # Holm's correction over every test of the table, by hand.
+    raw = [(p, row["key"], i) for row in comparison["metrics"] for i, p in enumerate(row["p_values"]) if p is not None]
+    raw.sort()
+    running = 0.0
+    for rank, (p, key, i) in enumerate(raw):
+        running = max(running, min(1.0, (len(raw) - rank) * p))
+        assert rows[key]["p_adjusted"][i] == pytest.approx(running)
+        assert rows[key]["significant"][i] is (running < 0.05)
+    assert comparison["tests_made"] == len(raw)
+    assert moves["significant"][2] is True  # one card in hand against eight: far fewer moves
 
+    # The stop rule on the first player's win rate.
+    first = rows["win_rate_position_0"]
+    for i in (1, 2):
+        stop = first["stop"][i]
+        difference = first["differences"][i]
+        if first["significant"][i]:
+            assert stop == {"verdict": "apart", "more": 0}
+        elif difference["ci"] is not None and -0.05 < difference["ci"][0] and difference["ci"][1] < 0.05:
+            assert stop["verdict"] == "enough"
+        else:
+            shares = [[m.shares[m.first] for m in variant] for variant in (eight, default, one)]
+            sd = statistics.stdev([b - a for a, b in zip(shares[0], shares[i])])
+            needed = math.ceil(((1.959963984540054 + 0.8416212335729143) * sd / 0.05) ** 2)
+            assert stop == {"verdict": "more", "more": max(0, needed - 30)}
     kinds = {kind for m in eight + one for r in m.round_kinds for kind in r}
-    assert {key[len("event:"):] for key in rows if key.startswith("event:")} >= kinds
-    assert "icc_position_0" not in rows  # no duplicate deals among these
+    assert {key[len("event:"):] for key in rows if key.startswith("event:")} <= kinds
+
+
+def test_the_designer_chooses_the_baseline(store: Store) -> None:
+    numbers = report.build(store, baseline="one")  # a variant's name within its study
+    comparison = next(c for c in numbers["comparisons"] if c["study"] == HANDS)
+    assert comparison["experiments"][0] == MINUS_ONE.name
+    assert next(c for c in numbers["comparisons"] if c["study"] == "stalls")["experiments"][0] == "stalls/20"
+    with pytest.raises(ValueError, match="no study in the report has a variant named 'nonesuch'"):
+        report.build(store, baseline="nonesuch")
+
+
+def test_unpaired_variants_are_tested_by_proportions() -> None:
+    """Variants that do not share their seeds are compared as independent samples: the first
+    player's win rate by a pooled two-proportion z-test on fractional wins (written out)."""
+    assert report.two_proportions_p(12, 30, 20, 30) == pytest.approx(
+        2 * stats.norm.sf(abs((12 / 30 - 20 / 30) / math.sqrt(32 / 60 * 28 / 60 * (2 / 30)))), rel=1e-9)
 
 
 def test_degenerate_tests_give_none() -> None:
@@ -261,12 +348,14 @@ def test_html_report_with_plots(store: Store, tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>")
     for spec in SPECS:
         assert spec.name in page
-    for heading in ("Score distribution", "Win rate by seat and position", "Round and match length",
-                    "Scoring events and round endings", "Deal versus players", "Variants side by side"):
+    for heading in ("Summary", "Score distribution", "Win rate by seat and position", "Round and match length",
+                    "Scoring events and round endings", "Deal versus players",
+                    f"Study {HANDS}: variants of Minus Twenty side by side", "Study stalls: variants"):
         assert heading in page
+    assert page.index("Summary") < page.index("Score distribution")  # the summary comes first
     images = re.findall(r'<img src="([^"]+)"', page)
-    assert len(images) == 4 * len(SPECS) + 3 + 1  # four each, a deal plot for each of the 3 duplicate ones,
-    # and one comparison (of Minus Twenty's variants)
+    assert len(images) == 4 * len(SPECS) + 3 + 2  # four each, a deal plot for each of the 3 duplicate ones,
+    # and one comparison a study
     for name in images:
         data = (main.parent / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 1000
@@ -305,8 +394,8 @@ def test_unknown_names_and_formats(store: Store, tmp_path: Path) -> None:
 def test_an_experiment_without_matches(tmp_path: Path) -> None:
     """A plan stored but not yet played reports empty numbers — no warning, no crash."""
     lab = Store(tmp_path / "empty.sqlite")
-    runner.prepare(lab, TWENTY)
-    runner.prepare(lab, plan.make_spec(game="twenty", players=["random", "random"], matches=3, seed=9))
+    runner.prepare(lab, dataclasses.replace(TWENTY, study="empty"))
+    runner.prepare(lab, plan.make_spec(game="twenty", players=["random", "random"], matches=3, seed=9, study="empty"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         main = report.write(lab, None, tmp_path / "out")
@@ -317,3 +406,64 @@ def test_an_experiment_without_matches(tmp_path: Path) -> None:
     assert empty["wins"]["by_position"][0]["rate"] is None
     assert empty["deal_vs_players"]["by_position"][0]["icc"] is None
     assert all(p is None for row in numbers["comparisons"][0]["metrics"] for p in row["p_values"])
+
+
+def test_a_deterministic_bot_on_duplicate_deals_is_warned_of_and_gets_no_icc(tmp_path: Path) -> None:
+    """Two copies of the heuristic bot (it has no randomness in 100 Silver Bars) play each deal
+    the same way in both seatings: those are copies, not tries, so the report warns and gives no
+    share decided by the deal.  With playtest noise the seatings differ and the ICC is back."""
+    lab = Store(tmp_path / "lab.sqlite")
+    still = plan.make_spec(game="silver-bars", players=["heuristic", "heuristic"], deals=6, seed=1, rounds_only=True)
+    noisy = plan.make_spec(game="silver-bars", players=["heuristic", "heuristic"], deals=6, seed=1, rounds_only=True,
+                           noise=0.2)
+    runner.run([still, noisy], lab, jobs=1)
+    numbers = report.build(lab)
+    deal = section(numbers, still.name)["deal_vs_players"]
+    by_deal: dict[int | None, list[Played]] = {}
+    for m in replayed(lab, still.name):
+        by_deal.setdefault(m.deal, []).append(m)
+    assert all(a.totals == b.totals and a.round_moves == b.round_moves for a, b in by_deal.values())
+    assert deal["identical_deals"] == 6 and deal["identical_share"] == 1.0
+    assert "6 of 6 deals (100%) were played move for move the same" in deal["warning"]
+    assert all(item["icc"] is None for item in deal["by_position"])
+    assert any(deal["warning"] in line for line in numbers["summary"])
+    page = report.write(lab, [still.name], tmp_path / "out").read_text(encoding="utf-8")
+    assert 'class="warning"' in page and "not given (see the warning)" in page
+
+    shaken = section(numbers, noisy.name)
+    assert shaken["noise"] == 0.2 and "20% random slips" in shaken["bots"]
+    assert shaken["deal_vs_players"]["identical_deals"] == 0 and shaken["deal_vs_players"]["warning"] is None
+    assert shaken["deal_vs_players"]["by_position"][0]["icc"] is not None
+
+
+def test_the_summary_says_what_is_significant_and_what_is_not(numbers: dict[str, Any]) -> None:
+    lines = numbers["summary"]
+    for spec in (TWENTY, MINUS_EIGHT, SILVER):  # random bots: no clear seat advantage in so few deals
+        rate = section(numbers, spec.name)["wins"]["by_position"][0]
+        assert f"{spec.name} ({rate['rate'] * 100:.0f}%, 95% interval" in next(
+            line for line in lines if line.startswith("No clear advantage to either seat"))
+    hands = next(c for c in numbers["comparisons"] if c["study"] == HANDS)
+    moves = next(row for row in hands["metrics"] if row["key"] == "moves_per_round")
+    assert any(line.startswith(f"{MINUS_ONE.name} changes moves per round from") and "after Holm's correction" in line
+               for line in lines)
+    assert moves["significant"][2]
+    quiet = [row["metric"].lower() for row in hands["metrics"] if not any(row["significant"][1:])]
+    if quiet:
+        assert f"No significant change in: {'; '.join(quiet)}." in lines
+    assert any("are not compared with each other" in line for line in lines)  # MINUS_STALL and the others
+
+
+def test_constant_events_and_endings_that_never_happen_are_not_rows(store: Store, tmp_path: Path) -> None:
+    """A thing that happens the same number of times in every round carries nothing: it is named
+    once under the table; an ending that never happened is named once, not given a 0% row."""
+    numbers = report.build(store, [SILVER.name])
+    kinds = section(numbers, SILVER.name)["events"]["kinds"]
+    text = report.write(store, [SILVER.name], tmp_path / "md", fmt="markdown").read_text(encoding="utf-8")
+    for kind, item in kinds.items():
+        per_round = [sum(1 for k in round_kinds if k == kind)
+                     for m in replayed(store, SILVER.name) for round_kinds in m.round_kinds]
+        assert item["constant"] is (len(set(per_round)) == 1)
+        assert (f"| {kind} |" in text) is not item["constant"]
+    endings = section(numbers, SILVER.name)["events"]["endings"]
+    for name, item in endings.items():
+        assert (f"| {name} |" in text) is (item["rounds"] > 0)

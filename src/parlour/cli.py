@@ -465,6 +465,8 @@ lab = typer.Typer(help="The playtest lab: many matches under rule variants, stor
 app.add_typer(lab, name="lab")
 
 DB_HELP = "the lab database: a SQLite file or a SQLAlchemy URL"
+NOISE_HELP = ("playtest noise: each bot's chance of a random legal move instead of its own (0-1; a little, "
+              "like 0.05, makes duplicate deals of deterministic bots differ by seating)")
 
 
 @lab.command("run")
@@ -477,6 +479,7 @@ def lab_run_command(
     seed: Annotated[int | None, typer.Option(help="quick run: seed (default: 0)")] = None,
     rounds_only: Annotated[bool, typer.Option(help="quick run: single rounds instead of matches")] = False,
     name: Annotated[str | None, typer.Option(help="quick run: the experiment's name")] = None,
+    noise: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="quick run: " + NOISE_HELP)] = None,
     jobs: Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")] = os.cpu_count() or 1,
     db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
     backend: Annotated[str, typer.Option(help="processes (this machine) or ray")] = "processes",
@@ -495,7 +498,7 @@ def lab_run_command(
         raise _fail("--address is the Ray cluster's: give it with --backend ray")
     quick = {"--players": players is not None, "--matches": matches is not None, "--deals": deals is not None,
              "--option": bool(option), "--seed": seed is not None, "--rounds-only": rounds_only,
-             "--name": name is not None}
+             "--name": name is not None, "--noise": noise is not None}
     path = Path(plan_or_game)
     if path.is_dir():
         raise _fail(f"{plan_or_game} is a folder; lab run takes a game id ({', '.join(games.ids())}) "
@@ -524,7 +527,8 @@ def lab_run_command(
         try:
             specs = [plan.make_spec(
                 game=game.id, players=_seats(players), matches=matches, deals=deals,
-                options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name)]
+                options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name,
+                noise=noise or 0.0)]
         except ValueError as exc:
             raise _fail(str(exc)) from None
     store = _store(db)
@@ -592,8 +596,15 @@ def lab_report_command(
     db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
     out: Annotated[Path, typer.Option(help="folder for the report and its plots")] = Path("lab-report"),
     fmt: Annotated[str, typer.Option("--format", help="html, json or markdown")] = "html",
+    baseline: Annotated[str | None, typer.Option(
+        help="the variant each study's others are compared with (default: the plan's baseline, else its first)",
+    )] = None,
+    smallest_difference: Annotated[float, typer.Option(
+        min=0.001, max=1.0, help="the smallest change of the first player's win rate worth telling apart "
+        "(the stop rule's; 0.05 = 5 points)")] = 0.05,
 ) -> None:
-    """Write a report: score distributions, seat advantage, lengths, events, luck vs skill, variants compared."""
+    """Write a report: a summary, score distributions, seat advantage, lengths, events, luck vs skill, and each
+    study's variants compared with its baseline."""
     from parlour.lab import report
 
     if fmt not in ("html", "json", "markdown"):
@@ -606,7 +617,7 @@ def lab_report_command(
     if not store.experiments():
         raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
     try:
-        path = report.write(store, experiments or None, out, fmt)
+        path = report.write(store, experiments or None, out, fmt, baseline=baseline, smallest=smallest_difference)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(f"report written to {path}")

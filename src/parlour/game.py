@@ -295,6 +295,9 @@ class Game(ABC):
     several endings ended by the first of them; one that shows none ended by the ending whose
     kind is ``None``.  ``conformance.py`` checks that every round ends by exactly one."""
 
+    plain_card: ClassVar[str] = "card"
+    """What the game calls a card that has no :meth:`card_role` (``number`` in Minus Twenty)."""
+
     def card_universe(self) -> tuple[Card, ...]:
         """Every card that any choice of options can deal, in card-code order, once each
         (the chance outcomes of a deal or a draw)."""
@@ -322,6 +325,17 @@ class Game(ABC):
         what a referee that must know the game's size (OpenSpiel) asks.  Raises
         :class:`ValueError` for options under which a match need not end."""
         raise ValueError(f"{self.name} does not say how long a match can last")
+
+    def move_kind(self, move: Move) -> str:
+        """What kind of move ``move`` is, in the game's words, for the lab's measures of what
+        matters (how often each kind is played, and what barring it costs): the verb, and the
+        kind of card it names (its :meth:`card_role`, else :attr:`plain_card`): ``play thief``,
+        ``discard invest``, ``take``, ``lock``."""
+        card = move.args[0] if move.args else None
+        if type(card) is not Card:
+            return move.verb
+        role = self.card_role(card)
+        return f"{move.verb} {role.kind if role is not None else self.plain_card}"
 
     def card_role(self, card: Card) -> CardRole | None:
         """What ``card`` is in this game, for a front end to print on it (``None``: nothing

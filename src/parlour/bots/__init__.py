@@ -89,6 +89,33 @@ class RandomBot(Bot):
         return rng.choice(legal)
 
 
+class Slips(Bot):
+    """A playtester's slips: ``bot``, except that with chance ``chance`` a move is any legal
+    move, uniformly (playtest noise).  A deterministic bot plays a duplicate deal the same
+    way in every seating, so its seatings are copies; a few slips make each seating a
+    try of its own, which is what the lab's deal-luck figures need."""
+
+    def __init__(self, bot: Bot, chance: float) -> None:
+        if not 0.0 <= chance <= 1.0:
+            raise ValueError(f"the chance of a slip is between 0 and 1, not {chance}")
+        self.bot = bot
+        self.chance = chance
+        self.name = bot.name
+        self.budget = bot.budget
+        self.reads_observation = bot.reads_observation
+
+    def choose(
+        self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
+    ) -> Move:
+        """Any legal move with chance :attr:`chance`, else the bot's own."""
+        if len(legal) > 1 and rng.random() < self.chance:
+            return rng.choice(legal)
+        return self.bot.choose(observation, legal, rng, budget)
+
+    def describe(self) -> str:
+        return f"{self.bot.describe()} with {self.chance:.0%} slips"
+
+
 def blind_view(game_id: str, seat: int) -> Observation:
     """What a bot that reads no observation is handed instead: the game and the seat."""
     return {"game": game_id, "seat": seat}

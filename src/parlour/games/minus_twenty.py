@@ -431,6 +431,7 @@ class MinusTwenty(Game):
                nullable=True),
     )
     event_kinds = ("Meld", "Negative Meld", "Eight-Card Meld", "Stall rule")
+    plain_card = "number"
     endings = (RoundEnding("Stall rule", "Stall rule"), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 

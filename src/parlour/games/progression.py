@@ -353,6 +353,7 @@ class Progression(Game):
         ),
     )
     event_kinds = ("Over Twelve", "Twelve or Under", "Face Cards Only", "Stall Rule")
+    plain_card = "number"
     endings = (RoundEnding("Stall rule", "Stall Rule"), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 

@@ -447,6 +447,11 @@ class Twenty(Game):
         15 + 30 + … + 480 and a clearing 10."""
         return Bounds(ROUNDS, MOST_MOVES, 5000)
 
+    def move_kind(self, move: Move) -> str:
+        """A card by what it adds to the tally: ``play 7``, ``play 10``."""
+        card = move.args[0] if move.args else None
+        return f"{move.verb} {VALUE[card]}" if type(card) is Card else move.verb
+
     def card_role(self, card: Card) -> CardRole | None:
         """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
         return CardRole(str(VALUE[card]), "value")

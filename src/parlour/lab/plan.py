@@ -8,6 +8,8 @@ deals = 200                   # duplicate deals (each played in every seating) â
 # matches = 500               # â€¦ or independent matches (seats rotate)
 seed = 1
 rounds_only = false           # single rounds instead of whole matches
+noise = 0.05                  # playtest noise: each bot's chance of a random move
+baseline = "standard"         # the variant the others are compared with (default: the first)
 
 [[variant]]
 name = "standard"
@@ -16,10 +18,16 @@ name = "standard"
 name = "eight cards"
 options = { hand_size = 8 }   # any top-level key may be overridden here
 ```
+
+The plan is a *study*: its variants are stored under its name and compared with
+one another (never with another study's experiments), each against the baseline;
+with the same seed they are played on the same deals, so they are compared deal by
+deal.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,7 +38,10 @@ from typing import Any
 from parlour import bots, games
 from parlour.lab.arena import seatings
 
-_KEYS = {"name", "game", "players", "deals", "matches", "seed", "rounds_only", "options"}
+_KEYS = {"name", "game", "players", "deals", "matches", "seed", "rounds_only", "options", "noise"}
+_PLAN_KEYS = {"baseline"}
+"""Keys of the plan as a whole, not of a variant."""
+
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,13 @@ class ExperimentSpec:
     count: int
     seed: int = 0
     rounds_only: bool = False
+    noise: float = 0.0
+    """Playtest noise: each bot's chance of a random legal move instead of its own
+    (:class:`parlour.bots.Slips`)."""
+    study: str | None = None
+    """The study (plan) the experiment belongs to; None for a quick run."""
+    baseline: str | None = None
+    """The name of the study's baseline experiment, which the others are compared with."""
 
     @property
     def total(self) -> int:
@@ -79,7 +97,8 @@ class ExperimentSpec:
     def definition(self) -> dict[str, Any]:
         """The fields that define the results (to check a stored experiment matches)."""
         return {"game": self.game, "options": self.options, "players": list(self.players),
-                "mode": self.mode, "count": self.count, "seed": self.seed, "rounds_only": self.rounds_only}
+                "mode": self.mode, "count": self.count, "seed": self.seed, "rounds_only": self.rounds_only,
+                "noise": self.noise}
 
 
 def _derive(seed: int, number: int) -> int:
@@ -96,6 +115,9 @@ def make_spec(
     seed: int = 0,
     rounds_only: bool = False,
     name: str | None = None,
+    noise: float = 0.0,
+    study: str | None = None,
+    baseline: str | None = None,
 ) -> ExperimentSpec:
     """A checked experiment (exactly one of ``matches`` and ``deals``)."""
     definition = games.get(game)
@@ -111,11 +133,15 @@ def make_spec(
     if not isinstance(count, int) or count < 1:
         raise ValueError(f"matches/deals must be a positive whole number, not {count!r}")
     mode = "matches" if matches is not None else "deals"
+    if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 1:
+        raise ValueError(f"noise is a chance between 0 and 1, not {noise!r}")
+    noise = float(noise)
     if name is None:
         changed = definition.non_default_options(values)
         opts = "".join(f" {k}={v}" for k, v in changed.items())
-        name = f"{game}{opts} {','.join(players)} {count} {mode} seed {seed}" + (" rounds" if rounds_only else "")
-    return ExperimentSpec(name, game, values, tuple(players), mode, count, seed, rounds_only)
+        name = (f"{game}{opts} {','.join(players)} {count} {mode} seed {seed}" + (" rounds" if rounds_only else "")
+                + (f" noise {noise:g}" if noise else ""))
+    return ExperimentSpec(name, game, values, tuple(players), mode, count, seed, rounds_only, noise, study, baseline)
 
 
 def load_plan(path: str | Path) -> list[ExperimentSpec]:
@@ -130,13 +156,17 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
     variants = data.pop("variant", [{}])
     if not isinstance(variants, list) or not variants:
         raise ValueError(f"{path}: [[variant]] must be a list of tables")
+    baseline = data.pop("baseline", None)
     prefix = data.get("name", path.stem)
     specs = []
     for number, variant in enumerate(variants, 1):
         merged = {**data, **variant}
         unknown = set(merged) - _KEYS
         if unknown:
-            raise ValueError(f"{path}: unknown key(s) {sorted(unknown)} (known: {sorted(_KEYS)})")
+            inside = sorted(unknown & _PLAN_KEYS)
+            if inside:
+                raise ValueError(f"{path}: {', '.join(inside)} is set once for the whole plan, not in a variant")
+            raise ValueError(f"{path}: unknown key(s) {sorted(unknown)} (known: {sorted(_KEYS | _PLAN_KEYS)})")
         for required in ("game", "players"):
             if required not in merged:
                 raise ValueError(f"{path}: every variant needs {required!r}")
@@ -146,11 +176,19 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
             specs.append(make_spec(
                 game=merged["game"], players=list(merged["players"]), matches=merged.get("matches"),
                 deals=merged.get("deals"), options=merged.get("options", {}), seed=merged.get("seed", 0),
-                rounds_only=bool(merged.get("rounds_only", False)), name=name,
+                rounds_only=bool(merged.get("rounds_only", False)), name=name, noise=merged.get("noise", 0.0),
+                study=prefix,
             ))
         except ValueError as exc:
             raise ValueError(f"{path}, {name}: {exc}") from None
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
         raise ValueError(f"{path}: variant names must differ")
-    return specs
+    short = [s.name.removeprefix(f"{prefix}/") for s in specs]
+    if baseline is None:
+        chosen = specs[0].name
+    elif baseline in short:
+        chosen = specs[short.index(baseline)].name
+    else:
+        raise ValueError(f"{path}: baseline {baseline!r} is not one of the variants ({', '.join(map(repr, short))})")
+    return [dataclasses.replace(s, baseline=chosen) for s in specs]

@@ -1,11 +1,16 @@
 """The designers' report: what the lab's stored matches say about a game.
 
-For every experiment: score distributions by seat and by position, win
-rates with 95% intervals (the first-player advantage), round and match
-length, how often each scoring event happens and how rounds end, and —
-for duplicate deals — how much of a result the deal decides.  Experiments
-of the same game are then set side by side with a significance test on
-each metric.
+First a summary in plain sentences.  Then, for every experiment: score
+distributions by seat and by position, win rates with 95% intervals (the
+first-player advantage, also in Elo points), round and match length, how often
+each scoring event happens and how rounds end, and — for duplicate deals — how
+much of a result the deal decides, with a warning instead when the bots played
+a deal's seatings identically.  Every interval and test counts independent
+units: deals when deals are duplicated, matches otherwise.  The variants of
+each study (one plan) are then compared with its baseline, deal by deal when
+they share their seeds, with Holm's correction over all the tests of a table
+and a stop rule for the first player's win rate.  Experiments of different
+studies are never compared.
 
 :func:`build` gives the numbers as JSON-ready data; :func:`write` adds the
 plots (PNG) and renders an HTML page, a Markdown page or a JSON file.  The
@@ -36,7 +41,7 @@ from sqlalchemy import select
 from parlour import games
 from parlour.game import RoundEnding
 from parlour.lab.arena import _names  # the arena's player labels, so both name players alike
-from parlour.lab.stats import mean_and_margin, wilson_interval
+from parlour.lab.stats import holm, icc_interval, paired_difference, t_interval, units_needed, wilson_interval
 from parlour.store import EventRow, Experiment, Match, RoundRow, Store
 
 FORMAT = "parlour-report/1"
@@ -81,6 +86,22 @@ class _Played:
     """(R, kinds) how often each kind happened in each round."""
     endings: IntArray
     """(R,) how each round ended, as an index into the game's ``endings``."""
+    index: IntArray
+    """(M,) each match's place in its experiment (match ``i`` of two variants of one study
+    has the same seed and seating)."""
+    signature: list[tuple[Any, ...]]
+    """(M,) what a match did, seat by seat: totals, moves per round, every event with its move
+    and seat.  Two seatings of a duplicate deal with the same signature replayed identically."""
+
+    @property
+    def unit(self) -> IntArray:
+        """(M,) each match's independent unit: its deal when deals are duplicated (the seatings
+        of a deal share its cards), else the match itself."""
+        return self.deal if self.duplicate else self.index
+
+    @property
+    def unit_word(self) -> str:
+        return "deals" if self.duplicate else "matches"
 
     @property
     def seats(self) -> int:
@@ -133,14 +154,14 @@ def _load(store: Store, experiment: Experiment) -> _Played:
     mine = Match.experiment_id == experiment.id
     with store.session() as session:
         rows = session.execute(
-            select(Match.id, Match.deal, Match.seating, Match.first, Match.totals, Match.winners, Match.rounds,
-                   Match.moves).where(mine).order_by(Match.index)).all()
+            select(Match.id, Match.index, Match.deal, Match.seating, Match.first, Match.totals, Match.winners,
+                   Match.rounds, Match.moves).where(mine).order_by(Match.index)).all()
         round_rows = session.execute(
             select(RoundRow.match_id, RoundRow.number, RoundRow.moves).join(Match, RoundRow.match_id == Match.id)
             .where(mine).order_by(Match.index, RoundRow.number)).all()
         event_rows = session.execute(
-            select(EventRow.match_id, EventRow.round_number, EventRow.kind).join(Match, EventRow.match_id == Match.id)
-            .where(mine)).all()
+            select(EventRow.match_id, EventRow.round_number, EventRow.kind, EventRow.move_number, EventRow.seat)
+            .join(Match, EventRow.match_id == Match.id).where(mine).order_by(EventRow.id)).all()
     seats = len(experiment.players)
     count = len(rows)
     place = {row.id: m for m, row in enumerate(rows)}
@@ -150,9 +171,15 @@ def _load(store: Store, experiment: Experiment) -> _Played:
         for seat in row.winners:
             share[m, seat] = 1 / len(row.winners)
     where = {(match_id, number): r for r, (match_id, number, _) in enumerate(round_rows)}
-    event_round = np.array([where[match_id, number] for match_id, number, _ in event_rows], dtype=np.int64)
-    kinds_seen, event_kind = np.unique(np.array([kind for _, _, kind in event_rows], dtype=object),
+    event_round = np.array([where[row.match_id, row.round_number] for row in event_rows], dtype=np.int64)
+    kinds_seen, event_kind = np.unique(np.array([row.kind for row in event_rows], dtype=object),
                                        return_inverse=True)
+    happened: list[list[tuple[Any, ...]]] = [[] for _ in rows]
+    for event in event_rows:
+        happened[place[event.match_id]].append((event.round_number, event.move_number, event.seat, event.kind))
+    played_moves: list[list[int]] = [[] for _ in rows]
+    for played in round_rows:
+        played_moves[place[played.match_id]].append(played.moves)
     tally = np.bincount(event_kind.ravel(), minlength=len(kinds_seen))
     order = sorted(range(len(kinds_seen)), key=lambda i: (-tally[i], kinds_seen[i]))  # most frequent first
     kinds = [str(kinds_seen[i]) for i in order]
@@ -175,6 +202,8 @@ def _load(store: Store, experiment: Experiment) -> _Played:
         kinds=kinds,
         counts=counts,
         endings=_endings(games.get(experiment.game).endings, kinds, counts),
+        index=np.array([row.index for row in rows], dtype=np.int64),
+        signature=[(tuple(row.totals), tuple(played_moves[m]), tuple(happened[m])) for m, row in enumerate(rows)],
     )
 
 
@@ -228,19 +257,52 @@ def _summary(values: npt.ArrayLike) -> dict[str, Any]:
 
 
 def _rate(successes: float, trials: int) -> dict[str, Any]:
-    """A win rate with its 95% Wilson interval."""
+    """A win rate over independent matches with its 95% Wilson interval."""
     low, high = wilson_interval(successes, trials)
     return {"matches": trials, "wins": float(successes), "rate": successes / trials if trials else None,
-            "ci": [low, high]}
+            "ci": [low, high], "interval": f"Wilson over {trials} matches"}
+
+
+def _by_unit(values: FloatArray, units: IntArray) -> tuple[IntArray, FloatArray]:
+    """The units (sorted) and the mean of ``values`` within each."""
+    keys, inverse = np.unique(units, return_inverse=True)
+    sums = np.bincount(inverse.ravel(), weights=values, minlength=len(keys))
+    sizes = np.bincount(inverse.ravel(), minlength=len(keys))
+    means: FloatArray = sums / np.maximum(sizes, 1)
+    return keys.astype(np.int64), means
 
 
 def _unit_means(values: FloatArray, units: IntArray) -> FloatArray:
     """The mean of ``values`` within each unit (units numbered from 0 or −1 upwards)."""
-    _, inverse = np.unique(units, return_inverse=True)
-    sums = np.bincount(inverse, weights=values)
-    sizes = np.bincount(inverse)
-    result: FloatArray = sums / sizes
-    return result
+    return _by_unit(values, units)[1]
+
+
+def _mean_ci(p: _Played, values: FloatArray, per_round: bool = False) -> dict[str, Any]:
+    """The mean of per-match (or per-round) ``values`` with its 95% t interval over the
+    experiment's independent units (deals or matches; rounds are averaged within theirs)."""
+    units = p.unit[p.round_match] if per_round else p.unit
+    _, per_unit = _by_unit(values, units)
+    mean, low, high = t_interval(per_unit.tolist())
+    return {"mean": mean, "ci": None if low is None else [low, high], "units": len(per_unit), "unit": p.unit_word}
+
+
+def _unit_rate(p: _Played, shares: FloatArray) -> dict[str, Any]:
+    """A win rate from each match's share of the win: over matches, a Wilson interval; over
+    duplicate deals, the deal's mean share is one observation, with a t interval over deals."""
+    if not p.duplicate:
+        return _rate(float(shares.sum()), len(shares))
+    _, per_deal = _by_unit(shares, p.deal)
+    mean, low, high = t_interval(per_deal.tolist())
+    ci = [0.0, 1.0] if low is None or high is None else [max(0.0, low), min(1.0, high)]
+    return {"matches": len(shares), "wins": float(shares.sum()), "rate": mean, "ci": ci,
+            "interval": f"t over {len(per_deal)} deals"}
+
+
+def elo(rate: float | None) -> float | None:
+    """The Elo difference that gives a win rate of ``rate`` against an equal opponent."""
+    if rate is None or not 0 < rate < 1:
+        return None
+    return 400 * math.log10(rate / (1 - rate))
 
 
 def welch_p(a: npt.ArrayLike, b: npt.ArrayLike) -> float | None:
@@ -300,32 +362,50 @@ def icc(groups: FloatArray) -> dict[str, Any] | None:
 
 # -- the numbers ---------------------------------------------------------------
 
-_NO_ICC = ("icc", "players_share", "msb", "msw")
+_NO_ICC = ("icc", "players_share", "msb", "msw", "ci")
+IDENTICAL_LIMIT = 0.05
+"""The share of duplicate deals replayed identically in every seating above which no ICC is
+given: such seatings are copies, and the ICC would read them as the deal deciding everything."""
+
 
 def _position_name(position: int) -> str:
     return ("first player", "second player", "third player", "fourth player")[position] if position < 4 \
         else f"player {position + 1} in turn"
 
 
+def _with_ci(p: _Played, values: FloatArray, per_round: bool = False) -> dict[str, Any]:
+    """A summary of ``values`` and its mean's 95% interval over the independent units."""
+    summary = _summary(values)
+    summary["mean_ci"] = _mean_ci(p, values, per_round)["ci"]
+    return summary
+
+
 def _scores(p: _Played) -> dict[str, Any]:
     positions = p.by_position(p.totals)
     return {
-        "by_seat": [{"seat": s, **_summary(p.totals[:, s])} for s in range(p.seats)],
-        "by_position": [{"position": q, **_summary(positions[:, q])} for q in range(p.seats)],
+        "by_seat": [{"seat": s, **_with_ci(p, p.totals[:, s])} for s in range(p.seats)],
+        "by_position": [{"position": q, **_with_ci(p, positions[:, q])} for q in range(p.seats)],
     }
 
 
 def _wins(p: _Played) -> dict[str, Any]:
     count = len(p.share)
-    positions = p.by_position(p.share).sum(axis=0)
-    players = p.by_player(p.share).sum(axis=0)
+    positions = p.by_position(p.share)
+    players = p.by_player(p.share)
     player_margins = p.by_player(p.margins())
+    by_position = []
+    for q in range(p.seats):
+        item = {"position": q, **_unit_rate(p, positions[:, q])}
+        if p.seats == 2:  # a seat's edge on the scale of players' strength
+            item["elo"] = elo(item["rate"])
+            item["elo_ci"] = [elo(item["ci"][0]), elo(item["ci"][1])]
+        by_position.append(item)
     return {
         "fair_share": 1 / p.seats,
-        "by_seat": [{"seat": s, **_rate(float(p.share[:, s].sum()), count)} for s in range(p.seats)],
-        "by_position": [{"position": q, **_rate(float(positions[q]), count)} for q in range(p.seats)],
+        "by_seat": [{"seat": s, **_unit_rate(p, p.share[:, s])} for s in range(p.seats)],
+        "by_position": by_position,
         "by_player": [
-            {"player": label, "spec": spec, **_rate(float(players[j]), count),
+            {"player": label, "spec": spec, **_unit_rate(p, players[:, j]),
              "mean_margin": _float(player_margins[:, j].mean()) if count else None}
             for j, (label, spec) in enumerate(zip(p.labels, p.experiment.players))
         ],
@@ -334,28 +414,37 @@ def _wins(p: _Played) -> dict[str, Any]:
 
 def _lengths(p: _Played) -> dict[str, Any]:
     return {
-        "moves_per_round": _summary(p.round_moves),
-        "rounds_per_match": _summary(p.rounds),
-        "moves_per_match": _summary(p.moves),
+        "moves_per_round": _with_ci(p, p.round_moves.astype(np.float64), per_round=True),
+        "rounds_per_match": _with_ci(p, p.rounds.astype(np.float64)),
+        "moves_per_match": _with_ci(p, p.moves.astype(np.float64)),
     }
 
 
 def _events(p: _Played) -> dict[str, Any]:
     rounds = len(p.counts)
-    kinds = {
-        kind: {
-            "count": int(p.counts[:, i].sum()),
-            "per_round": float(p.counts[:, i].mean()) if rounds else None,
-            "share_of_rounds": float((p.counts[:, i] > 0).mean()) if rounds else None,
+    kinds = {}
+    for i, kind in enumerate(p.kinds):
+        column = p.counts[:, i]
+        kinds[kind] = {
+            "count": int(column.sum()),
+            "per_round": float(column.mean()) if rounds else None,
+            "per_round_ci": _mean_ci(p, column.astype(np.float64), per_round=True)["ci"],
+            "share_of_rounds": float((column > 0).mean()) if rounds else None,
+            # The same number of times in every round: part of the rules' clockwork, not of play.
+            "constant": bool(rounds) and bool((column == column[0]).all()),
         }
-        for i, kind in enumerate(p.kinds)
-    }
     # Every way the game's rounds can end, even one that never happened here.
     endings = {}
     for number, ending in enumerate(games.get(p.experiment.game).endings):
         seen = int((p.endings == number).sum())
         endings[ending.name] = {"rounds": seen, "share": seen / rounds if rounds else None}
     return {"rounds": rounds, "kinds": kinds, "endings": endings}
+
+
+def identical_deals(p: _Played) -> int:
+    """How many complete duplicate deals were played move for move the same in every seating
+    (the same cards, the same moves by seat, the same events): their seatings are copies."""
+    return sum(1 for rows in p.complete_deals() if len({p.signature[row] for row in rows}) == 1)
 
 
 def _deal_vs_players(p: _Played) -> dict[str, Any] | None:
@@ -369,18 +458,42 @@ def _deal_vs_players(p: _Played) -> dict[str, Any] | None:
     for j, label in enumerate(p.labels):
         # Each deal's seatings are averaged first: the seatings of one deal share its cards.
         per_deal = players[groups, j].mean(axis=1) if len(groups) else np.zeros(0)
-        mean, margin = mean_and_margin(per_deal.tolist())
-        fine = len(per_deal) > 1
+        mean, low, high = t_interval(per_deal.tolist())
         by_player.append({"player": label, "spec": p.experiment.players[j], "deals": len(per_deal),
-                          "mean_margin": mean if len(per_deal) else None,
-                          "ci": [mean - margin, mean + margin] if fine else None})
+                          "mean_margin": mean, "ci": None if low is None else [low, high]})
+    copies = identical_deals(p)
+    share = copies / len(groups) if len(groups) else 0.0
+    withheld = share > IDENTICAL_LIMIT
+    by_position = []
+    for q in range(p.seats):
+        found = None if withheld else icc(positions[groups, q])
+        if found is not None:
+            found["ci"] = list(icc_interval(found["msb"], found["msw"], len(groups), p.seats))
+        by_position.append({"position": q, **(found or dict.fromkeys(_NO_ICC))})
+    warning = None
+    if copies:
+        warning = (f"{copies} of {len(groups)} deals ({share:.0%}) were played move for move the same in every "
+                   "seating: the bots made the same choices whoever sat where, so those seatings are copies, "
+                   "not separate tries. " + (
+                       "The share decided by the deal is not given (it would read the copies as the deal "
+                       "deciding everything). " if withheld else "")
+                   + "Give the bots playtest noise (noise = 0.05 in the plan, --noise 0.05) so that every "
+                   "seating is a try of its own.")
     return {
         "deals": len(groups),
         "per_deal": p.seats,
-        "by_position": [{"position": q, **(icc(positions[groups, q]) or dict.fromkeys(_NO_ICC))}
-                        for q in range(p.seats)],
+        "identical_deals": copies,
+        "identical_share": share,
+        "warning": warning,
+        "by_position": by_position,
         "by_player": by_player,
     }
+
+
+def _bots(p: _Played) -> str:
+    """Who played, in words: the players and their slips."""
+    slips = p.experiment.noise
+    return ", ".join(p.labels) + (f", each with {slips:.0%} random slips" if slips else "")
 
 
 def _experiment(p: _Played) -> dict[str, Any]:
@@ -392,18 +505,23 @@ def _experiment(p: _Played) -> dict[str, Any]:
         options = dict(e.options)
     return {
         "name": e.name,
+        "study": e.study,
         "game": e.game,
         "game_name": game.name,
         "game_version": e.game_version,
         "options": options,
         "players": list(e.players),
         "labels": p.labels,
+        "noise": e.noise,
+        "bots": _bots(p),
         "mode": e.mode,
         "count": e.count,
         "seed": e.seed,
         "rounds_only": e.rounds_only,
         "matches": len(p.totals),
         "rounds": len(p.round_moves),
+        "units": len(np.unique(p.unit)),
+        "unit": p.unit_word,
         "scores": _scores(p),
         "wins": _wins(p),
         "length": _lengths(p),
@@ -416,32 +534,25 @@ def _experiment(p: _Played) -> dict[str, Any]:
 
 @dataclass
 class _Metric:
-    """One row of a comparison: a mean per experiment, and the observations its test compares."""
+    """One row of a comparison: a value per match (or per round) of each experiment."""
 
     key: str
     label: str
-    data: Callable[[_Played], FloatArray] | None
-    """The raw values, one per match (or per round); None for a number with no test."""
+    data: Callable[[_Played], FloatArray]
+    """The raw values, one per match (or per round)."""
     per_round: bool = False
-    number: Callable[[_Played], float | None] | None = None
-    """The value shown, when it is not the mean of ``data``."""
+    rate: bool = False
+    """A win rate (a share of matches won): shown as a percentage."""
 
     def value(self, p: _Played) -> float | None:
-        """The experiment's value of this metric."""
-        if self.number is not None:
-            return self.number(p)
-        assert self.data is not None
-        data = self.data(p)
-        return float(data.mean()) if data.size else None
+        """The experiment's value of this metric: the mean over its independent units."""
+        mean: float | None = _mean_ci(p, self.data(p), self.per_round)["mean"]
+        return mean
 
-    def observations(self, p: _Played) -> FloatArray:
-        """Independent observations: per match (or round) — or per deal for duplicate deals,
-        whose seatings share their cards and so are not independent."""
-        assert self.data is not None
-        data = self.data(p)
-        if not p.duplicate:
-            return data
-        return _unit_means(data, p.deal[p.round_match] if self.per_round else p.deal)
+    def units(self, p: _Played) -> tuple[IntArray, FloatArray]:
+        """Independent observations and their units: per deal (the mean of its seatings) for
+        duplicate deals, per match otherwise (a per-round value averaged within its match)."""
+        return _by_unit(self.data(p), p.unit[p.round_match] if self.per_round else p.unit)
 
 
 def _position_totals(q: int) -> Callable[[_Played], FloatArray]:
@@ -462,91 +573,260 @@ def _first_share(p: _Played) -> FloatArray:
     return p.by_position(p.share)[:, 0]
 
 
-def _deal_share(p: _Played) -> float | None:
-    numbers = _deal_vs_players(p)
-    return None if numbers is None else numbers["by_position"][0]["icc"]
-
-
 _ROUNDS = _Metric("rounds_per_match", "Rounds per match", lambda p: p.rounds.astype(np.float64))
 _ROUND_MOVES = _Metric("moves_per_round", "Moves per round", lambda p: p.round_moves.astype(np.float64),
                        per_round=True)
 _MATCH_MOVES = _Metric("moves_per_match", "Moves per match", lambda p: p.moves.astype(np.float64))
-_FIRST_WINS = _Metric("win_rate_position_0", "Win rate, first player", _first_share)
+_FIRST_WINS = _Metric("win_rate_position_0", "Win rate, first player", _first_share, rate=True)
 
 
 def _metrics(group: Sequence[_Played]) -> list[_Metric]:
-    """Every row of the comparison of ``group``."""
-    metrics = [_Metric(f"total_position_{q}", f"Mean total, {_position_name(q)}", _position_totals(q))
-               for q in range(group[0].seats)]
-    metrics += [_FIRST_WINS, _ROUNDS, _ROUND_MOVES, _MATCH_MOVES]
+    """Every row of the comparison of ``group``: events that happen the same number of times
+    in every round of every variant are left out (nothing to compare)."""
+    metrics = [_FIRST_WINS]
+    metrics += [_Metric(f"total_position_{q}", f"Mean total, {_position_name(q)}", _position_totals(q))
+                for q in range(group[0].seats)]
+    metrics += [_ROUNDS, _ROUND_MOVES, _MATCH_MOVES]
     kinds = sorted({kind for p in group for kind in p.kinds})
-    metrics += [_Metric(f"event:{kind}", f"{kind} per round", _occurrences(kind), per_round=True) for kind in kinds]
-    if any(p.duplicate for p in group):
-        metrics.append(_Metric("icc_position_0", "Share decided by the deal (ICC), first player", None,
-                               number=_deal_share))
+    for kind in kinds:
+        metric = _Metric(f"event:{kind}", f"{kind} per round", _occurrences(kind), per_round=True)
+        seen = np.concatenate([metric.data(p) for p in group])
+        if seen.size and not (seen == seen[0]).all():
+            metrics.append(metric)
     return metrics
 
 
-def _p_value(metric: _Metric, baseline: _Played, other: _Played) -> tuple[str | None, float | None]:
-    """The test used and its p-value for ``other`` against ``baseline``."""
-    if metric.data is None:
-        return None, None
-    if metric is _FIRST_WINS and not baseline.duplicate and not other.duplicate:
-        a = _first_share(baseline)
-        b = _first_share(other)
-        return "two-proportion z", two_proportions_p(float(a.sum()), len(a), float(b.sum()), len(b))
-    return "Welch t", welch_p(metric.observations(baseline), metric.observations(other))
+def _paired(baseline: _Played, other: _Played) -> bool:
+    """Whether two variants' matches pair up: the same seed, mode and seats, so match (or deal)
+    ``i`` of each has the same seed and seating."""
+    a, b = baseline.experiment, other.experiment
+    return a.seed == b.seed and a.mode == b.mode and len(a.players) == len(b.players)
 
 
-def _comparison(group: Sequence[_Played]) -> dict[str, Any]:
+def _test(metric: _Metric, baseline: _Played, other: _Played) -> dict[str, Any]:
+    """``other`` against ``baseline`` on ``metric``: the difference of the means with its 95%
+    interval and the p-value of the test named in ``test``."""
+    keys_a, a = metric.units(baseline)
+    keys_b, b = metric.units(other)
+    word = baseline.unit_word
+    if _paired(baseline, other):
+        common, at_a, at_b = np.intersect1d(keys_a, keys_b, return_indices=True)
+        found = paired_difference(a[at_a].tolist(), b[at_b].tolist())
+        ci = None if found["low"] is None else [found["low"], found["high"]]
+        return {"test": f"paired t over {len(common)} {word}", "p": found["p"], "difference": found["difference"],
+                "ci": ci, "units": len(common), "sd": found["sd"]}
+    difference = float(b.mean() - a.mean()) if a.size and b.size else None
+    if metric.rate and not baseline.duplicate and not other.duplicate:
+        p = two_proportions_p(float(a.sum()), len(a), float(b.sum()), len(b))
+        return {"test": f"two-proportion z over {len(a)} and {len(b)} {word}", "p": p, "difference": difference,
+                "ci": None, "units": min(len(a), len(b)), "sd": None}
+    return {"test": f"Welch t over {len(a)} and {len(b)} {word}", "p": welch_p(a, b), "difference": difference,
+            "ci": None, "units": min(len(a), len(b)), "sd": None}
+
+
+SMALLEST_DIFFERENCE = 0.05
+"""The smallest change of the first player's win rate worth telling apart (the stop rule's),
+unless the designer gives another."""
+
+
+def stop_rule(test: dict[str, Any], smallest: float) -> dict[str, Any]:
+    """Whether the deals played are enough to tell the variant from the baseline: ``apart``
+    when the difference is significant (after Holm's correction); ``enough`` when its 95%
+    interval lies within ±``smallest`` (no difference worth having); else ``more``, with about
+    how many more paired units would tell apart a true difference of ``smallest``."""
+    adjusted, ci, sd, units = test.get("p_adjusted"), test["ci"], test["sd"], test["units"]
+    if adjusted is not None and adjusted < ALPHA:
+        return {"verdict": "apart", "more": 0}
+    if ci is not None and -smallest < ci[0] and ci[1] < smallest:
+        return {"verdict": "enough", "more": 0}
+    if sd is None or sd == 0:
+        return {"verdict": "more", "more": None}
+    return {"verdict": "more", "more": max(0, units_needed(sd, smallest) - units)}
+
+
+def _comparison(group: Sequence[_Played], smallest: float) -> dict[str, Any]:
     baseline = group[0]
     rows = []
     for metric in _metrics(group):
-        values = [_float(metric.value(p)) for p in group]
-        tests = [(None, None), *(_p_value(metric, baseline, other) for other in group[1:])]
-        p_values = [p for _, p in tests]
+        tests = [_test(metric, baseline, other) for other in group[1:]]
         rows.append({
             "key": metric.key,
             "metric": metric.label,
-            "values": values,
-            "tests": [test for test, _ in tests],
-            "p_values": p_values,
-            "significant": [None if p is None else p < ALPHA for p in p_values],
+            "values": [_float(metric.value(p)) for p in group],
+            "cis": [_mean_ci(p, metric.data(p), metric.per_round)["ci"] for p in group],
+            "tests": [None, *(t["test"] for t in tests)],
+            "p_values": [None, *(t["p"] for t in tests)],
+            "differences": [None, *({"difference": t["difference"], "ci": t["ci"]} for t in tests)],
+            "_tests": tests,
         })
+    # Holm's correction over every test of the table: one family, however many rows.
+    adjusted = holm([p for row in rows for p in row["p_values"][1:]])
+    at = 0
+    for row in rows:
+        row["p_adjusted"] = [None, *adjusted[at:at + len(group) - 1]]
+        at += len(group) - 1
+        row["significant"] = [None if p is None else p < ALPHA for p in row["p_adjusted"]]
+        for test, p in zip(row["_tests"], row["p_adjusted"][1:]):
+            test["p_adjusted"] = p
+        if row["key"] == _FIRST_WINS.key:
+            row["stop"] = [None, *(stop_rule(test, smallest) for test in row["_tests"])]
+        del row["_tests"]
+    bots = [(p.experiment.players, p.experiment.noise) for p in group]
+    same_bots = all(b == bots[0] for b in bots)
     return {
         "game": baseline.experiment.game,
+        "study": baseline.experiment.study,
         "baseline": baseline.experiment.name,
         "experiments": [p.experiment.name for p in group],
+        "bots": [_bots(p) for p in group],
+        "same_bots": same_bots,
+        "paired": [None, *(_paired(baseline, p) for p in group[1:])],
+        "smallest_difference": smallest,
+        "unit": baseline.unit_word,
+        "tests_made": sum(1 for p in adjusted if p is not None),
         "metrics": rows,
     }
 
 
-def _groups(played: Sequence[_Played]) -> list[list[_Played]]:
-    """Experiments of the same game, in report order, where a game has several."""
-    by_game: dict[str, list[_Played]] = {}
+def _studies(played: Sequence[_Played], baseline: str | None = None) -> list[list[_Played]]:
+    """The experiments of each study with two or more in the report, the baseline first: the
+    one named ``baseline`` (a full name, or a variant's name within its study), else the one
+    the study's plan chose, else the study's first.  Experiments of different studies, and
+    experiments of no study (quick runs), are never compared."""
+    by_study: dict[str, list[_Played]] = {}
     for p in played:
-        by_game.setdefault(p.experiment.game, []).append(p)
-    return [group for group in by_game.values() if len(group) > 1]
+        if p.experiment.study is not None:
+            by_study.setdefault(p.experiment.study, []).append(p)
+    groups = []
+    chosen_anywhere = baseline is None
+    for study, group in by_study.items():
+        if len(group) < 2:
+            continue
+        names = [p.experiment.name for p in group]
+        pick = None
+        if baseline is not None:
+            for candidate in (baseline, f"{study}/{baseline}"):
+                if candidate in names:
+                    pick = names.index(candidate)
+                    chosen_anywhere = True
+        if pick is None:
+            stored = group[0].experiment.baseline
+            pick = names.index(stored) if stored in names else 0
+        groups.append([group[pick], *(p for i, p in enumerate(group) if i != pick)])
+    if not chosen_anywhere:
+        raise ValueError(f"no study in the report has a variant named {baseline!r}")
+    return groups
 
 
-def _numbers(store: Store, played: Sequence[_Played]) -> dict[str, Any]:
-    return {
+def _numbers(store: Store, played: Sequence[_Played], baseline: str | None = None,
+             smallest: float = SMALLEST_DIFFERENCE) -> dict[str, Any]:
+    numbers = {
         "format": FORMAT,
         "database": store.url,
         "alpha": ALPHA,
         "experiments": [_experiment(p) for p in played],
-        "comparisons": [_comparison(group) for group in _groups(played)],
+        "comparisons": [_comparison(group, smallest) for group in _studies(played, baseline)],
+        "uncompared": [p.experiment.name for p in played if p.experiment.study is None],
     }
+    numbers["summary"] = summary(numbers)
+    return numbers
 
 
-def build(store: Store, names: Sequence[str] | None = None) -> dict[str, Any]:
+def build(store: Store, names: Sequence[str] | None = None, baseline: str | None = None,
+          smallest: float = SMALLEST_DIFFERENCE) -> dict[str, Any]:
     """The report's numbers for the named experiments (all if ``names`` is empty), JSON-ready.
 
-    Experiments come in the order named (else the order stored); among those
-    of one game the first is the baseline of the side-by-side comparison.
+    Experiments come in the order named (else the order stored).  The variants of each study
+    are compared with its baseline (``baseline``: a variant's name; default: the plan's).
     Unknown names raise :class:`ValueError`.
     """
-    return _numbers(store, _played(store, names))
+    return _numbers(store, _played(store, names), baseline, smallest)
+
+
+# -- the summary ---------------------------------------------------------------
+
+def _points(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.0f}%"
+
+
+def _show(key: str, value: float | None) -> str:
+    if value is None:
+        return "—"
+    return _points(value) if key.startswith("win_rate") else f"{value:.3g}"
+
+
+def _change(key: str, difference: float | None) -> str:
+    if difference is None:
+        return "—"
+    return f"{difference * 100:+.1f} points" if key.startswith("win_rate") else f"{difference:+.3g}"
+
+
+def summary(numbers: dict[str, Any]) -> list[str]:
+    """A few plain sentences, first in the report: what is significant and what is not."""
+    lines, even = [], []
+    for section in numbers["experiments"]:
+        if not section["matches"]:
+            continue
+        first = section["wins"]["by_position"][0]
+        fair = section["wins"]["fair_share"]
+        low, high = first["ci"]
+        figures = f"{_points(first['rate'])}, 95% interval {_points(low)}–{_points(high)}"
+        if low > fair or high < fair:
+            side = "an advantage to" if low > fair else "a disadvantage to"
+            lines.append(f"{section['name']} ({section['bots']}; {section['units']} {section['unit']}): {side} the "
+                         f"first player, who wins {figures} against a fair {_points(fair)}.")
+        else:
+            even.append(f"{section['name']} ({figures})")
+        deal = section["deal_vs_players"]
+        if deal is not None and deal["warning"]:
+            lines.append(f"{section['name']}: {deal['warning']}")
+    if even:
+        lines.append("No clear advantage to either seat (the first player's 95% interval holds the fair share) in: "
+                     + "; ".join(even) + ".")
+    for comparison in numbers["comparisons"]:
+        names = comparison["experiments"]
+        base = names[0]
+        found, quiet = [], []
+        for row in comparison["metrics"]:
+            for i in range(1, len(names)):
+                if row["significant"][i]:
+                    change = row["differences"][i]
+                    ci = change["ci"]
+                    interval = "" if ci is None else (
+                        f", 95% interval {_change(row['key'], ci[0])} to {_change(row['key'], ci[1])}")
+                    key = row["key"]
+                    found.append(f"{names[i]} changes {row['metric'].lower()} from {_show(key, row['values'][0])} "
+                                 f"to {_show(key, row['values'][i])} ({_change(key, change['difference'])}"
+                                 f"{interval}; {row['tests'][i]}, p = {row['p_adjusted'][i]:.3g} after Holm's "
+                                 "correction).")
+            if not any(row["significant"][1:]):
+                quiet.append(row["metric"].lower())
+        study = comparison["study"]
+        lines.append(f"Study {study!r}: {len(names) - 1} variant(s) against the baseline {base}, "
+                     f"{comparison['tests_made']} tests in all, corrected together (Holm).")
+        if not comparison["same_bots"]:
+            lines.append(f"Study {study!r}: the variants were not all played by the same bots "
+                         f"({'; '.join(dict.fromkeys(comparison['bots']))}): a difference may come from the bots, "
+                         "not the rules.")
+        lines += found or [f"Study {study!r}: no variant differs significantly from {base} in any measure."]
+        if found and quiet:
+            lines.append(f"No significant change in: {'; '.join(quiet)}.")
+        first = next(row for row in comparison["metrics"] if row["key"] == _FIRST_WINS.key)
+        smallest = comparison["smallest_difference"]
+        for i in range(1, len(names)):
+            stop = first["stop"][i]
+            if stop["verdict"] == "enough":
+                lines.append(f"{names[i]}: the first player's win rate is within ±{smallest:.0%} of the baseline's; "
+                             "more deals would not change the conclusion.")
+            elif stop["verdict"] == "more":
+                more = "more" if stop["more"] is None else f"about {stop['more']} more"
+                lines.append(f"{names[i]}: not yet told apart from the baseline on the first player's win rate; "
+                             f"{more} {comparison['unit']} of each would tell apart a difference of "
+                             f"{smallest * 100:.0f} points.")
+    if numbers["uncompared"] and len(numbers["experiments"]) > 1:
+        lines.append("Experiments run one by one (not from one plan) are not compared with each other: run the "
+                     "variants from one plan, a study, to compare them on the same deals.")
+    return lines
 
 
 # -- plots ---------------------------------------------------------------------
@@ -718,18 +998,15 @@ def _plot_comparison(group: Sequence[_Played], numbers: dict[str, Any], path: Pa
     for ax, metric in zip(axes, (_ROUND_MOVES, _ROUNDS)):
         key, title = metric.key, metric.label
         values = [v or 0.0 for v in rows[key]["values"]]
-        margins = [mean_and_margin(metric.observations(p).tolist())[1] for p in group]
-        ax.bar(labels, values, yerr=[m if math.isfinite(m) else 0.0 for m in margins], capsize=6,
+        ax.bar(labels, values, yerr=_error_bars(values, rows[key]["cis"]), capsize=6,
                color=_COLOURS[: len(group)], alpha=0.85)
         _mark_significant(ax, rows[key], values)
         ax.set_title(f"{title} (95% interval)", fontsize=10)
         ax.set_ylabel(title.lower())
     win = rows["win_rate_position_0"]
     rates = [v or 0.0 for v in win["values"]]
-    cis = [wilson_interval(float(p.by_position(p.share)[:, 0].sum()), len(p.share)) for p in group]
-    axes[2].bar(labels, rates, yerr=[[r - lo for r, (lo, _) in zip(rates, cis)],
-                                     [hi - r for r, (_, hi) in zip(rates, cis)]],
-                capsize=6, color=_COLOURS[: len(group)], alpha=0.85)
+    axes[2].bar(labels, rates, yerr=_error_bars(rates, win["cis"]), capsize=6, color=_COLOURS[: len(group)],
+                alpha=0.85)
     axes[2].axhline(1 / group[0].seats, color="black", linestyle="--", linewidth=1, label="fair share")
     _mark_significant(axes[2], win, rates)
     axes[2].set_ylim(0, 1.25)  # room for the legend above a rate near 1
@@ -748,7 +1025,7 @@ def _plot_comparison(group: Sequence[_Played], numbers: dict[str, Any], path: Pa
                   [row["key"][len("event:"):] + (" *" if any(row["significant"][1:]) else "") for row in events],
                   fontsize=9)
     ax.invert_yaxis()
-    ax.set_xlabel("occurrences per round (mean); * marks p < 0.05 against V1")
+    ax.set_xlabel("occurrences per round (mean); * marks a difference from V1 significant after Holm's correction")
     ax.set_title("Scoring events per round", fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     figure.suptitle(f"Variants of {games.get(group[0].experiment.game).name} side by side (V1 is the baseline)",
@@ -756,8 +1033,14 @@ def _plot_comparison(group: Sequence[_Played], numbers: dict[str, Any], path: Pa
     return _save(figure, path)
 
 
+def _error_bars(values: Sequence[float], cis: Sequence[list[float] | None]) -> list[list[float]]:
+    """Matplotlib's error bars (below, above) from 95% intervals (none where there is none)."""
+    return [[v - ci[0] if ci else 0.0 for v, ci in zip(values, cis)],
+            [ci[1] - v if ci else 0.0 for v, ci in zip(values, cis)]]
+
+
 def _mark_significant(ax: Axes, row: dict[str, Any], values: Sequence[float]) -> None:
-    """A star over each bar that differs from the baseline at p < ALPHA."""
+    """A star over each bar that differs from the baseline significantly (Holm-adjusted p < ALPHA)."""
     for x, (value, significant) in enumerate(zip(values, row["significant"])):
         if significant:
             ax.annotate("*", (x, value), textcoords="offset points", xytext=(8, 2), fontsize=14, ha="center")
@@ -775,7 +1058,9 @@ def _plots(played: Sequence[_Played], numbers: dict[str, Any], out: Path) -> Non
         }
         if section["deal_vs_players"] is not None:
             section["plots"]["deal_vs_players"] = _plot_deal(p, section, out / f"{stem}-deal.png")
-    for group, comparison in zip(_groups(played), numbers["comparisons"]):
+    by_name = {p.experiment.name: p for p in played}
+    for comparison in numbers["comparisons"]:
+        group = [by_name[name] for name in comparison["experiments"]]
         name = f"compare-{comparison['game']}-{group[0].experiment.id}.png"
         comparison["plots"] = {"comparison": _plot_comparison(group, comparison, out / name)}
 
@@ -791,6 +1076,12 @@ class _Heading:
 @dataclass
 class _Text:
     text: str
+    warning: bool = False
+
+
+@dataclass
+class _List:
+    items: list[str]
 
 
 @dataclass
@@ -805,7 +1096,7 @@ class _Table:
     rows: list[list[str]]
 
 
-_Block: TypeAlias = "_Heading | _Text | _Image | _Table"
+_Block: TypeAlias = "_Heading | _Text | _List | _Image | _Table"
 
 _EXPLAIN = {
     "scores": (
@@ -815,26 +1106,31 @@ _EXPLAIN = {
     ),
     "wins": (
         "The share of matches won. A tie for the best total shares the win: each of k tied seats gets 1/k. "
-        "The interval is the 95% Wilson interval: with this many matches, the true rate lies inside it 19 "
-        "times out of 20. In a fair game every position wins 1/n of the time; a first-player interval that "
-        "stays clear of that line is a first-player advantage worth fixing (or compensating)."
+        "The 95% interval holds the true rate 19 times out of 20. It is counted over independent results: "
+        "over matches (Wilson's interval) when every match has its own deal, over deals (Student's t over "
+        "each deal's mean) when every deal is played in every seating, since those seatings share their "
+        "cards and are not independent. In a fair game every position wins 1/n of the time; a first-player "
+        "interval that stays clear of that line is a first-player advantage worth fixing (or compensating). "
+        "With two players the edge is also given in Elo points: the rating gap that would give the same "
+        "win rate between players."
     ),
     "players": (
         "Win rate and mean score margin (own total minus the others' mean) of each player. When the bots are "
         "identical, any gap here is noise — a check on the numbers above."
     ),
     "length": (
-        "How long play lasts: moves per round (every play, draw or take counts), rounds per match (always 1 for "
-        "single-round experiments) and moves per match. Long tails point at rounds that drag."
+        "How long play lasts: moves per round (every move the game's notation writes counts), rounds per match "
+        "(always 1 for single-round experiments) and moves per match, with the 95% interval of each mean. "
+        "Long tails point at rounds that drag."
     ),
     "events": (
-        "How often each thing the rules name happens: the mean number of occurrences per round, and the share "
-        "of rounds where it happens at least once. A bonus that almost never fires is a rule that hardly "
-        "matters; one that fires every round is part of the baseline score."
+        "How often each thing the rules name happens: the mean number of occurrences per round with its 95% "
+        "interval, and the share of rounds where it happens at least once. A bonus that almost never fires is "
+        "a rule that hardly matters. Things that happen the same number of times in every round are part of "
+        "the rules' clockwork, not of play: they are listed once, below the table."
     ),
     "endings": (
-        "How rounds end, judged from their events, in every way the game's rules end a round (a way that never "
-        "happened shows 0). Many stall endings mean players stop drawing new cards."
+        "How rounds end, judged from their events. Many stall endings mean players stop drawing new cards."
     ),
     "deal": (
         "In duplicate play every deal is played again in every seating, so the same cards are played by "
@@ -842,21 +1138,28 @@ _EXPLAIN = {
         "between deals — the cards — and within a deal — who sat there and how they played. The intraclass "
         "correlation ICC = (MSB − MSW) / (MSB + (k − 1)·MSW) is the share that the deal decides; 1 − ICC is "
         "the share left to the players and their play. Near 1, the cards decide the result whoever holds "
-        "them; near 0, the play does. With identical (random) bots, 'the players' means the chance in their "
-        "play. Below: each player's mean margin over the deals, with its 95% interval."
+        "them; near 0, the play does. With identical bots, 'the players' means the chance in their play, so "
+        "run this with the bot strengths whose luck you want to know. The ICC's 95% interval is Shrout and "
+        "Fleiss's, from the F distribution. If the bots play a deal the same way in every seating, its "
+        "seatings are copies and say nothing about luck: the report then warns and gives no ICC. Below: each "
+        "player's mean margin over the deals, with its 95% interval."
     ),
     "compare": (
-        "Experiments of the same game side by side; the first column (V1) is the baseline. Each other "
-        "column's p-value says how likely a difference this large would be by chance alone if the variant "
-        "changed nothing: Welch's t-test (no equal spread assumed) for means and per-round event counts, a "
-        "pooled two-proportion z-test for win rates (shared wins count as fractions). For duplicate deals the "
-        "observations are per-deal averages, since the seatings of one deal are not independent. ★ marks "
-        "p < 0.05. With many rows, about one in twenty is marked by chance alone; a dash means no test was "
-        "possible (no data, or nothing varies)."
+        "The variants of one study (one plan), each against the baseline V1: the difference of the means "
+        "with its 95% interval, and the p-value of the test named in the last column — how likely a "
+        "difference this large would be by chance alone if the variant changed nothing. Variants run with "
+        "the same seed are played on the same deals (or match seeds), so they are compared deal by deal "
+        "(match by match): a paired t-test on the differences, which cancels the luck of the cards the two "
+        "share. Otherwise Welch's t-test, or for win rates over matches a two-proportion z-test. The "
+        "independent units are deals when deals are duplicated, matches otherwise. Because many rows are "
+        "tested at once, every p-value is corrected with Holm's method over the whole table: ★ marks an "
+        "adjusted p below 0.05, so the chance of even one false ★ in the table stays under 5%. A dash means "
+        "no test was possible (no data, or nothing varies). The stop rule under the table says whether more "
+        "deals are needed to tell the first player's win rate apart."
     ),
 }
 
-_SUMMARY_HEADERS = ["n", "mean", "sd", "min", "q1", "median", "q3", "max"]
+_SUMMARY_HEADERS = ["n", "mean", "mean's 95% interval", "sd", "min", "q1", "median", "q3", "max"]
 
 
 def _num(value: float | int | None, digits: int = 2) -> str:
@@ -881,20 +1184,41 @@ def _frequency(value: float | None) -> str:
     return "—" if value is None else f"{value:.3g}"
 
 
-def _p_text(p: float | None) -> str:
+def _p_text(p: float | None, adjusted: float | None = None) -> str:
+    """A p-value and its Holm-adjusted value; ★ when the adjusted one is below ALPHA."""
     if p is None:
-        return "—"
-    text = "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-    return text + (" ★" if p < ALPHA else "")
+        return "no test"
+
+    def one(value: float) -> str:
+        return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+    text = f"p {one(p)}" if p < 0.001 else f"p = {one(p)}"
+    if adjusted is None:
+        return text
+    return f"{text}, adj. {one(adjusted)}" + (" ★" if adjusted < ALPHA else "")
 
 
 def _summary_row(label: str, summary: dict[str, Any]) -> list[str]:
-    return [label, *(_num(summary[key]) for key in ("n", "mean", "sd", "min", "q1", "median", "q3", "max"))]
+    return [label, *(_num(summary[key]) for key in ("n", "mean")), _ci_text(summary.get("mean_ci")),
+            *(_num(summary[key]) for key in ("sd", "min", "q1", "median", "q3", "max"))]
 
 
 def _rate_row(label: str, item: dict[str, Any]) -> list[str]:
     low, high = item["ci"]
-    return [label, str(item["matches"]), _num(item["wins"], 1), _pct(item["rate"]), f"{low:.1%} – {high:.1%}"]
+    return [label, str(item["matches"]), _num(item["wins"], 1), _pct(item["rate"]), f"{low:.1%} – {high:.1%}",
+            item["interval"]]
+
+
+def _elo_text(item: dict[str, Any]) -> str:
+    value, (low, high) = item.get("elo"), item.get("elo_ci", [None, None])
+    if value is None:
+        return "—"
+    ends = "" if low is None or high is None else f" ({low:+.0f} to {high:+.0f})"
+    return f"{value:+.0f}{ends}"
+
+
+def _ci_text(ci: list[float] | None, show: Callable[[float | None], str] = lambda v: _num(v)) -> str:
+    return "—" if ci is None else f"{show(ci[0])} – {show(ci[1])}"
 
 
 def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
@@ -905,15 +1229,19 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
         _Heading(2, f"{number}. {section['name']}"),
         _Table(["", ""], [
             ["Game", f"{section['game_name']} (version {section['game_version']})"],
+            ["Study", section["study"] or "— (a quick run)"],
             ["Options", options],
-            ["Players", ", ".join(section["labels"])],
+            ["Bots", section["bots"]],
             ["Planned", f"{section['count']} {unit}, seed {section['seed']}"
                         + (", first rounds only" if section["rounds_only"] else "")],
-            ["Stored", f"{section['matches']} matches, {section['rounds']} rounds"],
+            ["Stored", f"{section['matches']} matches, {section['rounds']} rounds: {section['units']} independent "
+                       f"{section['unit']}"],
         ]),
-        _Heading(3, "Score distribution"),
-        _Text(_EXPLAIN["scores"]),
     ]
+    deal = section["deal_vs_players"]
+    if deal is not None and deal["warning"]:
+        blocks.append(_Text("⚠ " + deal["warning"], warning=True))
+    blocks += [_Heading(3, "Score distribution"), _Text(_EXPLAIN["scores"])]
     if "scores" in plots:
         blocks.append(_Image(plots["scores"], "Histograms of match totals by seat and by position"))
     scores = section["scores"]
@@ -924,11 +1252,14 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
     blocks += [_Heading(3, "Win rate by seat and position"), _Text(_EXPLAIN["wins"])]
     if "wins" in plots:
         blocks.append(_Image(plots["wins"], "Win rates with 95% intervals by seat, position and player"))
-    blocks.append(_Table(["", "matches", "wins", "win rate", "95% interval"],
-                         [_rate_row(f"seat {item['seat']}", item) for item in wins["by_seat"]]
-                         + [_rate_row(_position_name(item["position"]), item) for item in wins["by_position"]]))
+    headers = ["", "matches", "wins", "win rate", "95% interval", "interval"]
+    two = len(wins["by_position"]) == 2
+    blocks.append(_Table(headers + (["Elo points (95%)"] if two else []),
+                         [_rate_row(f"seat {item['seat']}", item) + (["—"] if two else []) for item in wins["by_seat"]]
+                         + [_rate_row(_position_name(item["position"]), item) + ([_elo_text(item)] if two else [])
+                            for item in wins["by_position"]]))
     blocks += [_Text(_EXPLAIN["players"]),
-               _Table(["player", "matches", "wins", "win rate", "95% interval", "mean margin"],
+               _Table(["player", "matches", "wins", "win rate", "95% interval", "interval", "mean margin"],
                       [[*_rate_row(f"{item['player']}", item), _num(item["mean_margin"])]
                        for item in wins["by_player"]])]
     length = section["length"]
@@ -944,26 +1275,36 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
     blocks += [_Heading(3, "Scoring events and round endings"), _Text(_EXPLAIN["events"])]
     if "events" in plots:
         blocks.append(_Image(plots["events"], "Occurrences per round of each event, and how rounds end"))
-    blocks.append(_Table(["event", "count", "per round", "rounds with one or more"],
-                         [[kind, str(item["count"]), _frequency(item["per_round"]), _pct(item["share_of_rounds"])]
-                          for kind, item in events["kinds"].items()]))
+    varying = {kind: item for kind, item in events["kinds"].items() if not item["constant"]}
+    blocks.append(_Table(["event", "count", "per round", "95% interval", "rounds with one or more"],
+                         [[kind, str(item["count"]), _frequency(item["per_round"]),
+                           _ci_text(item["per_round_ci"], _frequency), _pct(item["share_of_rounds"])]
+                          for kind, item in varying.items()]))
+    constant = [f"{kind} ({_frequency(item['per_round'])} a round)" for kind, item in events["kinds"].items()
+                if item["constant"]]
+    if constant:
+        blocks.append(_Text("The same in every round: " + "; ".join(constant) + "."))
+    happened = {name: item for name, item in events["endings"].items() if item["rounds"]}
+    never = [name for name, item in events["endings"].items() if not item["rounds"]]
     blocks += [_Text(_EXPLAIN["endings"]),
                _Table(["round ended by", "rounds", "share"],
-                      [[ending, str(item["rounds"]), _pct(item["share"])]
-                       for ending, item in events["endings"].items()])]
-    deal = section["deal_vs_players"]
+                      [[ending, str(item["rounds"]), _pct(item["share"])] for ending, item in happened.items()])]
+    if never and happened:
+        blocks.append(_Text("No round ended by: " + ", ".join(never) + "."))
     if deal is not None:
         blocks += [_Heading(3, "Deal versus players"), _Text(_EXPLAIN["deal"])]
         if "deal_vs_players" in plots:
             blocks.append(_Image(plots["deal_vs_players"], "Share of the score margin decided by the deal"))
         blocks.append(_Table(
-            ["position", "deals", "decided by the deal (ICC)", "by the players and their play", "MSB", "MSW"],
-            [[_position_name(item["position"]), str(deal["deals"]), _pct(item["icc"]), _pct(item["players_share"]),
+            ["position", "deals", "decided by the deal (ICC)", "95% interval", "by the players and their play",
+             "MSB", "MSW"],
+            [[_position_name(item["position"]), str(deal["deals"]),
+              "not given (see the warning)" if deal["warning"] and item["icc"] is None else _pct(item["icc"]),
+              _ci_text(item.get("ci"), _pct), _pct(item["players_share"]),
               _num(item.get("msb")), _num(item.get("msw"))] for item in deal["by_position"]]))
         blocks.append(_Table(
             ["player", "deals", "mean margin", "95% interval"],
-            [[item["player"], str(item["deals"]), _num(item["mean_margin"]),
-              "—" if item["ci"] is None else f"{item['ci'][0]:.2f} – {item['ci'][1]:.2f}"]
+            [[item["player"], str(item["deals"]), _num(item["mean_margin"]), _ci_text(item["ci"])]
              for item in deal["by_player"]]))
     return blocks
 
@@ -971,21 +1312,48 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
 def _comparison_blocks(comparison: dict[str, Any]) -> list[_Block]:
     names = comparison["experiments"]
     blocks: list[_Block] = [
-        _Heading(2, f"Variants side by side: {games.get(comparison['game']).name}"),
+        _Heading(2, f"Study {comparison['study']}: variants of {games.get(comparison['game']).name} side by side"),
         _Text(_EXPLAIN["compare"]),
-        _Table(["", "experiment"], [[f"V{i + 1}", name] for i, name in enumerate(names)]),
+        _Table(["", "experiment", "bots", "compared"],
+               [[f"V{i + 1}", name, bots, "baseline" if i == 0 else
+                 (f"{comparison['unit']} by {comparison['unit']} (same seeds)" if comparison["paired"][i]
+                  else "unpaired (other seeds)")]
+                for i, (name, bots) in enumerate(zip(names, comparison["bots"]))]),
     ]
+    if not comparison["same_bots"]:
+        blocks.append(_Text("⚠ The variants were not all played by the same bots: a difference may come from the "
+                            "bots, not the rules.", warning=True))
     if "plots" in comparison:
         blocks.append(_Image(comparison["plots"]["comparison"], "Variants compared"))
     rows = []
     for row in comparison["metrics"]:
         key = row["key"]
-        show = _pct if key.startswith(("win_rate", "icc")) else _frequency if key.startswith("event:") else _num
+        show: Callable[[float | None], str] = (
+            _pct if key.startswith("win_rate") else _frequency if key.startswith("event:") else _num)
+        change: Callable[[float | None], str] = (
+            (lambda v: "—" if v is None else f"{v * 100:+.1f} pt") if key.startswith("win_rate")
+            else (lambda v: "—" if v is None else f"{v:+.3g}"))
         cells = [show(v) for v in row["values"]]
-        rows.append([row["metric"], cells[0],
-                     *(f"{cell} ({_p_text(p)})" for cell, p in zip(cells[1:], row["p_values"][1:])),
-                     ", ".join(dict.fromkeys(t for t in row["tests"] if t)) or "—"])
-    blocks.append(_Table(["metric", *(f"V{i + 1}" for i in range(len(names))), "test"], rows))
+        others = []
+        for i in range(1, len(names)):
+            difference = row["differences"][i]
+            ci = difference["ci"]
+            interval = "" if ci is None else f" [{change(ci[0])}, {change(ci[1])}]"
+            others.append(f"{cells[i]}: {change(difference['difference'])}{interval} "
+                          f"({_p_text(row['p_values'][i], row['p_adjusted'][i])})")
+        rows.append([row["metric"], cells[0], *others, "; ".join(dict.fromkeys(t for t in row["tests"] if t)) or "—"])
+    blocks.append(_Table(["metric", "V1", *(f"V{i + 1}: change [95% interval] (p, Holm-adjusted p)"
+                                            for i in range(1, len(names))), "test"], rows))
+    first = next(row for row in comparison["metrics"] if row["key"] == "win_rate_position_0")
+    stops = []
+    for i in range(1, len(names)):
+        stop = first["stop"][i]
+        verdict = {"apart": "told apart: the difference is significant",
+                   "enough": f"enough: any difference is within ±{comparison['smallest_difference'] * 100:.0f} points",
+                   "more": "more needed" + ("" if stop["more"] is None else
+                                            f": about {stop['more']} more {comparison['unit']}")}[stop["verdict"]]
+        stops.append([f"V{i + 1}", verdict])
+    blocks.append(_Table(["stop rule (first player's win rate)", "verdict"], stops))
     return blocks
 
 
@@ -995,6 +1363,8 @@ def _blocks(numbers: dict[str, Any]) -> list[_Block]:
         _Text(f"{len(numbers['experiments'])} experiment(s) from {numbers['database']}. Every number comes from "
               "the stored matches; the plots show the same numbers."),
     ]
+    if numbers["summary"]:
+        blocks += [_Heading(2, "Summary"), _List(numbers["summary"])]
     for number, section in enumerate(numbers["experiments"], 1):
         blocks += _experiment_blocks(number, section)
     for comparison in numbers["comparisons"]:
@@ -1011,6 +1381,8 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f0f0f0; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.5rem 0; }
+p.warning { background: #fff4e0; border-left: 4px solid #e08a00; padding: 0.5rem 0.8rem; }
+ul.summary { max-width: 56rem; line-height: 1.5; background: #f4f8ff; border: 1px solid #c8d8f0; padding: 0.8rem 2rem; }
 """
 
 
@@ -1021,7 +1393,11 @@ def _html(blocks: Sequence[_Block]) -> str:
         if isinstance(block, _Heading):
             parts.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
         elif isinstance(block, _Text):
-            parts.append(f"<p>{html.escape(block.text)}</p>")
+            parts.append(f'<p class="warning">{html.escape(block.text)}</p>' if block.warning
+                         else f"<p>{html.escape(block.text)}</p>")
+        elif isinstance(block, _List):
+            parts.append('<ul class="summary">' + "".join(f"<li>{html.escape(item)}</li>" for item in block.items)
+                         + "</ul>")
         elif isinstance(block, _Image):
             parts.append(f'<img src="{html.escape(block.file)}" alt="{html.escape(block.alt)}">')
         else:
@@ -1041,7 +1417,9 @@ def _markdown(blocks: Sequence[_Block]) -> str:
         if isinstance(block, _Heading):
             parts.append("#" * block.level + " " + block.text)
         elif isinstance(block, _Text):
-            parts.append(block.text)
+            parts.append(f"> **{block.text}**" if block.warning else block.text)
+        elif isinstance(block, _List):
+            parts.append("\n".join(f"- {item}" for item in block.items))
         elif isinstance(block, _Image):
             parts.append(f"![{block.alt}]({block.file})")
         else:
@@ -1052,7 +1430,8 @@ def _markdown(blocks: Sequence[_Block]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html") -> Path:
+def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html", baseline: str | None = None,
+          smallest: float = SMALLEST_DIFFERENCE) -> Path:
     """Write the report into the folder ``out`` (created if needed) and return its main file.
 
     ``fmt`` is ``html`` (``report.html``, a page with explanations, plots and
@@ -1063,7 +1442,7 @@ def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
     played = _played(store, names)
-    numbers = _numbers(store, played)
+    numbers = _numbers(store, played, baseline, smallest)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _plots(played, numbers, out)

@@ -48,7 +48,7 @@ Work = tuple[int, ExperimentSpec, list[Task]]
 def play_task(spec: ExperimentSpec, task: Task) -> MatchData:
     """Play one match of an experiment and describe it for the store."""
     state = play_match(spec.game, spec.players, task.seed, task.seating, options=spec.options,
-                       rounds_only=spec.rounds_only)
+                       rounds_only=spec.rounds_only, noise=spec.noise)
     totals, winners = outcome(state, spec.rounds_only)
     finished = [(r.scores, r.moves, r.events) for r in state.history]
     finished.append((state.scores, state.moves, state.events))
@@ -60,7 +60,7 @@ def play_task(spec: ExperimentSpec, task: Task) -> MatchData:
         events.extend((number, e.move, e.seat, e.kind, e.points) for e in happened)
         moves += len(played)
     meta = {"experiment": spec.name, "index": task.index, "deal": task.deal, "seed": task.seed,
-            "bots": [spec.players[p] for p in task.seating]}
+            "bots": [spec.players[p] for p in task.seating], **({"noise": spec.noise} if spec.noise else {})}
     text = json.dumps(record.to_data(state, meta), separators=(",", ":"))
     return MatchData(task.index, task.deal, list(task.seating), task.seed, state.first, totals, winners,
                      moves, text, rounds, events)
@@ -106,8 +106,10 @@ def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
         row = store.add_experiment(
             name=spec.name, game=spec.game, game_version=games.get(spec.game).version, options=spec.options,
             players=list(spec.players), mode=spec.mode, count=spec.count, seed=spec.seed,
-            rounds_only=spec.rounds_only)
+            rounds_only=spec.rounds_only, noise=spec.noise, study=spec.study, baseline=spec.baseline)
         return row.id, set()
+    if spec.study is not None and (row.study, row.baseline) != (spec.study, spec.baseline):
+        store.set_study(row.id, spec.study, spec.baseline)
     return row.id, store.done(row.id)
 
 
@@ -117,7 +119,7 @@ def _check_stored(store: Store, spec: ExperimentSpec) -> None:
     if row is None:
         return
     stored = {"game": row.game, "options": row.options, "players": row.players, "mode": row.mode,
-              "count": row.count, "seed": row.seed, "rounds_only": row.rounds_only}
+              "count": row.count, "seed": row.seed, "rounds_only": row.rounds_only, "noise": row.noise}
     if stored != spec.definition():
         raise ValueError(f"experiment {spec.name!r} is already stored with other settings; give it another name")
 

@@ -3,6 +3,9 @@
 SQLAlchemy over SQLite by default (a file path or ``sqlite:///lab.sqlite``);
 any SQLAlchemy URL works.  A match is stored with its rounds and events in
 one transaction, so a run killed at any moment leaves whole matches only.
+
+The schema is kept by Alembic migrations (``parlour/store/migrations``): opening
+a database brings it up to date, including one made by an earlier release.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, cast
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -30,6 +36,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -38,6 +45,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 
 class Base(DeclarativeBase):
     """The lab's tables."""
+
+
+VERSION_TABLE = "lab_alembic_version"
+"""Alembic's record of the schema revision (its own name, so that the web server's tables can share a database)."""
+FIRST_RELEASE = "0001"
+"""The revision of the tables that releases before migrations made with ``create_all``."""
 
 
 def _now() -> _dt.datetime:
@@ -61,6 +74,14 @@ class Experiment(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     rounds_only: Mapped[bool] = mapped_column(default=False)
     created: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+    study: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The study (plan) that made the experiment; ``None`` for a quick run (and for experiments stored
+    before studies were recorded)."""
+    baseline: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The full name of the study's baseline experiment, which the others are compared with."""
+    noise: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    """The playtest noise the bots played with: each one's chance of a random legal move (0 for experiments
+    stored before it was recorded, which played without)."""
     matches: Mapped[list[Match]] = relationship(back_populates="experiment", cascade="all, delete-orphan")
 
 
@@ -195,13 +216,27 @@ def open_engine(db: str | Path) -> Engine:
     return engine
 
 
+def migrate(engine: Engine) -> None:
+    """Bring the database's lab tables up to the newest revision (a database of a release before
+    migrations, made with ``create_all``, is stamped at its revision first); a new database is made
+    by the migrations themselves, so that it is exactly what an upgraded one is."""
+    config = Config()
+    config.set_main_option("script_location", str(files("parlour.store").joinpath("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        names = set(inspect(connection).get_table_names())
+        if "experiments" in names and VERSION_TABLE not in names:
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")
+
+
 class Store:
-    """A lab database: open it with a path or URL; tables are created as needed."""
+    """A lab database: open it with a path or URL; its schema is made or upgraded as needed."""
 
     def __init__(self, db: str | Path) -> None:
         self.url = database_url(db)
         self.engine: Engine = open_engine(self.url)
-        Base.metadata.create_all(self.engine)
+        migrate(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -241,6 +276,14 @@ class Store:
             session.flush()
             return row
 
+    def set_study(self, experiment_id: int, study: str | None, baseline: str | None) -> None:
+        """File an experiment under a study with its baseline (neither changes its results: a plan
+        run again with another baseline, or one whose experiments were stored before studies)."""
+        with self.session() as session:
+            row = session.get(Experiment, experiment_id)
+            if row is not None:
+                row.study, row.baseline = study, baseline
+
     def done(self, experiment_id: int) -> set[int]:
         """Indices of the experiment's matches already stored."""
         with self.session() as session:
@@ -263,7 +306,8 @@ class Store:
                   "rounds": len(d.rounds), "moves": d.moves, "record": d.record} for d in batch],
             ).scalars().all()
             connection = session.connection()
-            rounds = [(match_id, n, s, json.dumps(sc), m) for match_id, d in zip(ids, batch) for n, s, sc, m in d.rounds]
+            rounds = [(match_id, n, s, json.dumps(sc), m)
+                      for match_id, d in zip(ids, batch) for n, s, sc, m in d.rounds]
             events = [(match_id, *e) for match_id, d in zip(ids, batch) for e in d.events]
             if rounds:
                 _bulk_insert(connection, _table(RoundRow), ("match_id", "number", "starter", "scores", "moves"), rounds)
@@ -307,7 +351,8 @@ class Store:
             out.append({
                 "name": experiment.name, "game": experiment.game, "options": experiment.options,
                 "players": experiment.players, "mode": experiment.mode, "count": experiment.count,
-                "seed": experiment.seed, "rounds_only": experiment.rounds_only,
+                "seed": experiment.seed, "rounds_only": experiment.rounds_only, "noise": experiment.noise,
+                "study": experiment.study, "baseline": experiment.baseline,
                 "matches": [
                     {"index": m.index, "deal": m.deal, "seating": m.seating, "seed": m.seed, "first": m.first,
                      "totals": m.totals, "winners": m.winners, "rounds": m.rounds, "moves": m.moves,

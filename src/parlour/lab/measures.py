@@ -1,0 +1,186 @@
+"""Measures of play itself, for the designers' report: read by replaying a sample of an
+experiment's stored records through the engine, move by move.
+
+At every decision: how many moves the mover could choose from, the kind of each (the game's
+own words, :meth:`parlour.game.Game.move_kind`) and the kind chosen, and how far apart the
+best and second-best moves are by the game's evaluation one move ahead.  At every position:
+who leads by that evaluation — each seat's expected round score, as the heuristic advice
+judges it (:attr:`parlour.bots.heuristic.Advice.evaluate`; the score so far in a game that
+scores as it goes) — so that lead changes, the point where a round is effectively decided,
+and how often a seat that is behind comes back can be counted.
+
+The evaluation looks one move ahead on the position as it lies (with the cards as they
+really are, the draw included): it is the advice's judgement, not a search's, and not what
+the mover knew.  The report says so beside every figure that uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from parlour import record
+from parlour.game import Game, Move, State
+
+SAMPLE = 100
+"""Matches of an experiment replayed for these measures (evenly spread over its matches)."""
+REAL_GAP = 1.0
+"""A choice is a real one when the best move is ahead of the second-best by at least this
+many points of expected round score."""
+STAGES = 10
+"""A round's progress is cut into this many stages for the comeback curve."""
+
+
+def evaluator(game_id: str) -> Callable[[State], list[float]]:
+    """Each seat's expected round score in a position: the game's advice's evaluation, or the
+    scores so far for a game whose advice gives none (one that scores as it goes)."""
+    from parlour.bots.heuristic import advice
+
+    try:
+        judge = advice(game_id).evaluate
+    except (KeyError, TypeError, ValueError, ImportError):
+        judge = None
+    if judge is None:
+        return lambda state: [float(s) for s in state.scores]
+    return judge
+
+
+def _edge(values: Sequence[float], seat: int) -> float:
+    """``seat``'s value minus the mean of the others'."""
+    others = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - sum(others) / len(others)
+
+
+@dataclass
+class PlayMeasures:
+    """What the sampled matches of one experiment show, counted."""
+
+    matches: int = 0
+    rounds: int = 0
+    decisions: int = 0
+    """Moves made by a player (every move of these games is a player's)."""
+    choices: int = 0
+    """Decisions with more than one legal move."""
+    real_choices: int = 0
+    """Decisions whose best move is at least :data:`REAL_GAP` ahead of the second-best."""
+    per_match: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """(match index, decisions, choices, real choices) of each sampled match."""
+    played: Counter[str] = field(default_factory=Counter)
+    """Moves made, by kind."""
+    offered: Counter[str] = field(default_factory=Counter)
+    """Decisions at which a kind was among several legal moves."""
+    chosen_when_offered: Counter[str] = field(default_factory=Counter)
+    """Of those, the decisions at which a move of that kind was made."""
+    per_round: list[tuple[int, int, float | None]] = field(default_factory=list)
+    """(match index, lead changes, decided at) of each round: how often the leader (by the
+    evaluation) changed, and — for a round with a single winner — the share of its moves
+    after which the winner led to the end (0: from the first position; 1: only at the last
+    move; None for a shared win)."""
+    behind: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0] for _ in range(STAGES)])
+    """By stage of a round: [seats behind the leader then, their share of the round's wins]."""
+
+
+def sample_indices(count: int, sample: int = SAMPLE) -> list[int]:
+    """Up to ``sample`` of ``count`` match positions, evenly spread, in order."""
+    if count <= sample:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (sample - 1)) for i in range(sample)})
+
+
+def measure(game: Game, texts: Sequence[tuple[int, str]]) -> PlayMeasures:
+    """Replay ``(match index, record JSON)`` pairs and count :class:`PlayMeasures`."""
+    found = PlayMeasures()
+    judge = evaluator(game.id)
+    for index, text in texts:
+        _measure_match(game, judge, index, json.loads(text), found)
+    return found
+
+
+def _measure_match(game: Game, judge: Callable[[State], list[float]], index: int, data: Any,
+                   found: PlayMeasures) -> None:
+    leaders: list[int | None] = []
+    counts = [0, 0, 0]
+
+    def before(state: State, move: Move) -> None:
+        seat = state.current_player()
+        assert seat is not None
+        legal = state.legal_moves()
+        here = judge(state)
+        best = max(here)
+        leaders.append(here.index(best) if here.count(best) == 1 else None)
+        kind = game.move_kind(move)
+        found.played[kind] += 1
+        counts[0] += 1
+        if len(legal) < 2:
+            return
+        counts[1] += 1
+        kinds = {game.move_kind(m) for m in legal}
+        for k in kinds:
+            found.offered[k] += 1
+        found.chosen_when_offered[kind] += 1
+        values = []
+        for option in legal:
+            state.apply(option)
+            values.append(_edge(judge(state), seat))
+            state.undo()
+        values.sort(reverse=True)
+        if values[0] - values[1] >= REAL_GAP:
+            counts[2] += 1
+
+    def after_round(state: State) -> None:
+        scores = state.scores
+        top = max(scores)
+        winners = [s for s, v in enumerate(scores) if v == top]
+        leaders.append(winners[0] if len(winners) == 1 else None)
+        found.rounds += 1
+        known = [leader for leader in leaders if leader is not None]
+        changes = sum(1 for a, b in pairwise(known) if a != b)
+        moves = len(leaders) - 1
+        decided = None
+        if len(winners) == 1 and moves > 0:
+            last_other = max((i for i, leader in enumerate(leaders) if leader != winners[0]), default=-1)
+            decided = (last_other + 1) / moves if last_other >= 0 else 0.0
+        found.per_round.append((index, changes, decided))
+        if moves > 0:
+            for stage, position in enumerate(stage_positions(moves)):
+                leader = leaders[position]
+                if leader is None:
+                    continue
+                for seat in range(len(scores)):
+                    if seat != leader:
+                        found.behind[stage][0] += 1
+                        found.behind[stage][1] += (1 / len(winners)) if seat in winners else 0.0
+        leaders.clear()
+
+    record.replay(record.from_data(data), before_move=before, after_round=after_round)
+    found.matches += 1
+    found.decisions += counts[0]
+    found.choices += counts[1]
+    found.real_choices += counts[2]
+    found.per_match.append((index, counts[0], counts[1], counts[2]))
+
+
+def stage_positions(moves: int) -> list[int]:
+    """The position (0 = before the first move) at the start of each of the :data:`STAGES`
+    stages of a round of ``moves`` moves."""
+    return [min(moves - 1, stage * moves // STAGES) for stage in range(STAGES)]
+
+
+def load_texts(store: Any, experiment_id: int, sample: int = SAMPLE) -> list[tuple[int, str]]:
+    """The records (JSON) of up to ``sample`` of an experiment's stored matches, evenly spread
+    over them: only those records are read (they are most of the database)."""
+    from sqlalchemy import select
+
+    from parlour.store import Match
+
+    mine = Match.experiment_id == experiment_id
+    with store.session() as session:
+        stored = list(session.scalars(select(Match.index).where(mine).order_by(Match.index)))
+        chosen = [stored[i] for i in sample_indices(len(stored), sample)]
+        rows = session.execute(select(Match.index, Match.record).where(mine, Match.index.in_(chosen))
+                               .order_by(Match.index)).all()
+    return [(row.index, row.record) for row in rows]
