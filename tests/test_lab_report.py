@@ -5,10 +5,12 @@ SQLite file, and every number checked against the match records themselves
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import re
 import statistics
+import subprocess
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 from scipy import stats
 
+from conftest import parlour_command
 from parlour import games, record
 from parlour.lab import plan, report, runner
 from parlour.store import Store
@@ -354,7 +357,7 @@ def test_html_report_with_plots(store: Store, tmp_path: Path) -> None:
         assert heading in page
     assert page.index("Summary") < page.index("Score distribution")  # the summary comes first
     images = re.findall(r'<img src="([^"]+)"', page)
-    assert len(images) == 4 * len(SPECS) + 3 + 2  # four each, a deal plot for each of the 3 duplicate ones,
+    assert len(images) == 5 * len(SPECS) + 3 + 2  # five each, a deal plot for each of the 3 duplicate ones,
     # and one comparison a study
     for name in images:
         data = (main.parent / name).read_bytes()
@@ -368,7 +371,13 @@ def test_json_and_markdown(store: Store, tmp_path: Path) -> None:
     assert main.name == "report.json"
     written = json.loads(main.read_text(encoding="utf-8"))
     plots = written["experiments"][0].pop("plots")
+    examples = []
+    for item in written["experiments"][0]["anomalies"]:  # each example's record is written beside the report
+        if item["example"] is not None:
+            examples.append(main.parent / item.pop("file"))
+            assert item.pop("replay") == f"parlour replay {examples[-1]}"
     assert written == json.loads(json.dumps(report.build(store, names)))
+    assert examples and all(record.load(path).players for path in examples)
     for name in plots.values():
         assert (main.parent / name).read_bytes().startswith(PNG)
 
@@ -376,7 +385,7 @@ def test_json_and_markdown(store: Store, tmp_path: Path) -> None:
     assert main.name == "report.md"
     text = main.read_text(encoding="utf-8")
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
-    assert len(links) == 5
+    assert len(links) == 6
     for name in links:
         assert (main.parent / name).stat().st_size > 1000
     assert "| Lock-out |" in text or "| Draw pile empty |" in text
@@ -467,3 +476,142 @@ def test_constant_events_and_endings_that_never_happen_are_not_rows(store: Store
     endings = section(numbers, SILVER.name)["events"]["endings"]
     for name, item in endings.items():
         assert (f"| {name} |" in text) is (item["rounds"] > 0)
+
+
+def play_by_hand(store: Store, spec: plan.ExperimentSpec) -> list[dict[str, Any]]:
+    """The measures of play, recounted from every record of an experiment (each replayed move by
+    move), with the independent unit of each match (its deal, or itself)."""
+    experiment = store.experiment(spec.name)
+    assert experiment is not None
+    return [match_by_hand(spec, match.index, match.record) for match in store.matches(experiment.id)]
+
+
+def match_by_hand(spec: plan.ExperimentSpec, index: int, text: str) -> dict[str, Any]:
+    from parlour.bots.heuristic import advice
+
+    game = games.get(spec.game)
+    judge = advice(spec.game).evaluate or (lambda state: [float(s) for s in state.scores])
+    unit = index // len(spec.players) if spec.mode == "deals" else index
+    counts: dict[str, Any] = {"unit": unit, "decisions": 0, "choices": 0, "real": 0, "kinds": Counter(),
+                              "rounds": []}
+    leaders: list[int | None] = []
+
+    def before(state: Any, move: Any) -> None:
+        values = judge(state)
+        leaders.append(values.index(max(values)) if values.count(max(values)) == 1 else None)
+        counts["decisions"] += 1
+        counts["kinds"][game.move_kind(move)] += 1
+        legal = state.legal_moves()
+        if len(legal) > 1:
+            counts["choices"] += 1
+            seat = state.current_player()
+            edges = []
+            for option in legal:
+                state.apply(option)
+                after = judge(state)
+                edges.append(after[seat] - (sum(after) - after[seat]) / (len(after) - 1))
+                state.undo()
+            best, second = sorted(edges, reverse=True)[:2]
+            counts["real"] += best - second > 1.0 - 1e-6  # exactly one point is a real gap
+
+    def after_round(state: Any) -> None:
+        winners = [s for s, v in enumerate(state.scores) if v == max(state.scores)]
+        sequence = [*leaders, winners[0] if len(winners) == 1 else None]
+        known = [x for x in sequence if x is not None]
+        changes = sum(1 for a, b in itertools.pairwise(known) if a != b)
+        decided = None
+        if len(winners) == 1:
+            others = [i for i, x in enumerate(sequence) if x != winners[0]]
+            decided = (others[-1] + 1) / len(leaders) if others else 0.0
+        counts["rounds"].append((changes, decided))
+        leaders.clear()
+
+    record.replay(record.from_data(json.loads(text)), before_move=before, after_round=after_round)
+    return counts
+
+
+def unit_t_interval(pairs: list[tuple[int, float]]) -> list[float]:
+    """Student's t interval of the mean of per-unit means."""
+    by_unit: dict[int, list[float]] = {}
+    for unit, value in pairs:
+        by_unit.setdefault(unit, []).append(value)
+    means = [statistics.fmean(v) for v in by_unit.values()]
+    mean = statistics.fmean(means)
+    half = T95[len(means)] * statistics.stdev(means) / math.sqrt(len(means))
+    return [mean - half, mean + half]
+
+
+@pytest.mark.parametrize("spec", [TWENTY, MINUS_EIGHT, SILVER], ids=lambda s: s.name)
+def test_measures_of_play_match_the_records(store: Store, numbers: dict[str, Any], spec: plan.ExperimentSpec) -> None:
+    """Every match is replayed here (the sample of 100 holds them all): choices, what is played,
+    lead changes and when rounds are decided, each with its interval over deals or matches."""
+    play = section(numbers, spec.name)["play"]
+    found = play_by_hand(store, spec)
+    assert play["sample"] == play["of"] == len(found) == spec.total
+    decisions = sum(m["decisions"] for m in found)
+    assert play["decisions"] == decisions
+    assert play["choices"]["share"] == pytest.approx(sum(m["choices"] for m in found) / decisions)
+    assert play["real_choices"]["share"] == pytest.approx(sum(m["real"] for m in found) / decisions)
+    by_unit: dict[int, list[int]] = {}
+    for m in found:
+        tally = by_unit.setdefault(m["unit"], [0, 0])
+        tally[0] += m["choices"]
+        tally[1] += m["decisions"]
+    shares = [c / d for c, d in by_unit.values()]
+    half = T95[len(shares)] * statistics.stdev(shares) / math.sqrt(len(shares))
+    mean = statistics.fmean(shares)
+    assert play["choices"]["ci"] == pytest.approx([max(0.0, mean - half), min(1.0, mean + half)])
+    kinds = sum((m["kinds"] for m in found), Counter())
+    assert {k: v["played"] for k, v in play["kinds"].items()} == dict(kinds)
+    assert list(play["kinds"]) == [k for k, _ in kinds.most_common()]
+    rounds = [(m["unit"], changes, decided) for m in found for changes, decided in m["rounds"]]
+    assert play["lead_changes"]["ci"] == pytest.approx(unit_t_interval([(u, c) for u, c, _ in rounds]))
+    decided = [(u, d) for u, _, d in rounds if d is not None]
+    assert play["decided_at"]["ci"] == pytest.approx(unit_t_interval(decided))
+    assert play["decided_at"]["median"] == pytest.approx(statistics.median(d for _, d in decided))
+    assert sum(item["behind"] for item in play["comebacks"]) > 0
+
+
+def test_the_sample_is_spread_over_the_matches() -> None:
+    from parlour.lab import measures
+
+    assert measures.sample_indices(5, 10) == [0, 1, 2, 3, 4]
+    picked = measures.sample_indices(1000, 100)
+    assert len(picked) == 100 and picked[0] == 0 and picked[-1] == 999
+    assert max(b - a for a, b in itertools.pairwise(picked)) <= 11
+
+
+def test_duration_in_minutes_against_a_target(store: Store) -> None:
+    numbers = report.build(store, [MINUS_EIGHT.name, TWENTY.name], seconds_per_move=4, target_minutes=(10, 12))
+    for spec in (MINUS_EIGHT, TWENTY):
+        duration = section(numbers, spec.name)["duration"]
+        minutes = [sum(m.round_moves) * 4 / 60 for m in replayed(store, spec.name)]
+        assert duration["minutes"]["mean"] == pytest.approx(statistics.fmean(minutes))
+        assert duration["minutes"]["median"] == pytest.approx(statistics.median(minutes))
+        target = duration["target"]
+        for key, inside in (("shorter", lambda x: x < 10), ("within", lambda x: 10 <= x <= 12),
+                            ("longer", lambda x: x > 12)):
+            flags = [float(inside(x)) for x in minutes]
+            assert target[key]["rate"] == pytest.approx(statistics.fmean(flags))
+            assert target[key]["ci"] == pytest.approx(interval_by_hand(spec, replayed(store, spec.name), flags,
+                                                                       rate=True))
+
+
+def test_anomalies_name_an_example_to_replay(store: Store, tmp_path: Path) -> None:
+    numbers = report.build(store, [MINUS_STALL.name])
+    (stalls, capped, longest) = section(numbers, MINUS_STALL.name)["anomalies"]
+    matches = replayed(store, MINUS_STALL.name)
+    stalled = [i for i, m in enumerate(matches) for kinds in m.round_kinds if "Stall rule" in kinds]
+    assert stalls["count"] == len(stalled) > 0 and stalls["example"] == stalled[0]
+    assert capped["count"] == 0 and capped["example"] is None  # single rounds: no limit on rounds to reach
+    most = max(n for m in matches for n in m.round_moves)
+    assert longest["what"].startswith(f"the longest round: {most} moves")
+    assert max(matches[longest["example"]].round_moves) == most
+    page = report.write(store, [MINUS_STALL.name], tmp_path / "out").read_text(encoding="utf-8")
+    stored = store.experiment(MINUS_STALL.name)
+    assert stored is not None
+    example = tmp_path / "out" / "examples" / f"exp{stored.id}-stall-0-match{stalled[0]}.json"
+    assert f'href="examples/{example.name}"' in page
+    out = subprocess.run([*parlour_command(), "replay", str(example)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "the round ends by the stall rule" in out.stdout.lower()

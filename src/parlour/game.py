@@ -260,6 +260,9 @@ class RoundEnding:
     kind: str | None
     """The event kind that says a round ended this way; ``None`` for the game's usual end,
     which no event announces (a round that shows none of the other kinds ended so)."""
+    stall: bool = False
+    """Whether this end stops play that went round in circles (the stall rule): the lab
+    reports such rounds as anomalies, with an example to replay."""
 
 
 class RoundResult(NamedTuple):
@@ -325,6 +328,12 @@ class Game(ABC):
         what a referee that must know the game's size (OpenSpiel) asks.  Raises
         :class:`ValueError` for options under which a match need not end."""
         raise ValueError(f"{self.name} does not say how long a match can last")
+
+    def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
+        """Whether a finished match of ``rounds`` rounds with these ``totals`` ended only at the
+        game's safety limit on rounds, short of its rules' own end (the lab reports such
+        matches as anomalies).  Never, by default."""
+        return False
 
     def move_kind(self, move: Move) -> str:
         """What kind of move ``move`` is, in the game's words, for the lab's measures of what

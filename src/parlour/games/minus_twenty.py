@@ -432,7 +432,7 @@ class MinusTwenty(Game):
     )
     event_kinds = ("Meld", "Negative Meld", "Eight-Card Meld", "Stall rule")
     plain_card = "number"
-    endings = (RoundEnding("Stall rule", "Stall rule"), RoundEnding("Draw pile empty", None))
+    endings = (RoundEnding("Stall rule", "Stall rule", stall=True), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 
     @property
@@ -461,6 +461,15 @@ class MinusTwenty(Game):
         stock = len(minus_twenty_deck()) - 2 * options["hand_size"]
         rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else ROUND_CAP
         return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80)
+
+    def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
+        """Stopped at :data:`ROUND_CAP` rounds short of the target score (or of a best-of's
+        majority, which that many rounds can only miss by level play)."""
+        if rounds < ROUND_CAP:
+            return False
+        if options["target_score"] is not None:
+            return max(totals) < int(options["target_score"])
+        return options["best_of"] is not None
 
     def card_role(self, card: Card) -> CardRole | None:
         """Investment cards (J, Q, K) multiply their meld."""

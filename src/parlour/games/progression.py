@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
@@ -354,7 +354,7 @@ class Progression(Game):
     )
     event_kinds = ("Over Twelve", "Twelve or Under", "Face Cards Only", "Stall Rule")
     plain_card = "number"
-    endings = (RoundEnding("Stall rule", "Stall Rule"), RoundEnding("Draw pile empty", None))
+    endings = (RoundEnding("Stall rule", "Stall Rule", stall=True), RoundEnding("Draw pile empty", None))
     deal_zones = ("hands", "stock")
 
     @property
@@ -379,6 +379,11 @@ class Progression(Game):
         rounds = options["rounds"] if options["target_score"] is None else ROUND_CAP
         stock = len(standard_deck()) - PLAYERS * HAND
         return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 210 + 4 * 50)
+
+    def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
+        """Stopped at :data:`ROUND_CAP` rounds short of the target score."""
+        target = options["target_score"]
+        return target is not None and rounds >= ROUND_CAP and max(totals) < target
 
     def card_role(self, card: Card) -> CardRole | None:
         """Face cards (A, J, Q, K) multiply their stack."""

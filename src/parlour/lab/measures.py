@@ -128,7 +128,7 @@ def _measure_match(game: Game, judge: Callable[[State], list[float]], index: int
             values.append(_edge(judge(state), seat))
             state.undo()
         values.sort(reverse=True)
-        if values[0] - values[1] >= REAL_GAP:
+        if values[0] - values[1] >= REAL_GAP - 1e-9:  # a gap of exactly one point counts, rounding aside
             counts[2] += 1
 
     def after_round(state: State) -> None:

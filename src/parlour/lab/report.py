@@ -40,6 +40,7 @@ from sqlalchemy import select
 
 from parlour import games
 from parlour.game import RoundEnding
+from parlour.lab import measures
 from parlour.lab.arena import _names  # the arena's player labels, so both name players alike
 from parlour.lab.stats import holm, icc_interval, paired_difference, t_interval, units_needed, wilson_interval
 from parlour.store import EventRow, Experiment, Match, RoundRow, Store
@@ -472,13 +473,17 @@ def _deal_vs_players(p: _Played) -> dict[str, Any] | None:
         by_position.append({"position": q, **(found or dict.fromkeys(_NO_ICC))})
     warning = None
     if copies:
+        noise = p.experiment.noise
+        advice = (f"more playtest noise than {noise:g} (noise in the plan, --noise)" if noise else
+                  "playtest noise (noise = 0.05 in the plan, --noise 0.05)")
         warning = (f"{copies} of {len(groups)} deals ({share:.0%}) were played move for move the same in every "
                    "seating: the bots made the same choices whoever sat where, so those seatings are copies, "
                    "not separate tries. " + (
-                       "The share decided by the deal is not given (it would read the copies as the deal "
-                       "deciding everything). " if withheld else "")
-                   + "Give the bots playtest noise (noise = 0.05 in the plan, --noise 0.05) so that every "
-                   "seating is a try of its own.")
+                       "The share decided by the deal is not given: it would read the copies as the deal "
+                       f"deciding everything. Give the bots {advice} so that every seating is a try of its own."
+                       if withheld else
+                       f"The share decided by the deal counts them as agreement and may read a little high "
+                       f"(above {IDENTICAL_LIMIT:.0%} of the deals it is not given); {advice} would avoid it."))
     return {
         "deals": len(groups),
         "per_deal": p.seats,
@@ -496,7 +501,145 @@ def _bots(p: _Played) -> str:
     return ", ".join(p.labels) + (f", each with {slips:.0%} random slips" if slips else "")
 
 
-def _experiment(p: _Played) -> dict[str, Any]:
+# -- play, duration and anomalies ---------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """What the designer may set for a report."""
+
+    baseline: str | None = None
+    """The variant each study's others are compared with (default: the plan's)."""
+    smallest: float = 0.05
+    """The smallest change of the first player's win rate worth telling apart (the stop rule's)."""
+    seconds_per_move: float = 5.0
+    """How long a person takes for a move, to give durations in minutes."""
+    target_minutes: tuple[float, float] | None = None
+    """The range a match should last, in minutes (None: no target)."""
+    sample: int = measures.SAMPLE
+    """Matches of each experiment replayed for the measures of play."""
+
+
+def _sample_units(p: _Played, indices: Sequence[int]) -> IntArray:
+    """The independent unit of each sampled match (by its index): its deal, or itself."""
+    array = np.array(indices, dtype=np.int64)
+    result: IntArray = array // p.seats if p.duplicate else array
+    return result
+
+
+def _share_ci(numerators: Sequence[float], denominators: Sequence[float], units: IntArray) -> dict[str, Any]:
+    """A share summed over units (numerator / denominator within each unit), with a 95% t interval
+    over the units' shares."""
+    keys = np.unique(units)
+    tops = np.zeros(len(keys))
+    bottoms = np.zeros(len(keys))
+    where = np.searchsorted(keys, units)
+    np.add.at(tops, where, np.asarray(numerators, dtype=np.float64))
+    np.add.at(bottoms, where, np.asarray(denominators, dtype=np.float64))
+    shares = [t / b for t, b in zip(tops, bottoms) if b > 0]
+    total = float(np.sum(bottoms))
+    _, low, high = t_interval(shares)
+    return {"share": float(np.sum(tops)) / total if total else None,
+            "ci": None if low is None or high is None else [max(0.0, low), min(1.0, high)]}
+
+
+def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None:
+    """What replaying a sample of the experiment's records shows (:mod:`parlour.lab.measures`)."""
+    texts = measures.load_texts(store, p.experiment.id, settings.sample)
+    if not texts:
+        return None
+    found = measures.measure(games.get(p.experiment.game), texts)
+    per_match = found.per_match
+    units = _sample_units(p, [index for index, *_ in per_match])
+    decisions = [d for _, d, _, _ in per_match]
+    kinds = {
+        kind: {"played": count, "share_of_moves": count / found.decisions,
+               "offered": found.offered[kind],
+               "chosen_when_offered": (found.chosen_when_offered[kind] / found.offered[kind]
+                                       if found.offered[kind] else None)}
+        for kind, count in found.played.most_common()
+    }
+    round_units = _sample_units(p, [index for index, _, _ in found.per_round])
+    changes = _mean_of_units([c for _, c, _ in found.per_round], round_units)
+    decided = [(u, d) for u, (_, _, d) in zip(round_units.tolist(), found.per_round) if d is not None]
+    decided_at = _mean_of_units([d for _, d in decided], np.array([u for u, _ in decided], dtype=np.int64))
+    comebacks = []
+    for stage, (behind, won) in enumerate(found.behind):
+        low, high = wilson_interval(won, int(behind)) if behind else (None, None)
+        comebacks.append({"stage": stage, "from": stage / measures.STAGES, "behind": int(behind),
+                          "wins": won, "rate": won / behind if behind else None,
+                          "ci": None if low is None else [low, high]})
+    return {
+        "sample": found.matches,
+        "of": len(p.totals),
+        "rounds": found.rounds,
+        "decisions": found.decisions,
+        "real_gap": measures.REAL_GAP,
+        "choices": _share_ci([c for _, _, c, _ in per_match], decisions, units),
+        "real_choices": _share_ci([r for _, _, _, r in per_match], decisions, units),
+        "kinds": kinds,
+        "lead_changes": changes,
+        "decided_at": {**decided_at, "median": float(np.median([d for _, d in decided])) if decided else None},
+        "comebacks": comebacks,
+    }
+
+
+def _mean_of_units(values: Sequence[float], units: IntArray) -> dict[str, Any]:
+    """The mean of ``values`` over the units they belong to (each unit's own mean first, so
+    that each weighs the same), with its 95% t interval."""
+    if not len(values):
+        return {"mean": None, "ci": None}
+    _, per_unit = _by_unit(np.asarray(values, dtype=np.float64), units)
+    mean, low, high = t_interval(per_unit.tolist())
+    return {"mean": mean, "ci": None if low is None else [low, high]}
+
+
+def _duration(p: _Played, settings: Settings) -> dict[str, Any]:
+    """How long a match lasts for people at ``seconds_per_move``, against the designer's target."""
+    minutes = p.moves.astype(np.float64) * settings.seconds_per_move / 60
+    result: dict[str, Any] = {"seconds_per_move": settings.seconds_per_move, "minutes": _with_ci(p, minutes),
+                              "target": None}
+    if settings.target_minutes is not None and len(minutes):
+        low, high = settings.target_minutes
+        result["target"] = {
+            "minutes": [low, high],
+            "shorter": _unit_rate(p, (minutes < low).astype(np.float64)),
+            "within": _unit_rate(p, ((minutes >= low) & (minutes <= high)).astype(np.float64)),
+            "longer": _unit_rate(p, (minutes > high).astype(np.float64)),
+        }
+    return result
+
+
+def _anomalies(p: _Played) -> list[dict[str, Any]]:
+    """What a designer should look at, each with an example match: rounds ended by a stall rule,
+    matches stopped at the safety limit on rounds, and the longest round."""
+    game = games.get(p.experiment.game)
+    found = []
+    for number, ending in enumerate(game.endings):
+        if not ending.stall:
+            continue
+        stalled = (p.endings == number).astype(np.float64)
+        rows = np.flatnonzero(stalled)
+        found.append({"key": f"stall-{number}", "what": f"rounds ended by the {ending.name.lower()}",
+                      "count": len(rows), "share": _mean_ci(p, stalled, per_round=True),
+                      "example": int(p.index[p.round_match[rows[0]]]) if len(rows) else None})
+    try:
+        options = game.check_options(p.experiment.options)
+        capped = np.array([game.capped(options, int(r), t) for r, t in zip(p.rounds, p.totals.astype(int).tolist())],
+                          dtype=np.float64)
+    except (ValueError, KeyError):  # stored by a version of the game with other options
+        capped = np.zeros(len(p.rounds))
+    rows = np.flatnonzero(capped)
+    found.append({"key": "capped", "what": "matches stopped at the limit on rounds", "count": len(rows),
+                  "share": _mean_ci(p, capped), "example": int(p.index[rows[0]]) if len(rows) else None})
+    if len(p.round_moves):
+        longest = int(np.argmax(p.round_moves))
+        found.append({"key": "longest", "what": f"the longest round: {int(p.round_moves[longest])} moves "
+                                                f"(median {float(np.median(p.round_moves)):g})",
+                      "count": 1, "share": None, "example": int(p.index[p.round_match[longest]])})
+    return found
+
+
+def _experiment(p: _Played, store: Store, settings: Settings) -> dict[str, Any]:
     e = p.experiment
     game = games.get(e.game)
     try:
@@ -527,6 +670,9 @@ def _experiment(p: _Played) -> dict[str, Any]:
         "length": _lengths(p),
         "events": _events(p),
         "deal_vs_players": _deal_vs_players(p),
+        "duration": _duration(p, settings),
+        "anomalies": _anomalies(p),
+        "play": _play(store, p, settings),
     }
 
 
@@ -624,11 +770,6 @@ def _test(metric: _Metric, baseline: _Played, other: _Played) -> dict[str, Any]:
             "ci": None, "units": min(len(a), len(b)), "sd": None}
 
 
-SMALLEST_DIFFERENCE = 0.05
-"""The smallest change of the first player's win rate worth telling apart (the stop rule's),
-unless the designer gives another."""
-
-
 def stop_rule(test: dict[str, Any], smallest: float) -> dict[str, Any]:
     """Whether the deals played are enough to tell the variant from the baseline: ``apart``
     when the difference is significant (after Holm's correction); ``enough`` when its 95%
@@ -718,29 +859,29 @@ def _studies(played: Sequence[_Played], baseline: str | None = None) -> list[lis
     return groups
 
 
-def _numbers(store: Store, played: Sequence[_Played], baseline: str | None = None,
-             smallest: float = SMALLEST_DIFFERENCE) -> dict[str, Any]:
+def _numbers(store: Store, played: Sequence[_Played], settings: Settings) -> dict[str, Any]:
     numbers = {
         "format": FORMAT,
         "database": store.url,
         "alpha": ALPHA,
-        "experiments": [_experiment(p) for p in played],
-        "comparisons": [_comparison(group, smallest) for group in _studies(played, baseline)],
+        "settings": {"seconds_per_move": settings.seconds_per_move, "sample": settings.sample,
+                     "target_minutes": None if settings.target_minutes is None else list(settings.target_minutes)},
+        "experiments": [_experiment(p, store, settings) for p in played],
+        "comparisons": [_comparison(group, settings.smallest) for group in _studies(played, settings.baseline)],
         "uncompared": [p.experiment.name for p in played if p.experiment.study is None],
     }
     numbers["summary"] = summary(numbers)
     return numbers
 
 
-def build(store: Store, names: Sequence[str] | None = None, baseline: str | None = None,
-          smallest: float = SMALLEST_DIFFERENCE) -> dict[str, Any]:
+def build(store: Store, names: Sequence[str] | None = None, **settings: Any) -> dict[str, Any]:
     """The report's numbers for the named experiments (all if ``names`` is empty), JSON-ready.
 
     Experiments come in the order named (else the order stored).  The variants of each study
     are compared with its baseline (``baseline``: a variant's name; default: the plan's).
-    Unknown names raise :class:`ValueError`.
+    ``settings`` are :class:`Settings`' fields.  Unknown names raise :class:`ValueError`.
     """
-    return _numbers(store, _played(store, names), baseline, smallest)
+    return _numbers(store, _played(store, names), Settings(**settings))
 
 
 # -- the summary ---------------------------------------------------------------
@@ -778,7 +919,7 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         else:
             even.append(f"{section['name']} ({figures})")
         deal = section["deal_vs_players"]
-        if deal is not None and deal["warning"]:
+        if deal is not None and deal["warning"] and deal["identical_share"] > IDENTICAL_LIMIT:
             lines.append(f"{section['name']}: {deal['warning']}")
     if even:
         lines.append("No clear advantage to either seat (the first player's 95% interval holds the fair share) in: "
@@ -988,6 +1129,34 @@ def _plot_deal(p: _Played, numbers: dict[str, Any], path: Path) -> str:
     return _save(figure, path)
 
 
+def _plot_play(p: _Played, play: dict[str, Any], path: Path) -> str:
+    figure = _figure(11, max(3.6, 0.32 * len(play["kinds"]) + 1.4))
+    left, right = figure.subplots(1, 2)
+    stages = [item for item in play["comebacks"] if item["rate"] is not None]
+    xs = [item["from"] * 100 for item in stages]
+    rates = [item["rate"] for item in stages]
+    left.errorbar(xs, rates, yerr=_error_bars(rates, [item["ci"] for item in stages]), marker="o", capsize=4,
+                  color="#4c72b0", label="win rate of a seat behind (95% interval)")
+    left.axhline(1 / p.seats, color="black", linestyle="--", linewidth=1, label=f"fair share {1 / p.seats:.2f}")
+    left.set_ylim(0, 1)
+    left.set_xlim(-5, 100)
+    left.set_xlabel("share of the round played (%)")
+    left.set_ylabel("win rate when behind")
+    left.set_title("Comebacks: how often a seat behind then wins the round", fontsize=10)
+    left.legend(loc="upper right", fontsize=8)
+    names = list(reversed(play["kinds"]))
+    shares = [play["kinds"][k]["share_of_moves"] for k in names]
+    right.barh(names, shares, color="#55a868")
+    for y, share in enumerate(shares):
+        right.text(share, y, f" {share:.1%}", va="center", fontsize=8)
+    right.set_xlim(0, max([*shares, 0.01]) * 1.3)
+    right.set_xlabel("share of moves")
+    right.set_title("What is played", fontsize=10)
+    right.tick_params(axis="y", labelsize=9)
+    figure.suptitle(f"Play — {_wrap(p.experiment.name, 80)} ({play['sample']} matches replayed)", fontsize=11)
+    return _save(figure, path)
+
+
 def _plot_comparison(group: Sequence[_Played], numbers: dict[str, Any], path: Path) -> str:
     labels = [f"V{i + 1}" for i in range(len(group))]
     rows = {row["key"]: row for row in numbers["metrics"]}
@@ -1058,6 +1227,8 @@ def _plots(played: Sequence[_Played], numbers: dict[str, Any], out: Path) -> Non
         }
         if section["deal_vs_players"] is not None:
             section["plots"]["deal_vs_players"] = _plot_deal(p, section, out / f"{stem}-deal.png")
+        if section["play"] is not None:
+            section["plots"]["play"] = _plot_play(p, section["play"], out / f"{stem}-play.png")
     by_name = {p.experiment.name: p for p in played}
     for comparison in numbers["comparisons"]:
         group = [by_name[name] for name in comparison["experiments"]]
@@ -1091,9 +1262,18 @@ class _Image:
 
 
 @dataclass
+class _Link:
+    text: str
+    href: str
+
+
+Cell: TypeAlias = "str | _Link"
+
+
+@dataclass
 class _Table:
     headers: list[str]
-    rows: list[list[str]]
+    rows: Sequence[Sequence[Cell]]
 
 
 _Block: TypeAlias = "_Heading | _Text | _List | _Image | _Table"
@@ -1143,6 +1323,28 @@ _EXPLAIN = {
         "Fleiss's, from the F distribution. If the bots play a deal the same way in every seating, its "
         "seatings are copies and say nothing about luck: the report then warns and gives no ICC. Below: each "
         "player's mean margin over the deals, with its 95% interval."
+    ),
+    "duration": (
+        "How long a match takes people, at {seconds} seconds a move (set it with --seconds-per-move), with the "
+        "95% interval of the mean; against the designer's target range when one is given (--target-minutes)."
+    ),
+    "play": (
+        "Read by replaying {sample} of the {of} matches (spread evenly over them) move by move. A decision "
+        "is a real one when the best move is at least {gap} point(s) of expected round score ahead of the "
+        "second-best, as the game's heuristic evaluation judges each move one move ahead, on the cards as they "
+        "lie (the advice's judgement, not a search's, and not only what the mover knew). Each kind of move is "
+        "named as the game names it; 'chosen when offered' is how often a move of that kind was made when it "
+        "was among several legal moves. The leader is the seat the evaluation expects to score most in the "
+        "round: lead changes count how often that changes, 'decided at' is how far into a round the eventual "
+        "winner took the lead for good, and the last table gives, at each stage of a round, how often a seat "
+        "that was behind then went on to win the round (intervals over seat-rounds, Wilson's). A round "
+        "decided early with few comebacks is one whose end is played out, not contested."
+    ),
+    "anomalies": (
+        "Things a designer should look at, each with an example match written beside this report: open it "
+        "with 'parlour replay FILE', or in the browser on the replay page of 'parlour serve' (Replay, then "
+        "the file). Rounds ended by a stall rule are play that went round in circles; a match stopped at the "
+        "limit on rounds never reached the rules' own end."
     ),
     "compare": (
         "The variants of one study (one plan), each against the baseline V1: the difference of the means "
@@ -1271,6 +1473,7 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
         _summary_row("rounds per match", length["rounds_per_match"]),
         _summary_row("moves per match", length["moves_per_match"]),
     ]))
+    blocks += _duration_blocks(section["duration"])
     events = section["events"]
     blocks += [_Heading(3, "Scoring events and round endings"), _Text(_EXPLAIN["events"])]
     if "events" in plots:
@@ -1306,7 +1509,71 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[_Block]:
             ["player", "deals", "mean margin", "95% interval"],
             [[item["player"], str(item["deals"]), _num(item["mean_margin"]), _ci_text(item["ci"])]
              for item in deal["by_player"]]))
+    if section["play"] is not None:
+        blocks += _play_blocks(section["play"], plots)
+    blocks += _anomaly_blocks(section["anomalies"])
     return blocks
+
+
+def _duration_blocks(duration: dict[str, Any]) -> list[_Block]:
+    minutes = duration["minutes"]
+    blocks: list[_Block] = [
+        _Text(_EXPLAIN["duration"].format(seconds=f"{duration['seconds_per_move']:g}")),
+        _Table(["", *_SUMMARY_HEADERS], [_summary_row("minutes per match", minutes)]),
+    ]
+    target = duration["target"]
+    if target is not None:
+        low, high = target["minutes"]
+        blocks.append(_Table(
+            [f"target {low:g}–{high:g} minutes", "matches", "share", "95% interval", "interval"],
+            [[label, str(item["matches"]), _pct(item["rate"]), _ci_text(item["ci"], _pct), item["interval"]]
+             for label, item in (("shorter", target["shorter"]), ("within", target["within"]),
+                                 ("longer", target["longer"]))]))
+    return blocks
+
+
+def _play_blocks(play: dict[str, Any], plots: dict[str, str]) -> list[_Block]:
+    blocks: list[_Block] = [
+        _Heading(3, "Choices, what is played, and when a round is decided"),
+        _Text(_EXPLAIN["play"].format(sample=play["sample"], of=play["of"], gap=f"{play['real_gap']:g}")),
+    ]
+    if "play" in plots:
+        blocks.append(_Image(plots["play"], "Comebacks by stage of a round, and the share of moves by kind"))
+    choices, real = play["choices"], play["real_choices"]
+    blocks.append(_Table(["decisions", "share", "95% interval"], [
+        [f"with more than one legal move (of {play['decisions']})", _pct(choices["share"]),
+         _ci_text(choices["ci"], _pct)],
+        [f"with the best move at least {play['real_gap']:g} point(s) ahead of the next", _pct(real["share"]),
+         _ci_text(real["ci"], _pct)],
+    ]))
+    blocks.append(_Table(["kind of move", "moves", "share of moves", "offered among others", "chosen when offered"],
+                         [[kind, str(item["played"]), _pct(item["share_of_moves"]), str(item["offered"]),
+                           _pct(item["chosen_when_offered"])] for kind, item in play["kinds"].items()]))
+    changes, decided = play["lead_changes"], play["decided_at"]
+    blocks.append(_Table(["per round", "mean", "95% interval", "median"], [
+        ["lead changes", _num(changes["mean"]), _ci_text(changes["ci"]), "—"],
+        ["decided at (share of the round's moves after which the winner led to the end)",
+         _pct(decided["mean"]), _ci_text(decided["ci"], _pct), _pct(decided["median"])],
+    ]))
+    blocks.append(_Table(["stage of the round", "seats behind", "their wins", "win rate when behind", "95% interval"],
+                         [[f"{item['from']:.0%} played", str(item["behind"]), _num(item["wins"], 1),
+                           _pct(item["rate"]), _ci_text(item["ci"], _pct)] for item in play["comebacks"]]))
+    return blocks
+
+
+def _anomaly_blocks(anomalies: list[dict[str, Any]]) -> list[_Block]:
+    rows: list[list[Cell]] = []
+    for item in anomalies:
+        share = item["share"]
+        example: Cell = "—"
+        if item.get("file"):
+            example = _Link(f"match {item['example']}: {item['replay']}", item["file"])
+        elif item["example"] is not None:
+            example = f"match {item['example']}"
+        rows.append([item["what"], str(item["count"]),
+                     "—" if share is None else f"{_pct(share['mean'])} ({_ci_text(share['ci'], _pct)})", example])
+    return [_Heading(3, "Anomalies"), _Text(_EXPLAIN["anomalies"]),
+            _Table(["what", "count", "share (95% interval)", "example to replay"], rows)]
 
 
 def _comparison_blocks(comparison: dict[str, Any]) -> list[_Block]:
@@ -1402,14 +1669,21 @@ def _html(blocks: Sequence[_Block]) -> str:
             parts.append(f'<img src="{html.escape(block.file)}" alt="{html.escape(block.alt)}">')
         else:
             head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
-            body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in block.rows)
+            body = "".join("<tr>" + "".join(f"<td>{_html_cell(c)}</td>" for c in row) + "</tr>" for row in block.rows)
             parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
+def _html_cell(cell: Cell) -> str:
+    if isinstance(cell, _Link):
+        return f'<a href="{html.escape(cell.href)}">{html.escape(cell.text)}</a>'
+    return html.escape(cell)
+
+
 def _markdown(blocks: Sequence[_Block]) -> str:
-    def cell(text: str) -> str:
+    def cell(content: Cell) -> str:
+        text = f"[{content.text}]({content.href})" if isinstance(content, _Link) else content
         return text.replace("|", "\\|")
 
     parts = []
@@ -1430,8 +1704,26 @@ def _markdown(blocks: Sequence[_Block]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html", baseline: str | None = None,
-          smallest: float = SMALLEST_DIFFERENCE) -> Path:
+def _examples(store: Store, played: Sequence[_Played], numbers: dict[str, Any], out: Path) -> None:
+    """Write the record of each anomaly's example match beside the report (``examples/``), for
+    ``parlour replay`` and the web's replay page, and note its file in ``numbers``."""
+    for p, section in zip(played, numbers["experiments"]):
+        for item in section["anomalies"]:
+            if item["example"] is None:
+                continue
+            with store.session() as session:
+                text = session.scalar(select(Match.record).where(Match.experiment_id == p.experiment.id,
+                                                                 Match.index == item["example"]))
+            if text is None:
+                continue
+            name = f"examples/exp{p.experiment.id}-{item['key']}-match{item['example']}.json"
+            (out / "examples").mkdir(exist_ok=True)
+            (out / name).write_text(text, encoding="utf-8")
+            item["file"] = name
+            item["replay"] = f"parlour replay {out / name}"
+
+
+def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html", **settings: Any) -> Path:
     """Write the report into the folder ``out`` (created if needed) and return its main file.
 
     ``fmt`` is ``html`` (``report.html``, a page with explanations, plots and
@@ -1442,10 +1734,11 @@ def write(store: Store, names: Sequence[str] | None, out: Path, fmt: str = "html
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
     played = _played(store, names)
-    numbers = _numbers(store, played, baseline, smallest)
+    numbers = _numbers(store, played, Settings(**settings))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _plots(played, numbers, out)
+    _examples(store, played, numbers, out)
     target = out / _MAIN_FILE[fmt]
     if fmt == "json":
         text = json.dumps(numbers, indent=1) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from parlour.cards import Card
@@ -91,6 +91,12 @@ class SilverBars(Game):
             raise ValueError("a match need not end without a round limit: max_rounds must be at least 1")
         stock = len(silver_bars_deck(options)) - 2 * HAND
         return Bounds(options["max_rounds"], stock + 2 * VAULTS + options["strikes"], PERFECT)
+
+    def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
+        """Stopped by ``max_rounds`` with no player at the target, or with the totals level."""
+        limit = options["max_rounds"]
+        reached = max(totals) >= options["target_score"] and len(set(totals)) == len(totals)
+        return bool(limit) and rounds >= limit and not reached
 
     def card_role(self, card: Card) -> CardRole | None:
         """Every card is of a kind: a silver bar (with its value), a miner, rubble, a shovel,
