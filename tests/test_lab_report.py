@@ -357,8 +357,8 @@ def test_html_report_with_plots(store: Store, tmp_path: Path) -> None:
         assert heading in page
     assert page.index("Summary") < page.index("Score distribution")  # the summary comes first
     images = re.findall(r'<img src="([^"]+)"', page)
-    assert len(images) == 5 * len(SPECS) + 3 + 2  # five each, a deal plot for each of the 3 duplicate ones,
-    # and one comparison a study
+    assert len(images) == 5 * len(SPECS) + 3 + 2 * 2  # five each, a deal plot for each of the 3 duplicate
+    # ones, and a comparison and a sweep a study (each varies one option)
     for name in images:
         data = (main.parent / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 1000
@@ -615,3 +615,17 @@ def test_anomalies_name_an_example_to_replay(store: Store, tmp_path: Path) -> No
     out = subprocess.run([*parlour_command(), "replay", str(example)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "the round ends by the stall rule" in out.stdout.lower()
+
+
+def test_a_study_that_varies_one_option_is_a_sweep(numbers: dict[str, Any]) -> None:
+    hands = next(c for c in numbers["comparisons"] if c["study"] == HANDS)
+    sweep = hands["findings"]["sweep"]
+    assert sweep["option"] == "hand_size" and sweep["values"] == [1, 7, 8]
+    by_value = {1: MINUS_ONE, 7: MINUS_DEFAULT, 8: MINUS_EIGHT}
+    wins = next(series for series in sweep["series"] if series["key"] == "win_rate_position_0")
+    for point in wins["points"]:
+        rate = section(numbers, by_value[point["value"]].name)["wins"]["by_position"][0]
+        assert point["mean"] == pytest.approx(rate["rate"])
+    assert hands["findings"]["luck"] is None and hands["findings"]["depth"] is None
+    assert hands["findings"]["matters"] is None
+    assert any(line.startswith("Sweeping hand_size from 1 to 8") for line in numbers["summary"])

@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 import textwrap
 import warnings
 from collections.abc import Callable, Sequence
@@ -829,6 +830,120 @@ def _comparison(group: Sequence[_Played], smallest: float) -> dict[str, Any]:
     }
 
 
+# -- what a study's shape answers: sweeps, deal luck, skill depth, restricted play ----
+
+_RESTRICTED = re.compile(r"^(?P<bot>.+)/(?P<how>without|always):(?P<kind>.+)$")
+"""A player barred from a kind of move, or bound to it (:class:`parlour.bots.Restricted`)."""
+_SEARCH_BUDGET = re.compile(r"^ismcts:(?:.*,)?iterations=(?P<iterations>\d+)(?:,.*)?$")
+
+
+def _seat_shares(p: _Played, player: int) -> FloatArray:
+    """One player's share of the win per independent unit (deal or match)."""
+    return _by_unit(p.by_player(p.share)[:, player], p.unit)[1]
+
+
+def _against_fair(p: _Played, player: int) -> dict[str, Any]:
+    """A player's win rate against the fair share: the difference with its 95% interval (over
+    deals or matches) and a one-sample t-test's p."""
+    from scipy import stats
+
+    shares = _seat_shares(p, player)
+    fair = 1 / p.seats
+    mean, low, high = t_interval((shares - fair).tolist())
+    p_value = None
+    if len(shares) > 1 and shares.std() > 0:
+        p_value = float(stats.ttest_1samp(shares, fair).pvalue)
+    elif len(shares) > 1 and mean:
+        p_value = 0.0
+    return {"rate": None if mean is None else mean + fair, "gap": mean, "ci": None if low is None else [low, high],
+            "rate_ci": None if low is None or high is None else [max(0.0, low + fair), min(1.0, high + fair)],
+            "p": p_value, "units": len(shares)}
+
+
+def _sweep(group: Sequence[_Played]) -> dict[str, Any] | None:
+    """Variants that differ from one another in one game option alone, played by the same bots:
+    the main measures against the option's value."""
+    first = group[0].experiment
+    changed = {key for p in group for key, value in p.experiment.options.items() if first.options.get(key) != value}
+    if len(changed) != 1 or any((p.experiment.players, p.experiment.noise, p.experiment.mode)
+                                != (first.players, first.noise, first.mode) for p in group):
+        return None
+    (option,) = changed
+    ordered = sorted(group, key=lambda p: p.experiment.options[option])
+    measures_ = [_FIRST_WINS, _MATCH_MOVES, _ROUND_MOVES]
+    series = [{"key": m.key, "metric": m.label,
+               "points": [{"value": p.experiment.options[option], **_mean_ci(p, m.data(p), m.per_round)}
+                          for p in ordered]} for m in measures_]
+    if all(p.duplicate for p in ordered):
+        points = []
+        for p in ordered:
+            deal = _deal_vs_players(p)
+            item = deal["by_position"][0] if deal else {}
+            points.append({"value": p.experiment.options[option], "mean": item.get("icc"), "ci": item.get("ci")})
+        series.append({"key": "icc_position_0", "metric": "Share decided by the deal (ICC), first player",
+                       "points": points})
+    return {"option": option, "values": [p.experiment.options[option] for p in ordered], "series": series}
+
+
+def _luck(group: Sequence[_Played]) -> list[dict[str, Any]] | None:
+    """Variants of the same rules on duplicate deals, each played by copies of one bot: how much
+    the deal decides, across bot strengths."""
+    first = group[0].experiment
+    if not all(p.duplicate and p.experiment.options == first.options and len(set(p.experiment.players)) == 1
+               for p in group) or len({p.experiment.players[0] for p in group}) < 2:
+        return None
+    rows = []
+    for p in group:
+        deal = _deal_vs_players(p)
+        assert deal is not None
+        item = deal["by_position"][0]
+        rows.append({"experiment": p.experiment.name, "bots": _bots(p), "icc": item["icc"], "ci": item.get("ci"),
+                     "identical_share": deal["identical_share"], "deals": deal["deals"]})
+    return rows
+
+
+def _depth(group: Sequence[_Played]) -> list[dict[str, Any]] | None:
+    """Variants where a search with twice the budget plays one with the budget (SkillTrace): the
+    stronger's win rate as the budget doubles, and where doubling stops paying."""
+    rows = []
+    for p in group:
+        budgets = [_SEARCH_BUDGET.match(spec) for spec in p.experiment.players[:2]]
+        if not all(budgets) or int(budgets[0]["iterations"]) != 2 * int(budgets[1]["iterations"]):  # type: ignore[index]
+            return None
+        rows.append({"experiment": p.experiment.name, "budget": int(budgets[1]["iterations"]),  # type: ignore[index]
+                     **_against_fair(p, 0)})
+    rows.sort(key=lambda row: row["budget"])
+    for row in rows:
+        row["pays"] = row["ci"] is not None and row["ci"][0] > 0
+        row["elo"] = elo(row["rate"])
+    return rows
+
+
+def _matters(group: Sequence[_Played], played: dict[str, Any] | None) -> list[dict[str, Any]] | None:
+    """Variants where one player is barred from a kind of move (or bound to it): the restricted
+    player's win rate against the unrestricted ones, corrected for the number of kinds tried."""
+    rows = []
+    for p in group[1:]:
+        found = _RESTRICTED.match(p.experiment.players[0])
+        if found is None:
+            continue
+        kind = found["kind"]
+        share = None if played is None else played["kinds"].get(kind, {}).get("share_of_moves", 0.0)
+        rows.append({"experiment": p.experiment.name, "kind": kind, "how": found["how"], "played_share": share,
+                     **_against_fair(p, 0)})
+    if not rows:
+        return None
+    for row, adjusted in zip(rows, holm([row["p"] for row in rows])):
+        row["p_adjusted"] = adjusted
+        row["significant"] = adjusted is not None and adjusted < ALPHA
+    return rows
+
+
+def _findings(group: Sequence[_Played], baseline_play: dict[str, Any] | None) -> dict[str, Any]:
+    return {"sweep": _sweep(group), "luck": _luck(group), "depth": _depth(group),
+            "matters": _matters(group, baseline_play)}
+
+
 def _studies(played: Sequence[_Played], baseline: str | None = None) -> list[list[_Played]]:
     """The experiments of each study with two or more in the report, the baseline first: the
     one named ``baseline`` (a full name, or a variant's name within its study), else the one
@@ -860,7 +975,7 @@ def _studies(played: Sequence[_Played], baseline: str | None = None) -> list[lis
 
 
 def _numbers(store: Store, played: Sequence[_Played], settings: Settings) -> dict[str, Any]:
-    numbers = {
+    numbers: dict[str, Any] = {
         "format": FORMAT,
         "database": store.url,
         "alpha": ALPHA,
@@ -870,6 +985,11 @@ def _numbers(store: Store, played: Sequence[_Played], settings: Settings) -> dic
         "comparisons": [_comparison(group, settings.smallest) for group in _studies(played, settings.baseline)],
         "uncompared": [p.experiment.name for p in played if p.experiment.study is None],
     }
+    sections = {section["name"]: section for section in numbers["experiments"]}
+    by_name = {p.experiment.name: p for p in played}
+    for comparison in numbers["comparisons"]:
+        group = [by_name[name] for name in comparison["experiments"]]
+        comparison["findings"] = _findings(group, sections[group[0].experiment.name]["play"])
     numbers["summary"] = summary(numbers)
     return numbers
 
@@ -900,6 +1020,43 @@ def _change(key: str, difference: float | None) -> str:
     if difference is None:
         return "—"
     return f"{difference * 100:+.1f} points" if key.startswith("win_rate") else f"{difference:+.3g}"
+
+
+def _findings_summary(findings: dict[str, Any]) -> list[str]:
+    """Sentences for what a study's shape answers (see :func:`_findings`)."""
+    lines = []
+    sweep = findings["sweep"]
+    if sweep is not None:
+        first = sweep["series"][0]["points"]
+        known = [point for point in first if point["mean"] is not None]
+        if known:
+            lines.append(f"Sweeping {sweep['option']} from {known[0]['value']} to {known[-1]['value']}, the first "
+                         f"player's win rate goes from {_points(known[0]['mean'])} to {_points(known[-1]['mean'])} "
+                         "(each value against the baseline is tested in the comparison).")
+    luck = findings["luck"]
+    if luck is not None:
+        parts = [f"{row['bots']}: {_points(row['icc'])}" + (
+            "" if row["ci"] is None else f" ({_points(row['ci'][0])}–{_points(row['ci'][1])})") for row in luck]
+        lines.append("The share of the first player's margin that the deal decides, by bots: " + "; ".join(parts) + ".")
+    depth = findings["depth"]
+    if depth is not None:
+        stops = next((row["budget"] for row in depth if not row["pays"]), None)
+        lines.append("Twice the search wins " + "; ".join(
+            f"{_points(row['rate'])} at {row['budget']} iterations" for row in depth) + ": " + (
+            f"doubling stops paying clearly from {stops} iterations." if stops is not None else
+            "every doubling tried still pays."))
+    matters = findings["matters"]
+    if matters is not None:
+        costly = [row for row in matters if row["significant"]]
+        free = [row["kind"] for row in matters if not row["significant"]]
+        for row in costly:
+            how = "barred from" if row["how"] == "without" else "bound to"
+            lines.append(f"A bot {how} '{row['kind']}' wins {_points(row['rate'])} against unrestricted copies "
+                         f"({_change('win_rate', row['gap'])} against a fair share; Holm-adjusted p = "
+                         f"{row['p_adjusted']:.3g}).")
+        if free:
+            lines.append("No measurable effect of restricting: " + ", ".join(f"'{kind}'" for kind in free) + ".")
+    return lines
 
 
 def summary(numbers: dict[str, Any]) -> list[str]:
@@ -964,6 +1121,7 @@ def summary(numbers: dict[str, Any]) -> list[str]:
                 lines.append(f"{names[i]}: not yet told apart from the baseline on the first player's win rate; "
                              f"{more} {comparison['unit']} of each would tell apart a difference of "
                              f"{smallest * 100:.0f} points.")
+        lines += _findings_summary(comparison["findings"])
     if numbers["uncompared"] and len(numbers["experiments"]) > 1:
         lines.append("Experiments run one by one (not from one plan) are not compared with each other: run the "
                      "variants from one plan, a study, to compare them on the same deals.")
@@ -1208,6 +1366,42 @@ def _error_bars(values: Sequence[float], cis: Sequence[list[float] | None]) -> l
             [ci[1] - v if ci else 0.0 for v, ci in zip(values, cis)]]
 
 
+def _plot_sweep(sweep: dict[str, Any], path: Path) -> str:
+    series = sweep["series"]
+    figure = _figure(3.6 * len(series) + 0.4, 3.6)
+    axes = figure.subplots(1, len(series), squeeze=False)[0]
+    for ax, line in zip(axes, series):
+        points = [point for point in line["points"] if point["mean"] is not None]
+        xs = [float(point["value"]) for point in points]
+        ys = [point["mean"] for point in points]
+        ax.errorbar(xs, ys, yerr=_error_bars(ys, [point["ci"] for point in points]), marker="o", capsize=4,
+                    color="#4c72b0")
+        if line["key"].startswith(("win_rate", "icc")):
+            ax.set_ylim(0, 1)
+        ax.set_xlabel(sweep["option"])
+        ax.set_title(_wrap(line["metric"] + " (95% interval)", 40), fontsize=10)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    figure.suptitle(f"Sweep of {sweep['option']}", fontsize=11)
+    return _save(figure, path)
+
+
+def _plot_depth(depth: list[dict[str, Any]], path: Path) -> str:
+    figure = _figure(6.5, 3.8)
+    ax = figure.subplots()
+    xs = [row["budget"] for row in depth]
+    rates = [row["rate"] or 0.0 for row in depth]
+    ax.errorbar(xs, rates, yerr=_error_bars(rates, [row["rate_ci"] for row in depth]), marker="o", capsize=4,
+                color="#c44e52", label="twice the budget wins (95% interval)")
+    ax.axhline(0.5, color="black", linestyle="--", linewidth=1, label="no gain")
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("budget of the weaker search (iterations)")
+    ax.set_ylabel("win rate of twice the budget")
+    ax.set_title("Skill depth: does twice the search pay?", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    return _save(figure, path)
+
+
 def _mark_significant(ax: Axes, row: dict[str, Any], values: Sequence[float]) -> None:
     """A star over each bar that differs from the baseline significantly (Holm-adjusted p < ALPHA)."""
     for x, (value, significant) in enumerate(zip(values, row["significant"])):
@@ -1232,8 +1426,13 @@ def _plots(played: Sequence[_Played], numbers: dict[str, Any], out: Path) -> Non
     by_name = {p.experiment.name: p for p in played}
     for comparison in numbers["comparisons"]:
         group = [by_name[name] for name in comparison["experiments"]]
-        name = f"compare-{comparison['game']}-{group[0].experiment.id}.png"
-        comparison["plots"] = {"comparison": _plot_comparison(group, comparison, out / name)}
+        stem = f"compare-{comparison['game']}-{group[0].experiment.id}"
+        comparison["plots"] = {"comparison": _plot_comparison(group, comparison, out / f"{stem}.png")}
+        findings = comparison["findings"]
+        if findings["sweep"] is not None:
+            comparison["plots"]["sweep"] = _plot_sweep(findings["sweep"], out / f"{stem}-sweep.png")
+        if findings["depth"] is not None:
+            comparison["plots"]["depth"] = _plot_depth(findings["depth"], out / f"{stem}-depth.png")
 
 
 # -- pages ---------------------------------------------------------------------
@@ -1345,6 +1544,29 @@ _EXPLAIN = {
         "with 'parlour replay FILE', or in the browser on the replay page of 'parlour serve' (Replay, then "
         "the file). Rounds ended by a stall rule are play that went round in circles; a match stopped at the "
         "limit on rounds never reached the rules' own end."
+    ),
+    "sweep": (
+        "One variant for each value of the option, played on the same deals by the same bots: the main "
+        "measures against the value, each with its 95% interval (the differences from the baseline and "
+        "their tests are in the table above)."
+    ),
+    "luck": (
+        "The same rules played on duplicate deals by copies of one bot, for several bots: the share of the "
+        "first player's score margin that the deal decides (ICC, with its 95% interval). Luck is not a "
+        "property of the rules alone: strong players leave the cards less to decide (Goodman, Perez-Liebana "
+        "and Lucas, 'Seeding for success')."
+    ),
+    "depth": (
+        "A search with twice the budget against the same search with the budget, as the budget doubles "
+        "(Ludii's SkillTrace): while twice the search still wins clearly more than half, more thinking pays "
+        "and the game has depth left; where the 95% interval reaches a fair share, doubling stops paying."
+    ),
+    "matters": (
+        "Restricted play (Jaffe and others, AIIDE 2012): a bot barred from a kind of move (or bound to play it "
+        "whenever it can) against unrestricted copies of itself, on duplicate deals. A kind whose barring "
+        "costs nothing measurable is one the game could do without; one whose barring costs much carries "
+        "the game. The gap is the restricted bot's win rate less a fair share, with its 95% interval over "
+        "deals; p-values are corrected together (Holm) for the number of kinds tried."
     ),
     "compare": (
         "The variants of one study (one plan), each against the baseline V1: the difference of the means "
@@ -1621,7 +1843,59 @@ def _comparison_blocks(comparison: dict[str, Any]) -> list[_Block]:
                                             f": about {stop['more']} more {comparison['unit']}")}[stop["verdict"]]
         stops.append([f"V{i + 1}", verdict])
     blocks.append(_Table(["stop rule (first player's win rate)", "verdict"], stops))
+    return blocks + _findings_blocks(comparison)
+
+
+def _findings_blocks(comparison: dict[str, Any]) -> list[_Block]:
+    findings = comparison["findings"]
+    plots = comparison.get("plots", {})
+    blocks: list[_Block] = []
+    sweep = findings["sweep"]
+    if sweep is not None:
+        blocks += [_Heading(3, f"Sweep of {sweep['option']}"), _Text(_EXPLAIN["sweep"])]
+        if "sweep" in plots:
+            blocks.append(_Image(plots["sweep"], f"The main measures against {sweep['option']}"))
+        blocks.append(_Table(
+            [sweep["option"], *(series["metric"] for series in sweep["series"])],
+            [[str(value), *(_sweep_cell(series["key"], series["points"][i]) for series in sweep["series"])]
+             for i, value in enumerate(sweep["values"])]))
+    luck = findings["luck"]
+    if luck is not None:
+        blocks += [_Heading(3, "Deal luck across bot strengths"), _Text(_EXPLAIN["luck"]),
+                   _Table(["bots", "deals", "decided by the deal (ICC), first player", "95% interval",
+                           "deals played identically"],
+                          [[row["bots"], str(row["deals"]), _pct(row["icc"]), _ci_text(row["ci"], _pct),
+                            _pct(row["identical_share"])] for row in luck])]
+    depth = findings["depth"]
+    if depth is not None:
+        blocks += [_Heading(3, "Skill depth: twice the search against the search"), _Text(_EXPLAIN["depth"])]
+        if "depth" in plots:
+            blocks.append(_Image(plots["depth"], "Win rate of twice the search as the budget doubles"))
+        blocks.append(_Table(["budget (iterations)", "twice the budget wins", "95% interval", "Elo points", "p",
+                              "pays"],
+                             [[f"{2 * row['budget']} against {row['budget']}", _pct(row["rate"]),
+                               _ci_text(row["rate_ci"], _pct),
+                               "—" if row["elo"] is None else f"{row['elo']:+.0f}", _p_text(row["p"]),
+                               "yes" if row["pays"] else "no"] for row in depth]))
+    matters = findings["matters"]
+    if matters is not None:
+        blocks += [_Heading(3, "What matters: restricted play"), _Text(_EXPLAIN["matters"]),
+                   _Table(["kind of move", "restriction", "share of moves (unrestricted)", "restricted bot wins",
+                           "gap to a fair share [95% interval]", "p (Holm-adjusted)"],
+                          [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
+                            _pct(row["played_share"]), _pct(row["rate"]),
+                            f"{_change('win_rate', row['gap'])} "
+                            f"[{_ci_text(row['ci'], lambda v: _change('win_rate', v))}]",
+                            _p_text(row["p"], row["p_adjusted"])] for row in matters])]
     return blocks
+
+
+def _sweep_cell(key: str, point: dict[str, Any]) -> str:
+    """A measure at one value of a sweep, with its interval."""
+    def show(value: float | None) -> str:
+        return _pct(value) if key.startswith(("win_rate", "icc")) else _num(value)
+
+    return f"{show(point['mean'])} ({_ci_text(point['ci'], show)})"
 
 
 def _blocks(numbers: dict[str, Any]) -> list[_Block]:
