@@ -4,6 +4,10 @@ bare engine's matches/s for the same random play in the same run.
 
     python benchmarks/lab.py [--game minus-twenty] [--matches 12000] [--runs 3]
 
+Then it times the whole designers' report (HTML with every plot, the measures of play
+read from a replayed sample of records) for ``--report-matches`` stored matches
+(1,000 by default, duplicate deals of the medium bots with playtest noise).
+
 The engine's figure is random matches played through the contract alone (as
 ``benchmarks/engine.py`` plays them), on one core.  Aims: the lab at one job at
 least 40% of the engine, and two jobs at least 1.8 x one job.  Runs alternate
@@ -25,7 +29,7 @@ from pathlib import Path
 from engine import random_match
 
 from parlour import games
-from parlour.lab import plan, runner
+from parlour.lab import plan, report, runner
 from parlour.store import Store
 
 
@@ -56,11 +60,29 @@ def engine_rate(game: str, matches: int, seed: int) -> float:
     return matches / (time.perf_counter() - start)
 
 
+def report_seconds(game: str, matches: int) -> tuple[float, int]:
+    """Seconds the full HTML report takes for ``matches`` stored matches of ``game`` (medium bots,
+    duplicate deals, 5% slips), and how many matches its measures of play replayed."""
+    seats = games.get(game).players
+    spec = plan.make_spec(game=game, players=["medium"] * seats, deals=max(1, matches // seats), seed=1, noise=0.05)
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "lab.sqlite")
+        runner.run([spec], store, jobs=2)
+        start = time.perf_counter()
+        report.write(store, None, Path(folder) / "report")
+        elapsed = time.perf_counter() - start
+        sample = report.Settings().sample
+        store.close()
+    return elapsed, min(sample, spec.total)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="minus-twenty", choices=games.ids())
     parser.add_argument("--matches", type=int, default=12000, help="matches in one run")
     parser.add_argument("--runs", type=int, default=3, help="alternating runs (the median is printed)")
+    parser.add_argument("--report-matches", type=int, default=1000,
+                        help="stored matches the report is timed on (0: do not time it)")
     args = parser.parse_args()
     figures: dict[str, list[float]] = {"engine": [], "one": [], "two": []}
     for run in range(args.runs):
@@ -72,6 +94,10 @@ def main() -> None:
     print(f"  bare engine: {engine:8.1f} matches/s   (one core, nothing stored)")
     print(f"  lab, 1 job:  {one:8.1f} matches/s   ({one / engine:.0%} of the engine; aim ≥ 40%)")
     print(f"  lab, 2 jobs: {two:8.1f} matches/s   ({two / one:.2f} × one job; aim ≥ 1.8)")
+    if args.report_matches:
+        seconds, replayed = report_seconds(args.game, args.report_matches)
+        print(f"  the full report for {args.report_matches} matches: {seconds:.1f} s "
+              f"(HTML and plots; {replayed} of them replayed for the measures of play)")
 
 
 if __name__ == "__main__":

@@ -56,8 +56,9 @@ def test_engine_measures_every_game_against_the_yardstick() -> None:
 
 def test_lab_prints_the_engine_beside_one_and_two_jobs() -> None:
     command = [sys.executable, str(ROOT / "benchmarks" / "lab.py"), "--game", "twenty", "--matches", "40",
-               "--runs", "1"]
+               "--runs", "1", "--report-matches", "8"]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     assert re.search(r"bare engine:\s+[\d.]+ matches/s", out), out
     assert re.search(r"lab, 1 job:\s+[\d.]+ matches/s\s+\(\d+% of the engine", out), out
     assert re.search(r"lab, 2 jobs:\s+[\d.]+ matches/s\s+\([\d.]+ × one job", out), out
+    assert re.search(r"the full report for 8 matches: [\d.]+ s \(HTML and plots; 8 of them replayed", out), out
