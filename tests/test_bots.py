@@ -222,3 +222,18 @@ def test_ismcts_settings_are_checked() -> None:
         bots.make("ismcts:iterations=0")
     with pytest.raises(ValueError, match="seconds must be"):
         bots.make("ismcts:seconds=-1")
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+@pytest.mark.parametrize(("spec", "count"), [("heuristic", 1500), ("medium", 1500), (SMALL["ismcts-heuristic"], 60)])
+def test_bots_choose_among_the_moves_they_are_handed(game_id: str, spec: str, count: int) -> None:
+    """Handed only some of the legal moves (as a restricted bot hands its bot: see
+    ``parlour.bots.Restricted``), a bot chooses one of those, never another legal move."""
+    bot = bots.make(spec)
+    rng = random.Random(2)
+    for state in positions(game_id, count, seed=3):
+        seat = state.current_player()
+        assert seat is not None
+        legal = state.legal_moves()
+        handed = [move for move in legal if rng.random() < 0.5] or legal[:1]
+        assert bot.choose(state.observation(seat), handed, rng) in handed

@@ -127,6 +127,8 @@ def test_playtest_noise_slips_as_often_as_asked() -> None:
     ('game = "twenty"\nplayers = ["random", "wizard"]\nmatches = 3', "unknown bot"),
     ('game = "chess"\nplayers = ["random", "random"]\nmatches = 3', "unknown game"),
     ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 0', "positive"),
+    ('game = "silver-bars"\nplayers = ["medium/without:play thif", "medium"]\nmatches = 3',
+     "'play thif' is not a kind of move silver-bars offers among others"),
     ("game = [", "not valid TOML"),
 ])
 def test_bad_plans_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:

@@ -629,3 +629,70 @@ def test_a_study_that_varies_one_option_is_a_sweep(numbers: dict[str, Any]) -> N
     assert hands["findings"]["luck"] is None and hands["findings"]["depth"] is None
     assert hands["findings"]["matters"] is None
     assert any(line.startswith("Sweeping hand_size from 1 to 8") for line in numbers["summary"])
+
+
+@pytest.fixture(scope="module")
+def shaped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, dict[str, Any]]:
+    """Studies whose shape asks a question: restricted play, skill depth, deal luck."""
+    from parlour.lab import studies
+
+    lab = Store(tmp_path_factory.mktemp("shaped") / "lab.sqlite")
+    specs = [*studies.matters("silver-bars", "medium", deals=20, seed=3, kinds=["play thief"], rounds_only=True),
+             *studies.depth("twenty", [4, 8], deals=6, seed=2, rounds_only=True),
+             *studies.luck("twenty", ["random", "easy"], deals=8, seed=5, rounds_only=True)]
+    runner.run(specs, lab, jobs=1)
+    return lab, report.build(lab)
+
+
+def per_deal_shares(store: Store, name: str, player: int) -> list[float]:
+    """A player's share of the win in each deal, from the records."""
+    experiment = store.experiment(name)
+    assert experiment is not None
+    by_deal: dict[int | None, list[float]] = {}
+    for m in replayed(store, name):
+        by_deal.setdefault(m.deal, []).append(m.shares[m.seating.index(player)])
+    return [statistics.fmean(shares) for shares in by_deal.values()]
+
+
+def test_restricted_play_is_the_barred_bots_gap_to_a_fair_share(shaped: tuple[Store, dict[str, Any]]) -> None:
+    store, numbers = shaped
+    study = next(c for c in numbers["comparisons"] if c["study"] == "what matters")
+    (row,) = study["findings"]["matters"]
+    assert (row["kind"], row["how"]) == ("play thief", "without")
+    shares = per_deal_shares(store, row["experiment"], 0)
+    assert row["rate"] == pytest.approx(statistics.fmean(shares))
+    half = T95[len(shares)] * statistics.stdev(shares) / math.sqrt(len(shares))
+    assert row["ci"] == pytest.approx([statistics.fmean(shares) - 0.5 - half, statistics.fmean(shares) - 0.5 + half])
+    assert row["p"] == pytest.approx(stats.ttest_1samp(shares, 0.5).pvalue)
+    assert row["p_adjusted"] == row["p"]  # one kind tried: Holm leaves it as it is
+    baseline = section(numbers, study["experiments"][0])["play"]["kinds"]["play thief"]
+    assert row["played_share"] == baseline["share_of_moves"]
+    assert row["significant"] and row["rate"] < 0.5  # a bot that may not steal loses
+    assert not any("not all played by the same bots" in line for line in numbers["summary"])
+
+
+def test_skill_depth_and_deal_luck(shaped: tuple[Store, dict[str, Any]]) -> None:
+    store, numbers = shaped
+    depth = next(c for c in numbers["comparisons"] if c["study"] == "skill depth")["findings"]["depth"]
+    assert [row["budget"] for row in depth] == [4, 8]
+    for row in depth:
+        shares = per_deal_shares(store, row["experiment"], 0)
+        assert row["rate"] == pytest.approx(statistics.fmean(shares))
+        assert row["pays"] is (row["ci"] is not None and row["ci"][0] > 0)
+    luck = next(c for c in numbers["comparisons"] if c["study"] == "deal luck")["findings"]["luck"]
+    assert [row["bots"] for row in luck] == ["random#1, random#2", "easy#1, easy#2"]
+    for row in luck:
+        own = section(numbers, row["experiment"])["deal_vs_players"]["by_position"][0]
+        assert (row["icc"], row["ci"]) == (own["icc"], own["ci"])
+    assert any(line.startswith("The share of the first player's margin that the deal decides, by bots:")
+               for line in numbers["summary"])
+    assert any(line.startswith("Twice the search wins") for line in numbers["summary"])
+
+
+def test_shaped_studies_on_the_page(shaped: tuple[Store, dict[str, Any]], tmp_path: Path) -> None:
+    store, _ = shaped
+    page = report.write(store, None, tmp_path / "out").read_text(encoding="utf-8")
+    for heading in ("What matters: restricted play", "Skill depth: twice the search against the search",
+                    "Deal luck across bot strengths"):
+        assert heading in page
+    assert (tmp_path / "out" / next(p.name for p in (tmp_path / "out").glob("*-depth.png"))).stat().st_size > 1000

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -469,6 +470,20 @@ NOISE_HELP = ("playtest noise: each bot's chance of a random legal move instead 
               "like 0.05, makes duplicate deals of deterministic bots differ by seating)")
 
 
+JOBS = os.cpu_count() or 1
+Jobs = Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")]
+Db = Annotated[str, typer.Option(help=DB_HELP)]
+Backend = Annotated[str, typer.Option(help="processes (this machine) or ray")]
+Address = Annotated[str | None, typer.Option(help="ray: the cluster's address (default: a local Ray)")]
+Deals = Annotated[int, typer.Option(min=1, help="duplicate deals, each played in every seating")]
+Seed = Annotated[int, typer.Option(help="seed: every variant of the study plays the same deals")]
+Noise = Annotated[float, typer.Option(min=0.0, max=1.0, help=NOISE_HELP)]
+RoundsOnly = Annotated[bool, typer.Option(help="single rounds instead of matches")]
+Options = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option NAME=VALUE, the same in "
+                                                                            "every variant")]
+StudyName = Annotated[str | None, typer.Option(help="the study's name (default: what it studies)")]
+
+
 @lab.command("run")
 def lab_run_command(
     plan_or_game: Annotated[str, typer.Argument(metavar="PLAN|GAME", help="a TOML plan, or a game id for a quick run")],
@@ -480,82 +495,239 @@ def lab_run_command(
     rounds_only: Annotated[bool, typer.Option(help="quick run: single rounds instead of matches")] = False,
     name: Annotated[str | None, typer.Option(help="quick run: the experiment's name")] = None,
     noise: Annotated[float | None, typer.Option(min=0.0, max=1.0, help="quick run: " + NOISE_HELP)] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="worker processes (default: every core)")] = os.cpu_count() or 1,
-    db: Annotated[str, typer.Option(help=DB_HELP)] = "lab.sqlite",
-    backend: Annotated[str, typer.Option(help="processes (this machine) or ray")] = "processes",
-    address: Annotated[str | None, typer.Option(help="ray: the cluster's address (default: a local Ray)")] = None,
+    jobs: Jobs = JOBS,
+    db: Db = "lab.sqlite",
+    backend: Backend = "processes",
+    address: Address = None,
 ) -> None:
     """Play an experiment's matches into the database; run it again to continue after an interruption."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from parlour.lab import plan
 
-    from parlour.lab import plan, runner
-
-    try:  # everything is checked before the database is opened and the progress bar drawn
-        runner.check_backend(backend)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    if address is not None and backend != "ray":
-        raise _fail("--address is the Ray cluster's: give it with --backend ray")
-    quick = {"--players": players is not None, "--matches": matches is not None, "--deals": deals is not None,
-             "--option": bool(option), "--seed": seed is not None, "--rounds-only": rounds_only,
-             "--name": name is not None, "--noise": noise is not None}
-    path = Path(plan_or_game)
-    if path.is_dir():
-        raise _fail(f"{plan_or_game} is a folder; lab run takes a game id ({', '.join(games.ids())}) "
-                    f"or a plan file (.toml)")
-    if plan_or_game.endswith(".toml") or path.is_file():
-        given = [flag for flag, used in quick.items() if used]
-        if given:
-            raise _fail(f"{', '.join(given)}: only for a quick run with a game id; "
-                        f"the plan {plan_or_game} sets its own (edit it, or run a game id)")
-        try:
-            specs = plan.load_plan(path)
-        except ValueError as exc:
-            raise _fail(str(exc)) from None
-    else:
+    def specs() -> list[Any]:
+        quick = {"--players": players is not None, "--matches": matches is not None, "--deals": deals is not None,
+                 "--option": bool(option), "--seed": seed is not None, "--rounds-only": rounds_only,
+                 "--name": name is not None, "--noise": noise is not None}
+        path = Path(plan_or_game)
+        if path.is_dir():
+            raise _fail(f"{plan_or_game} is a folder; lab run takes a game id ({', '.join(games.ids())}) "
+                        f"or a plan file (.toml)")
+        if plan_or_game.endswith(".toml") or path.is_file():
+            given = [flag for flag, used in quick.items() if used]
+            if given:
+                raise _fail(f"{', '.join(given)}: only for a quick run with a game id; "
+                            f"the plan {plan_or_game} sets its own (edit it, or run a game id)")
+            return plan.load_plan(path)
         if plan_or_game not in games.ids():
             raise _fail(f"{plan_or_game!r} is neither a game id ({', '.join(games.ids())}) nor a plan file (.toml)")
         game = _game(plan_or_game)
         if players is None:
             example = ",".join(["hard"] * game.players)
             raise _fail(f"a quick run needs --players, one per seat (e.g. --players {example})")
-        if matches is not None and deals is not None:
-            raise _fail("give --matches or --deals, not both (a quick run plays independent matches or duplicate "
-                        "deals)")
-        if matches is None and deals is None:
-            raise _fail("a quick run needs --matches N (independent matches) or --deals N (duplicate deals)")
-        try:
-            specs = [plan.make_spec(
-                game=game.id, players=_seats(players), matches=matches, deals=deals,
-                options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name,
-                noise=noise or 0.0)]
-        except ValueError as exc:
-            raise _fail(str(exc)) from None
+        _one_count(matches, deals, "a quick run")
+        return [plan.make_spec(
+            game=game.id, players=_seats(players), matches=matches, deals=deals,
+            options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name,
+            noise=noise or 0.0)]
+
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+
+
+def _one_count(matches: int | None, deals: int | None, what: str) -> None:
+    """Exactly one of --matches and --deals."""
+    if matches is not None and deals is not None:
+        raise _fail(f"give --matches or --deals, not both ({what} plays independent matches or duplicate deals)")
+    if matches is None and deals is None:
+        raise _fail(f"{what} needs --matches N (independent matches) or --deals N (duplicate deals)")
+
+
+def _play_lab(specs: Callable[[], list[Any]], *, db: str, jobs: int, backend: str, address: str | None) -> None:
+    """Every lab command's run: check the backend, make the experiments (``specs`` may raise
+    :class:`ValueError`), open the database, play what is not stored yet under a progress
+    bar, and say what was stored and what to run next.  Everything is checked before the
+    database is opened and the bar drawn, so a mistake is one line and stores nothing."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from parlour.lab import runner
+
+    try:
+        runner.check_backend(backend)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if address is not None and backend != "ray":
+        raise _fail("--address is the Ray cluster's: give it with --backend ray")
+    try:
+        experiments = specs()
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     store = _store(db)
     try:
-        runner.check(specs, store, backend)
+        runner.check(experiments, store, backend)
         runner.start(backend, jobs, address)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("matches"), TimeRemainingColumn(), console=err)
-    task = progress.add_task(", ".join(s.name for s in specs)[:60], total=None)
+    study = experiments[0].study
+    task = progress.add_task((study or ", ".join(s.name for s in experiments))[:60], total=None)
 
     def started(pending: int, done: int) -> None:
         progress.update(task, total=pending + done, completed=done)
 
     try:
         with progress:
-            played = runner.run(specs, store, jobs=jobs, backend=backend, address=address,
+            played = runner.run(experiments, store, jobs=jobs, backend=backend, address=address,
                                 progress=lambda n: progress.advance(task, n), started=started)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted:[/yellow] finished matches are stored; run the same command to continue")
         raise typer.Exit(130) from None
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    for spec in specs:
-        console.print(f"{spec.name}: {spec.total} matches stored in {db}")
+    for spec in experiments:
+        console.print(f"{escape(spec.name)}: {spec.total} matches stored in {escape(db)}", soft_wrap=True)
     console.print(f"played {played} new matches")
+    console.print(f"next: parlour lab report --db {escape(shlex.quote(db))}", soft_wrap=True)
+
+
+@lab.command("sweep")
+def lab_sweep_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id")],
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="the option swept, with its values: hand_size=5..9, stall_limit=0,10,20, "
+        "open_hands=true,false; any other NAME=VALUE is the same in every variant")] = None,
+    players: Annotated[str | None, typer.Option(help="bot levels or names, one per seat")] = None,
+    deals: Annotated[int | None, typer.Option(min=1, help="duplicate deals, each in every seating")] = None,
+    matches: Annotated[int | None, typer.Option(min=1, help="independent matches (seats rotate)")] = None,
+    seed: Seed = 0,
+    noise: Noise = 0.0,
+    rounds_only: RoundsOnly = False,
+    name: StudyName = None,
+    jobs: Jobs = JOBS,
+    db: Db = "lab.sqlite",
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """A study of one rule option: a variant for each of its values, on the same deals, each compared with the
+    game as it stands (the option's default)."""
+    from parlour.lab import studies
+
+    def specs() -> list[Any]:
+        game = _game(game_id)
+        swept = [pair for pair in option or [] if ".." in pair or "," in pair]
+        if not swept:
+            single = f" (each -o given, {', '.join(option)}, has one value)" if option else ""
+            raise _fail(f"a sweep needs one option with several values, like -o hand_size=5..9 or "
+                        f"-o open_hands=true,false{single}")
+        if len(swept) > 1:
+            raise _fail(f"sweep one option at a time: {' and '.join(swept)} each give several values")
+        if players is None:
+            raise _fail(f"a sweep needs --players, one per seat (e.g. --players {','.join(['hard'] * game.players)})")
+        _one_count(matches, deals, "a sweep")
+        fixed = _options(game, [pair for pair in option or [] if pair not in swept])
+        swept_option, values = studies.parse_sweep(game.id, swept[0])
+        return studies.sweep(game.id, swept_option, values, _seats(players), deals=deals, matches=matches, seed=seed,
+                             noise=noise, rounds_only=rounds_only, options=fixed, name=name)
+
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+
+
+@lab.command("matters")
+def lab_matters_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id")],
+    deals: Deals,
+    bot: Annotated[str, typer.Option(help="the bot (a level or a bot spec) in every seat")] = "medium",
+    kinds: Annotated[str | None, typer.Option(
+        help="the kinds of move to bar, comma-separated, like 'play thief,lock' (default: every kind the game "
+             "offers a choice of)")] = None,
+    always: Annotated[bool, typer.Option(help="also bind the player to each kind: it plays one whenever it can")]
+    = False,
+    option: Options = None,
+    seed: Seed = 0,
+    noise: Noise = 0.0,
+    rounds_only: RoundsOnly = False,
+    name: StudyName = None,
+    jobs: Jobs = JOBS,
+    db: Db = "lab.sqlite",
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """What matters: the first player barred from one kind of move (a card, taking, locking) against the
+    unrestricted bot; what that costs it is what the option is worth (restricted play, Jaffe et al. 2012)."""
+    from parlour.lab import studies
+
+    def specs() -> list[Any]:
+        game = _game(game_id)
+        values = _options(game, option or [])
+        named = None if kinds is None else [k.strip() for k in kinds.split(",")]
+        if named is not None and not all(named):
+            raise _fail(f"--kinds names a kind of move between every pair of commas, like 'play thief,lock', "
+                        f"not {kinds!r}")
+        return studies.matters(game.id, bot, deals=deals, seed=seed, noise=noise, kinds=named, always=always,
+                               options=values, rounds_only=rounds_only, name=name)
+
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+
+
+@lab.command("depth")
+def lab_depth_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id")],
+    deals: Deals,
+    budgets: Annotated[str, typer.Option(
+        help="search budgets B (IS-MCTS iterations), comma-separated: each plays 2B against B")] = "50,100,200,400",
+    option: Options = None,
+    seed: Seed = 0,
+    noise: Noise = 0.0,
+    rounds_only: RoundsOnly = False,
+    name: StudyName = None,
+    jobs: Jobs = JOBS,
+    db: Db = "lab.sqlite",
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """Skill depth: a search with twice the budget against the same search, budget after budget; while doubling
+    still wins, the game has skill left to learn (SkillTrace)."""
+    from parlour.lab import studies
+
+    def specs() -> list[Any]:
+        game = _game(game_id)
+        values = _options(game, option or [])
+        try:
+            numbers = [int(part) for part in budgets.split(",")]
+        except ValueError:
+            raise _fail(f"--budgets takes whole numbers of iterations, comma-separated, like 50,100,200, "
+                        f"not {budgets!r}") from None
+        return studies.depth(game.id, numbers, deals=deals, seed=seed, noise=noise, options=values,
+                             rounds_only=rounds_only, name=name)
+
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+
+
+@lab.command("luck")
+def lab_luck_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id")],
+    deals: Deals,
+    levels: Annotated[str, typer.Option(help="the levels (or bots), comma-separated: each plays every seat")]
+    = "easy,medium,hard",
+    option: Options = None,
+    seed: Seed = 0,
+    noise: Noise = 0.0,
+    rounds_only: RoundsOnly = False,
+    name: StudyName = None,
+    jobs: Jobs = JOBS,
+    db: Db = "lab.sqlite",
+    backend: Backend = "processes",
+    address: Address = None,
+) -> None:
+    """Deal luck: each level against itself on the same duplicate deals, to see how much the deal decides as the
+    players get stronger (a bot that plays a deal the same way in every seating needs a little --noise)."""
+    from parlour.lab import studies
+
+    def specs() -> list[Any]:
+        game = _game(game_id)
+        values = _options(game, option or [])
+        return studies.luck(game.id, _seats(levels, "--levels"), deals=deals, seed=seed, noise=noise,
+                            options=values, rounds_only=rounds_only, name=name)
+
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
 
 
 def _store(db: str) -> Any:

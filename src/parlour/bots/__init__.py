@@ -9,6 +9,9 @@ decisions.
 Bots are named by a spec: a bot name (``random``, ``heuristic``,
 ``ismcts``), optionally with settings (``ismcts:iterations=400,rollout=heuristic``),
 or a level (``easy``, ``medium``, ``hard``, ``expert``) — see :data:`LEVELS`.
+A spec may end in a restriction, for playtests that ask what an option is
+worth (:class:`Restricted`): ``medium/without:play thief`` never plays a
+thief while it has another move, ``medium/always:lock`` locks whenever it can.
 """
 
 from __future__ import annotations
@@ -116,6 +119,67 @@ class Slips(Bot):
         return f"{self.bot.describe()} with {self.chance:.0%} slips"
 
 
+class Restricted(Bot):
+    """``bot`` barred from one kind of move, or bound to it: the restricted-play bots of
+    Jaffe et al. (2012), who turn a balance question ("is the thief too strong?") into the
+    win rate of a bot that may not use an option — or must — against one that may.
+
+    A kind is a :meth:`parlour.game.Game.move_kind` (``play thief``, ``lock``).  Barred
+    (``always=False``), the bot never plays that kind while it has another legal move;
+    bound (``always=True``), it plays that kind whenever one is legal.  The inner bot is
+    handed only the moves it may play; should it answer with another (a bot may have
+    reasons of its own), its best allowed move by its own estimates is played, or, from a
+    bot that gives none, an allowed move chosen uniformly.
+    """
+
+    def __init__(self, bot: Bot, kind: str, always: bool = False) -> None:
+        if not kind:
+            raise ValueError("a restriction needs a kind of move, like without:play thief")
+        self.bot = bot
+        self.kind = kind
+        self.always = always
+        self.name = f"{bot.name}/{'always' if always else 'without'}:{kind}"
+        self.budget = bot.budget
+        self.reads_observation = bot.reads_observation
+
+    def allowed(self, game_id: str, legal: Sequence[Move]) -> list[Move]:
+        """The moves of ``legal`` the restriction leaves (all of them, when it would leave none)."""
+        from parlour import games
+
+        kind_of = games.get(game_id).move_kind
+        allowed = [m for m in legal if (kind_of(m) == self.kind) == self.always]
+        return allowed or list(legal)
+
+    def choose(
+        self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
+    ) -> Move:
+        """The inner bot's choice among the allowed moves."""
+        allowed = self.allowed(observation["game"], legal)
+        move = self.bot.choose(observation, allowed, rng, budget)
+        if move in allowed:
+            return move
+        if isinstance(self.bot, Analyst):
+            best = next((e.move for e in self.bot.analyse(observation, allowed, rng) if e.move in allowed), None)
+            if best is not None:
+                return best
+        return rng.choice(allowed)
+
+    def describe(self) -> str:
+        return f"{self.bot.describe()} {'always' if self.always else 'without'} {self.kind}"
+
+
+RESTRICTIONS = ("without", "always")
+"""How a spec's restriction begins: ``/without:KIND`` or ``/always:KIND``."""
+
+
+def slipping(bot: Bot, chance: float) -> Bot:
+    """``bot`` with playtest noise (:class:`Slips`).  A restricted bot slips inside its
+    restriction: a playtester barred from a card does not play it by mistake either."""
+    if isinstance(bot, Restricted):
+        return Restricted(slipping(bot.bot, chance), bot.kind, bot.always)
+    return Slips(bot, chance)
+
+
 def blind_view(game_id: str, seat: int) -> Observation:
     """What a bot that reads no observation is handed instead: the game and the seat."""
     return {"game": game_id, "seat": seat}
@@ -175,10 +239,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make(spec: str) -> Bot:
-    """The bot named by ``spec`` (a level, a name, or name:settings).
+    """The bot named by ``spec`` (a level, a name, or name:settings), optionally restricted
+    (``…/without:KIND``, ``…/always:KIND``: :class:`Restricted`).
 
-    Raises :class:`ValueError` listing the known names.
+    Raises :class:`ValueError` listing the known names, or the forms of a restriction.
     """
+    inner, slash, restriction = spec.rpartition("/")
+    if slash:
+        mode, colon, kind = restriction.partition(":")
+        if not colon or mode.strip().lower() not in RESTRICTIONS or not kind.strip():
+            raise ValueError(f"bad restriction {restriction!r} in bot {spec!r}: a bot spec may end in "
+                             f"/without:KIND or /always:KIND, like medium/without:play thief")
+        return Restricted(make(inner), kind.strip(), always=mode.strip().lower() == "always")
     name, settings = parse_spec(spec)
     factory = BOTS.get(name)
     if factory is None:

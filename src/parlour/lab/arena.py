@@ -58,7 +58,7 @@ def play_match(
     noise: float = 0.0,
 ) -> State:
     """Play one match (or only its first round) with players seated as ``seating``; with
-    ``noise``, every bot slips that often (:class:`parlour.bots.Slips`).
+    ``noise``, every bot slips that often (:func:`parlour.bots.slipping`).
 
     The lab's inner loop: a bot that reads no observation gets the same blind view every
     move, built once, and the state's methods are looked up once."""
@@ -66,7 +66,7 @@ def play_match(
     names = _names(specs)
     players = [bots.make(specs[p]) for p in seating]
     if noise:
-        players = [bots.Slips(player, noise) for player in players]
+        players = [bots.slipping(player, noise) for player in players]
     state = game.new_match(seed=seed, options=options, names=[names[p] for p in seating])
     rngs = [random.Random(f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{s}") for s in range(len(seating))]
     chooses = [player.choose for player in players]

@@ -23,6 +23,23 @@ The plan is a *study*: its variants are stored under its name and compared with
 one another (never with another study's experiments), each against the baseline;
 with the same seed they are played on the same deals, so they are compared deal by
 deal.
+
+A plan that sweeps one option over several values gives a ``[sweep]`` table instead of
+its variants (one variant per value, named ``hand_size=5`` and so on; the baseline is
+the option's default value when it is swept, else the first —
+:func:`parlour.lab.studies.sweep`):
+
+```toml
+name = "hand size"
+game = "minus-twenty"
+players = ["hard", "hard"]
+deals = 200
+options = { stall_limit = 10 }    # the other options, the same in every variant
+
+[sweep]
+option = "hand_size"
+values = "5..9"                   # or a list: [5, 6, 7, 8, 9]; "0,10,20"; "true,false"
+```
 """
 
 from __future__ import annotations
@@ -39,9 +56,8 @@ from parlour import bots, games
 from parlour.lab.arena import seatings
 
 _KEYS = {"name", "game", "players", "deals", "matches", "seed", "rounds_only", "options", "noise"}
-_PLAN_KEYS = {"baseline"}
+_PLAN_KEYS = {"baseline", "sweep"}
 """Keys of the plan as a whole, not of a variant."""
-
 
 
 @dataclass(frozen=True)
@@ -125,7 +141,7 @@ def make_spec(
     if len(players) != definition.players:
         raise ValueError(f"{definition.name} needs {definition.players} players, got {len(players)}")
     for spec in players:
-        bots.make(spec)
+        _check_restrictions(game, values, spec, bots.make(spec))
     if (matches is None) == (deals is None):
         raise ValueError("give exactly one of matches and deals")
     count = matches if matches is not None else deals
@@ -144,6 +160,20 @@ def make_spec(
     return ExperimentSpec(name, game, values, tuple(players), mode, count, seed, rounds_only, noise, study, baseline)
 
 
+def _check_restrictions(game: str, options: Mapping[str, Any], spec: str, bot: bots.Bot) -> None:
+    """A restricted bot's kind of move must be one the game offers beside others, under its
+    default options or these (a misspelt kind would restrict nothing and quietly play
+    unrestricted; a kind these options take away is a fair question: it should cost nothing)."""
+    from parlour.lab.studies import kinds_of
+
+    while isinstance(bot, bots.Restricted):
+        known = list(dict.fromkeys([*kinds_of(game), *kinds_of(game, options)]))
+        if bot.kind not in known:
+            raise ValueError(f"bot {spec!r}: {bot.kind!r} is not a kind of move {game} offers among others "
+                             f"(its kinds: {', '.join(known)})")
+        bot = bot.bot
+
+
 def load_plan(path: str | Path) -> list[ExperimentSpec]:
     """Read a TOML plan; raises :class:`ValueError` naming the file and the problem."""
     path = Path(path)
@@ -153,11 +183,59 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    baseline = data.pop("baseline", None)
+    prefix = data.get("name", path.stem)
+    if "sweep" in data:
+        specs = _sweep(path, data, prefix)
+    else:
+        specs = _variants(path, data, prefix)
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{path}: variant names must differ")
+    short = [s.name.removeprefix(f"{prefix}/") for s in specs]
+    if baseline is None:  # a sweep's own choice (the default value), else the first variant
+        chosen = specs[0].baseline or specs[0].name
+    elif baseline in short:
+        chosen = specs[short.index(baseline)].name
+    else:
+        raise ValueError(f"{path}: baseline {baseline!r} is not one of the variants ({', '.join(map(repr, short))})")
+    return [dataclasses.replace(s, baseline=chosen) for s in specs]
+
+
+def _sweep(path: Path, data: dict[str, Any], study: str) -> list[ExperimentSpec]:
+    """The variants of a plan's ``[sweep]`` table, with the plan's other keys."""
+    from parlour.lab import studies
+
+    table = data.pop("sweep")
+    if "variant" in data:
+        raise ValueError(f"{path}: give [sweep] or [[variant]], not both (a sweep makes its own variants)")
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [sweep] must be a table, with option and values")
+    unknown = set(table) - {"option", "values"}
+    missing = [key for key in ("option", "values") if key not in table]
+    if unknown or missing:
+        wrong = f"unknown key(s) {sorted(unknown)}" if unknown else f"no {' or '.join(missing)}"
+        raise ValueError(f'{path}: [sweep] has {wrong} (it takes option = "hand_size" and values = "5..9")')
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {sorted(unknown)} (known: {sorted(_KEYS | _PLAN_KEYS)})")
+    for required in ("game", "players"):
+        if required not in data:
+            raise ValueError(f"{path}: a plan needs {required!r}")
+    try:
+        return studies.sweep(
+            data["game"], table["option"], table["values"], list(data["players"]), deals=data.get("deals"),
+            matches=data.get("matches"), seed=data.get("seed", 0), noise=data.get("noise", 0.0),
+            rounds_only=bool(data.get("rounds_only", False)), options=data.get("options", {}), name=study)
+    except ValueError as exc:
+        raise ValueError(f"{path}, [sweep]: {exc}") from None
+
+
+def _variants(path: Path, data: dict[str, Any], prefix: str) -> list[ExperimentSpec]:
+    """The experiments of a plan's ``[[variant]]`` tables (one, the plan itself, without any)."""
     variants = data.pop("variant", [{}])
     if not isinstance(variants, list) or not variants:
         raise ValueError(f"{path}: [[variant]] must be a list of tables")
-    baseline = data.pop("baseline", None)
-    prefix = data.get("name", path.stem)
     specs = []
     for number, variant in enumerate(variants, 1):
         merged = {**data, **variant}
@@ -181,14 +259,4 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
             ))
         except ValueError as exc:
             raise ValueError(f"{path}, {name}: {exc}") from None
-    names = [s.name for s in specs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"{path}: variant names must differ")
-    short = [s.name.removeprefix(f"{prefix}/") for s in specs]
-    if baseline is None:
-        chosen = specs[0].name
-    elif baseline in short:
-        chosen = specs[short.index(baseline)].name
-    else:
-        raise ValueError(f"{path}: baseline {baseline!r} is not one of the variants ({', '.join(map(repr, short))})")
-    return [dataclasses.replace(s, baseline=chosen) for s in specs]
+    return specs

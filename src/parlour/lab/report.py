@@ -869,7 +869,7 @@ def _sweep(group: Sequence[_Played]) -> dict[str, Any] | None:
                                 != (first.players, first.noise, first.mode) for p in group):
         return None
     (option,) = changed
-    ordered = sorted(group, key=lambda p: p.experiment.options[option])
+    ordered = sorted(group, key=lambda p: _sort_key(p.experiment.options[option]))
     measures_ = [_FIRST_WINS, _MATCH_MOVES, _ROUND_MOVES]
     series = [{"key": m.key, "metric": m.label,
                "points": [{"value": p.experiment.options[option], **_mean_ci(p, m.data(p), m.per_round)}
@@ -883,6 +883,15 @@ def _sweep(group: Sequence[_Played]) -> dict[str, Any] | None:
         series.append({"key": "icc_position_0", "metric": "Share decided by the deal (ICC), first player",
                        "points": points})
     return {"option": option, "values": [p.experiment.options[option] for p in ordered], "series": series}
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    """Option values in order: none first, then numbers (and yes/no) by size, then words."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, bool | int | float):
+        return (1, float(value))
+    return (2, str(value))
 
 
 def _luck(group: Sequence[_Played]) -> list[dict[str, Any]] | None:
@@ -1022,6 +1031,12 @@ def _change(key: str, difference: float | None) -> str:
     return f"{difference * 100:+.1f} points" if key.startswith("win_rate") else f"{difference:+.3g}"
 
 
+def _about_bots(comparison: dict[str, Any]) -> bool:
+    """Whether a study varies the bots on purpose (deal luck, skill depth, restricted play)."""
+    findings = comparison.get("findings", {})
+    return any(findings.get(key) is not None for key in ("luck", "depth", "matters"))
+
+
 def _findings_summary(findings: dict[str, Any]) -> list[str]:
     """Sentences for what a study's shape answers (see :func:`_findings`)."""
     lines = []
@@ -1102,7 +1117,7 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         study = comparison["study"]
         lines.append(f"Study {study!r}: {len(names) - 1} variant(s) against the baseline {base}, "
                      f"{comparison['tests_made']} tests in all, corrected together (Holm).")
-        if not comparison["same_bots"]:
+        if not comparison["same_bots"] and not _about_bots(comparison):
             lines.append(f"Study {study!r}: the variants were not all played by the same bots "
                          f"({'; '.join(dict.fromkeys(comparison['bots']))}): a difference may come from the bots, "
                          "not the rules.")
@@ -1370,17 +1385,22 @@ def _plot_sweep(sweep: dict[str, Any], path: Path) -> str:
     series = sweep["series"]
     figure = _figure(3.6 * len(series) + 0.4, 3.6)
     axes = figure.subplots(1, len(series), squeeze=False)[0]
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in sweep["values"])
     for ax, line in zip(axes, series):
         points = [point for point in line["points"] if point["mean"] is not None]
-        xs = [float(point["value"]) for point in points]
+        # Numbers on their own scale; none, yes/no or words as evenly spaced labels.
+        xs = [float(point["value"]) if numeric else float(sweep["values"].index(point["value"])) for point in points]
         ys = [point["mean"] for point in points]
         ax.errorbar(xs, ys, yerr=_error_bars(ys, [point["ci"] for point in points]), marker="o", capsize=4,
                     color="#4c72b0")
+        if not numeric:
+            ax.set_xticks(range(len(sweep["values"])), [str(v).lower() for v in sweep["values"]])
         if line["key"].startswith(("win_rate", "icc")):
             ax.set_ylim(0, 1)
         ax.set_xlabel(sweep["option"])
         ax.set_title(_wrap(line["metric"] + " (95% interval)", 40), fontsize=10)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if numeric:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     figure.suptitle(f"Sweep of {sweep['option']}", fontsize=11)
     return _save(figure, path)
 
@@ -1809,7 +1829,7 @@ def _comparison_blocks(comparison: dict[str, Any]) -> list[_Block]:
                   else "unpaired (other seeds)")]
                 for i, (name, bots) in enumerate(zip(names, comparison["bots"]))]),
     ]
-    if not comparison["same_bots"]:
+    if not comparison["same_bots"] and not _about_bots(comparison):
         blocks.append(_Text("⚠ The variants were not all played by the same bots: a difference may come from the "
                             "bots, not the rules.", warning=True))
     if "plots" in comparison:

@@ -457,7 +457,8 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
     known = [Card.parse(c) for c in observation["known"][1 - seat]]
     drawing = observation["step"] == "draw"
     if drawing and scores is None:  # scored, a take that does not fit is worth nothing to the outlook
-        legal = takes_that_fit(legal, [summary(m)[3] for m in melds[seat]], piles)
+        # Nothing fits only when the draw is not offered (a bot bound to take, parlour.bots.Restricted).
+        legal = takes_that_fit(legal, [summary(m)[3] for m in melds[seat]], piles) or legal
         if len(legal) == 1:
             return legal[0]
     seen = chain(hand, known, *melds[0], *melds[1], *piles)

@@ -144,7 +144,10 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
         seen.update(Card.parse(c) for c in known_hand)
     unseen = [Card(i) for i in range(52) if Card(i) not in seen]
     size = observation["hand_sizes"][other] or (HAND if observation["stock_count"] else 0)
-    card = best_card(hand, observation["tally_value"], len(observation["tally"]), _counts(unseen), size, known)
+    # Only the cards among ``legal``: a restricted bot (parlour.bots.Restricted) offers fewer than the hand.
+    offered = {m.args[0] for m in legal}
+    playable = [card for card in hand if card in offered]
+    card = best_card(playable, observation["tally_value"], len(observation["tally"]), _counts(unseen), size, known)
     return next(m for m in legal if m.args[0] == card)
 
 

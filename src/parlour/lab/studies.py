@@ -1,0 +1,264 @@
+"""Studies a designer asks for by name: each returns the experiments of one study.
+
+Every experiment of a study carries the study's name and its baseline's, its name is
+``"<study>/<variant>"``, and all of them share one seed, so they are played on the same
+deals and the report compares them deal by deal against the baseline.
+
+- :func:`sweep`: one rule option over several values (``hand_size=5..9``).
+- :func:`matters`: what each kind of move is worth — restricted play (Jaffe et al. 2012):
+  one seat's bot barred from a kind of move (or bound to it) against the unrestricted bot.
+- :func:`depth`: skill depth (SkillTrace): a search with twice the budget against the
+  same search, budget after budget; while doubling still wins, there is skill left to learn.
+- :func:`luck`: deal luck across bot strengths: how much the deal decides, when every seat
+  is the same level.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from parlour import games
+from parlour.game import Option
+from parlour.lab.plan import ExperimentSpec, make_spec
+
+CENSUS_ROUNDS = 30
+"""Rounds of random play :func:`kinds_of` looks through."""
+
+
+def value_text(value: Any) -> str:
+    """An option's value as it is typed after ``NAME=`` (``8``, ``true``, ``none``): how a
+    sweep's variants are named."""
+    return "none" if value is None else json.dumps(value)
+
+
+def sweep_values(game_id: str, option: str, values: str | Sequence[Any]) -> list[Any]:
+    """The values of ``option`` a sweep plays, checked by the game: given as text (``5..9``,
+    whole numbers from 5 to 9; ``0,10,20``; ``true,false``; ``none,60``) or as a list.
+    Raises :class:`ValueError` saying what is wrong."""
+    game = games.get(game_id)
+    definition = game.option(option)
+    if isinstance(values, str):
+        chosen = _parse_values(definition, values)
+    elif isinstance(values, Sequence):
+        chosen = [definition.check(value) for value in values]
+    else:
+        raise ValueError(f"the values of {option} are a list or a text like 5..9, not {values!r}")
+    if len(chosen) < 2:
+        raise ValueError(f"a sweep compares values: give {option} two or more, not {len(chosen)}")
+    twice = sorted({value_text(v) for v in chosen if chosen.count(v) > 1})
+    if twice:
+        raise ValueError(f"{option}: {', '.join(twice)} given twice; give each value once")
+    for value in chosen:
+        game.check_options({option: value})
+    return chosen
+
+
+def _parse_values(definition: Option, text: str) -> list[Any]:
+    """``5..9`` (a range of whole numbers, both ends included) or ``a,b,c``."""
+    low, dots, high = text.partition("..")
+    if dots:
+        ends = []
+        for end in (low, high):
+            try:
+                ends.append(int(end.strip()))
+            except ValueError:
+                raise ValueError(f"{definition.name}={text}: a range is two whole numbers, like 5..9") from None
+        if ends[0] > ends[1]:
+            raise ValueError(f"{definition.name}={text}: a range runs upward, like {ends[1]}..{ends[0]}")
+        return [definition.check(value) for value in range(ends[0], ends[1] + 1)]
+    return [definition.parse_text(part) for part in text.split(",")]
+
+
+def parse_sweep(game_id: str, text: str) -> tuple[str, list[Any]]:
+    """``hand_size=5..9`` → (``hand_size``, [5, 6, 7, 8, 9]): an option and its values
+    (:func:`sweep_values`).  Raises :class:`ValueError`."""
+    option, sep, values = text.partition("=")
+    if not sep or not option.strip() or not values.strip():
+        raise ValueError(f"a sweep is OPTION=VALUES, like hand_size=5..9, stall_limit=0,10,20 or "
+                         f"open_hands=true,false, not {text!r}")
+    return option.strip(), sweep_values(game_id, option.strip(), values)
+
+
+def sweep(
+    game: str,
+    option: str,
+    values: str | Sequence[Any],
+    players: Sequence[str],
+    *,
+    deals: int | None = None,
+    matches: int | None = None,
+    seed: int = 0,
+    noise: float = 0.0,
+    rounds_only: bool = False,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+) -> list[ExperimentSpec]:
+    """Study ``sweep <option>``: one variant per value, named ``<option>=<value>``, each with
+    the other ``options``.  The baseline is the variant that plays the option's default,
+    when it is among the values (the game as it stands), else the first."""
+    chosen = sweep_values(game, option, values)
+    if option in (options or {}):
+        raise ValueError(f"{option} is the option swept: do not also fix it")
+    study = name or f"sweep {option}"
+    default = games.get(game).option(option).default
+    base = chosen.index(default) if default in chosen else 0
+    baseline = f"{study}/{option}={value_text(chosen[base])}"
+    return [make_spec(game=game, players=players, deals=deals, matches=matches,
+                      options={**(options or {}), option: value}, seed=seed, rounds_only=rounds_only,
+                      name=f"{study}/{option}={value_text(value)}", noise=noise, study=study, baseline=baseline)
+            for value in chosen]
+
+
+def kinds_of(
+    game_id: str, options: Mapping[str, Any] | None = None, rounds: int = CENSUS_ROUNDS, seed: int = 0
+) -> list[str]:
+    """The kinds of move a player can choose between (:func:`_census`), taken once for each
+    game, options, rounds and seed."""
+    key = (game_id, json.dumps(dict(options or {}), sort_keys=True, default=str), rounds, seed)
+    if key not in _CENSUS:
+        _CENSUS[key] = _census(game_id, options, rounds, seed)
+    return list(_CENSUS[key])
+
+
+_CENSUS: dict[tuple[str, str, int, int], list[str]] = {}
+"""Censuses already taken (each is the same every time)."""
+
+
+def _census(game_id: str, options: Mapping[str, Any] | None, rounds: int, seed: int) -> list[str]:
+    """The kinds of move (:meth:`parlour.game.Game.move_kind`) a player can choose between:
+    a census of ``rounds`` seeded rounds of random play, the same every time.  A kind counts
+    at a decision where it is legal beside another kind (a move that is the only kind on
+    offer, like resolving a strike, is no choice: barring it or binding to it changes
+    nothing); most often offered first."""
+    game = games.get(game_id)
+    offered: Counter[str] = Counter()
+    for number in range(rounds):
+        rng = random.Random(f"parlour-census:{seed}:{number}")
+        state = game.new_match(rng=rng, options=options)
+        while state.current_player() is not None:
+            legal = state.legal_moves()
+            kinds = {game.move_kind(move) for move in legal}
+            if len(kinds) > 1:
+                offered.update(kinds)
+            state.apply(rng.choice(legal))
+    return sorted(offered, key=lambda kind: (-offered[kind], kind))
+
+
+def matters(
+    game: str,
+    bot: str,
+    *,
+    deals: int,
+    seed: int = 0,
+    noise: float = 0.0,
+    kinds: Sequence[str] | None = None,
+    always: bool = False,
+    options: Mapping[str, Any] | None = None,
+    rounds_only: bool = False,
+    name: str | None = None,
+) -> list[ExperimentSpec]:
+    """Study ``what matters``: the baseline ``unrestricted`` (every seat ``bot``) and, for each
+    kind (default: :func:`kinds_of`), ``without <kind>``: the first player barred from that
+    kind (``<bot>/without:<kind>``) against ``bot`` in the other seats; with ``always``,
+    ``always <kind>`` too (bound to it).  Duplicate deals, so the restricted player plays
+    every seat of every deal: what barring a kind costs it is the value of that option."""
+    seats = games.get(game).players
+    if kinds is None:
+        kinds = kinds_of(game, options)
+    else:
+        _check_kinds(game, kinds, options)
+    study = name or "what matters"
+    baseline = f"{study}/unrestricted"
+    variants = [("unrestricted", [bot] * seats)]
+    for kind in kinds:
+        variants.append((f"without {kind}", [f"{bot}/without:{kind}", *[bot] * (seats - 1)]))
+        if always:
+            variants.append((f"always {kind}", [f"{bot}/always:{kind}", *[bot] * (seats - 1)]))
+    return [make_spec(game=game, players=players, deals=deals, options=options, seed=seed, rounds_only=rounds_only,
+                      name=f"{study}/{variant}", noise=noise, study=study, baseline=baseline)
+            for variant, players in variants]
+
+
+def _check_kinds(game: str, kinds: Sequence[str], options: Mapping[str, Any] | None) -> None:
+    """Raise :class:`ValueError` unless ``kinds`` are kinds of move of ``game``, each once: a
+    kind the game never offers would give a restriction that restricts nothing.  A kind that
+    the options take out (a shovel's play without rubble) is still a kind of the game."""
+    if not kinds:
+        raise ValueError("name at least one kind of move")
+    known = kinds_of(game, options)
+    known += [kind for kind in kinds_of(game) if kind not in known]
+    unknown = [kind for kind in kinds if kind not in known]
+    if unknown:
+        raise ValueError(f"{game} has no kind of move {', '.join(map(repr, unknown))} "
+                         f"(its kinds: {', '.join(known)})")
+    twice = sorted({kind for kind in kinds if list(kinds).count(kind) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} given twice; name each kind once")
+
+
+def depth(
+    game: str,
+    budgets: Sequence[int],
+    *,
+    deals: int,
+    seed: int = 0,
+    noise: float = 0.0,
+    options: Mapping[str, Any] | None = None,
+    rounds_only: bool = False,
+    name: str | None = None,
+) -> list[ExperimentSpec]:
+    """Study ``skill depth`` (SkillTrace): for each budget ``b``, smallest first, a variant
+    ``"<2b> vs <b>"``: IS-MCTS with heuristic rollouts at ``2b`` iterations against the same
+    at ``b`` (in the other seats).  The first player's win rate, budget after budget, traces
+    how far more thought still pays; the smallest budget's variant is the baseline."""
+    if not budgets:
+        raise ValueError("name at least one budget (search iterations), like 50,100,200")
+    bad = [b for b in budgets if isinstance(b, bool) or not isinstance(b, int) or b < 1]
+    if bad:
+        raise ValueError(f"a budget is a positive whole number of search iterations, not {bad[0]!r}")
+    twice = sorted({b for b in budgets if list(budgets).count(b) > 1})
+    if twice:
+        raise ValueError(f"budget {', '.join(map(str, twice))} given twice; give each once")
+    seats = games.get(game).players
+    study = name or "skill depth"
+    ordered = sorted(budgets)
+    baseline = f"{study}/{2 * ordered[0]} vs {ordered[0]}"
+    specs = []
+    for budget in ordered:
+        strong, weak = (f"ismcts:iterations={n},rollout=heuristic" for n in (2 * budget, budget))
+        specs.append(make_spec(game=game, players=[strong, *[weak] * (seats - 1)], deals=deals, options=options,
+                               seed=seed, rounds_only=rounds_only, name=f"{study}/{2 * budget} vs {budget}",
+                               noise=noise, study=study, baseline=baseline))
+    return specs
+
+
+def luck(
+    game: str,
+    levels: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    noise: float = 0.0,
+    options: Mapping[str, Any] | None = None,
+    rounds_only: bool = False,
+    name: str | None = None,
+) -> list[ExperimentSpec]:
+    """Study ``deal luck``: one variant per level (or bot), named by it, every seat that level,
+    on the same duplicate deals: how much the deal decides, across bot strengths.  The
+    first level is the baseline.  A bot that plays a deal the same way in every seating makes
+    its seatings copies: give it a little ``noise``."""
+    if not levels:
+        raise ValueError("name at least one level, like easy,medium,hard")
+    twice = sorted({level for level in levels if list(levels).count(level) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} given twice; name each level once")
+    seats = games.get(game).players
+    study = name or "deal luck"
+    return [make_spec(game=game, players=[level] * seats, deals=deals, options=options, seed=seed,
+                      rounds_only=rounds_only, name=f"{study}/{level}", noise=noise, study=study,
+                      baseline=f"{study}/{levels[0]}")
+            for level in levels]
