@@ -354,9 +354,15 @@ def test_lab_cli_quick_run_with_playtest_noise_and_a_study_report(tmp_path: Path
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     out = subprocess.run([*parlour_command(), "lab", "report", "--db", db, "--baseline", "eight", "--format", "json",
-                          "--smallest-difference", "0.1", "--out", str(tmp_path / "r")], capture_output=True, text=True)
+                          "--smallest-difference", "0.1", "--seconds-per-move", "3", "--target-minutes", "1-2",
+                          "--sample", "2", "--out", str(tmp_path / "r")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     numbers = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert numbers["settings"] == {"seconds_per_move": 3.0, "sample": 2, "target_minutes": [1.0, 2.0]}
+    assert all(e["play"]["sample"] == 2 for e in numbers["experiments"])
+    out = subprocess.run([*parlour_command(), "lab", "report", "--db", db, "--target-minutes", "40",
+                          "--out", str(tmp_path / "r2")], capture_output=True, text=True)
+    assert out.returncode == 2 and "--target-minutes is a range like 20-40, not '40'" in out.stderr
     (comparison,) = numbers["comparisons"]
     assert comparison["experiments"] == ["hand size/eight", "hand size/seven"]
     assert comparison["smallest_difference"] == 0.1

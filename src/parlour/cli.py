@@ -774,10 +774,29 @@ def lab_report_command(
     smallest_difference: Annotated[float, typer.Option(
         min=0.001, max=1.0, help="the smallest change of the first player's win rate worth telling apart "
         "(the stop rule's; 0.05 = 5 points)")] = 0.05,
+    seconds_per_move: Annotated[float, typer.Option(
+        min=0.1, help="how long a person takes for a move, for durations in minutes")] = 5.0,
+    target_minutes: Annotated[str | None, typer.Option(
+        help="the range a match should last, like 20-40: the report says how many are shorter, within, longer",
+    )] = None,
+    sample: Annotated[int, typer.Option(
+        min=1, help="matches of each experiment replayed move by move for the measures of play")] = 100,
 ) -> None:
-    """Write a report: a summary, score distributions, seat advantage, lengths, events, luck vs skill, and each
-    study's variants compared with its baseline."""
+    """Write a report: a plain summary first; then, for each experiment, scores, seat advantage, length and
+    duration, events, luck against skill, choices and what is played, when rounds are decided, and anomalies
+    with records to replay; then each study's variants against its baseline (sweeps, deal luck, skill depth
+    and restricted play read from the study's shape)."""
     from parlour.lab import report
+
+    target = None
+    if target_minutes is not None:
+        low, dash, high = target_minutes.partition("-")
+        try:
+            target = (float(low), float(high))
+        except ValueError:
+            target = None
+        if not dash or target is None or not 0 <= target[0] < target[1]:
+            raise _fail(f"--target-minutes is a range like 20-40, not {target_minutes!r}")
 
     if fmt not in ("html", "json", "markdown"):
         raise _fail(f"--format must be html, json or markdown, not {fmt!r}")
@@ -789,7 +808,8 @@ def lab_report_command(
     if not store.experiments():
         raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
     try:
-        path = report.write(store, experiments or None, out, fmt, baseline=baseline, smallest=smallest_difference)
+        path = report.write(store, experiments or None, out, fmt, baseline=baseline, smallest=smallest_difference,
+                            seconds_per_move=seconds_per_move, target_minutes=target, sample=sample)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(f"report written to {path}")
