@@ -1031,6 +1031,35 @@ def _change(key: str, difference: float | None) -> str:
     return f"{difference * 100:+.1f} points" if key.startswith("win_rate") else f"{difference:+.3g}"
 
 
+def _questions(section: dict[str, Any]) -> str:
+    """One sentence on how long a match takes, how much the deal decides, how many decisions
+    are real choices, and what went wrong, for one experiment."""
+    duration = section["duration"]
+    parts = [f"a match takes a median of {duration['minutes']['median']:.0f} minutes at "
+             f"{duration['seconds_per_move']:g} s a move"]
+    target = duration["target"]
+    if target is not None:
+        low, high = target["minutes"]
+        parts[-1] += f" ({_points(target['within']['rate'])} of matches within {low:g}–{high:g} minutes)"
+    deal = section["deal_vs_players"]
+    first = None if deal is None else deal["by_position"][0]
+    if first is not None and first["icc"] is not None:
+        ci = first.get("ci")
+        interval = "" if not ci or ci[0] is None else f" ({_points(ci[0])}–{_points(ci[1])})"
+        parts.append(f"the deal decides {_points(first['icc'])}{interval} of the first player's margin")
+    play = section["play"]
+    if play is not None and play["real_choices"]["share"] is not None:
+        parts.append(f"{_points(play['real_choices']['share'])} of decisions are real choices (the best move "
+                     f"{play['real_gap']:g}+ points ahead)")
+        decided = play["decided_at"]["median"]
+        if decided is not None:
+            parts.append(f"a round's winner leads for good from {_points(decided)} of the way in (median)")
+    troubles = [f"{item['count']} {item['what']}" for item in section["anomalies"]
+                if item["key"] != "longest" and item["count"]]
+    parts.append("anomalies: " + "; ".join(troubles) if troubles else "no stalls or capped matches")
+    return f"{section['name']}: " + "; ".join(parts) + "."
+
+
 def _about_bots(comparison: dict[str, Any]) -> bool:
     """Whether a study varies the bots on purpose (deal luck, skill depth, restricted play)."""
     findings = comparison.get("findings", {})
@@ -1093,6 +1122,7 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         deal = section["deal_vs_players"]
         if deal is not None and deal["warning"] and deal["identical_share"] > IDENTICAL_LIMIT:
             lines.append(f"{section['name']}: {deal['warning']}")
+        lines.append(_questions(section))
     if even:
         lines.append("No clear advantage to either seat (the first player's 95% interval holds the fair share) in: "
                      + "; ".join(even) + ".")
