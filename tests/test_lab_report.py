@@ -634,12 +634,13 @@ def test_a_study_that_varies_one_option_is_a_sweep(numbers: dict[str, Any]) -> N
 @pytest.fixture(scope="module")
 def shaped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, dict[str, Any]]:
     """Studies whose shape asks a question: restricted play, skill depth, deal luck."""
-    from parlour.lab import studies
+    from parlour.lab import ladder, studies
 
     lab = Store(tmp_path_factory.mktemp("shaped") / "lab.sqlite")
     specs = [*studies.matters("silver-bars", "medium", deals=20, seed=3, kinds=["play thief"], rounds_only=True),
              *studies.depth("twenty", [4, 8], deals=6, seed=2, rounds_only=True),
-             *studies.luck("twenty", ["random", "easy"], deals=8, seed=5, rounds_only=True)]
+             *studies.luck("twenty", ["random", "easy"], deals=8, seed=5, rounds_only=True),
+             *ladder.ladder_specs("twenty", ["random", "medium", "easy"], matches=12, seed=4)]
     runner.run(specs, lab, jobs=1)
     return lab, report.build(lab)
 
@@ -696,3 +697,24 @@ def test_shaped_studies_on_the_page(shaped: tuple[Store, dict[str, Any]], tmp_pa
                     "Deal luck across bot strengths"):
         assert heading in page
     assert (tmp_path / "out" / next(p.name for p in (tmp_path / "out").glob("*-depth.png"))).stat().st_size > 1000
+
+
+def test_the_ladder_spreads_the_levels_on_the_elo_scale(shaped: tuple[Store, dict[str, Any]]) -> None:
+    store, numbers = shaped
+    (ladder,) = numbers["ladders"]
+    assert ladder["game"] == "twenty" and len(ladder["pairings"]) == 3
+    for row in ladder["pairings"]:
+        matches = replayed(store, row["experiment"])
+        spec = store.experiment(row["experiment"])
+        assert spec is not None
+        stronger = list(spec.players).index(row["stronger"])
+        wins = sum(m.shares[m.seating.index(stronger)] for m in matches)
+        rate = wins / len(matches)
+        assert row["rate"] == pytest.approx(rate) and rate >= 0.5
+        assert row["ci"] == pytest.approx(interval_by_hand(plan.make_spec(game="twenty", players=["random", "random"],
+                                                                           matches=12), matches,
+                                                           [m.shares[m.seating.index(stronger)] for m in matches],
+                                                           rate=True))
+        if 0 < rate < 1:
+            assert row["elo"] == pytest.approx(400 * math.log10(rate / (1 - rate)))
+    assert any(line.startswith("Skill against chance in Twenty") for line in numbers["summary"])

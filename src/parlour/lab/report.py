@@ -948,6 +948,33 @@ def _matters(group: Sequence[_Played], played: dict[str, Any] | None) -> list[di
     return rows
 
 
+def _ladders(played: Sequence[_Played]) -> list[dict[str, Any]]:
+    """Skill against chance from the ladder (``parlour lab ladder``): for every pairing of bot
+    levels of a two-player game, the first-named level's win rate over the other with its 95%
+    interval, and the same as an Elo gap — the spread of the levels on a scale every game
+    shares (a game where the best level is hundreds of Elo points above the weakest rewards
+    skill more than one where the levels sit close together)."""
+    from parlour.lab.ladder import prefix
+
+    found: dict[str, list[dict[str, Any]]] = {}
+    for p in played:
+        game = p.experiment.game
+        if p.seats != 2 or not p.experiment.name.startswith(prefix(game)) or not len(p.share):
+            continue
+        rate = _unit_rate(p, p.by_player(p.share)[:, 0])
+        found.setdefault(game, []).append({
+            "experiment": p.experiment.name, "stronger": p.experiment.players[0], "weaker": p.experiment.players[1],
+            "matches": len(p.share), "rate": rate["rate"], "ci": rate["ci"], "elo": elo(rate["rate"]),
+            "elo_ci": [elo(rate["ci"][0]), elo(rate["ci"][1])]})
+    for rows in found.values():  # each pairing read as the stronger against the weaker
+        for row in rows:
+            if row["rate"] is not None and row["rate"] < 0.5:
+                row["stronger"], row["weaker"] = row["weaker"], row["stronger"]
+                row["rate"], row["ci"] = 1 - row["rate"], [1 - row["ci"][1], 1 - row["ci"][0]]
+                row["elo"], row["elo_ci"] = elo(row["rate"]), [elo(row["ci"][0]), elo(row["ci"][1])]
+    return [{"game": game, "game_name": games.get(game).name, "pairings": rows} for game, rows in found.items()]
+
+
 def _findings(group: Sequence[_Played], baseline_play: dict[str, Any] | None) -> dict[str, Any]:
     return {"sweep": _sweep(group), "luck": _luck(group), "depth": _depth(group),
             "matters": _matters(group, baseline_play)}
@@ -993,6 +1020,7 @@ def _numbers(store: Store, played: Sequence[_Played], settings: Settings) -> dic
         "experiments": [_experiment(p, store, settings) for p in played],
         "comparisons": [_comparison(group, settings.smallest) for group in _studies(played, settings.baseline)],
         "uncompared": [p.experiment.name for p in played if p.experiment.study is None],
+        "ladders": _ladders(played),
     }
     sections = {section["name"]: section for section in numbers["experiments"]}
     by_name = {p.experiment.name: p for p in played}
@@ -1167,6 +1195,10 @@ def summary(numbers: dict[str, Any]) -> list[str]:
                              f"{more} {comparison['unit']} of each would tell apart a difference of "
                              f"{smallest * 100:.0f} points.")
         lines += _findings_summary(comparison["findings"])
+    for ladder in numbers["ladders"]:
+        lines.append(f"Skill against chance in {ladder['game_name']} (the ladder's pairings): " + "; ".join(
+            f"{row['stronger']} beats {row['weaker']} {_points(row['rate'])} of matches"
+            + ("" if row["elo"] is None else f" ({row['elo']:+.0f} Elo)") for row in ladder["pairings"]) + ".")
     if numbers["uncompared"] and len(numbers["experiments"]) > 1:
         lines.append("Experiments run one by one (not from one plan) are not compared with each other: run the "
                      "variants from one plan, a study, to compare them on the same deals.")
@@ -1618,6 +1650,14 @@ _EXPLAIN = {
         "the game. The gap is the restricted bot's win rate less a fair share, with its 95% interval over "
         "deals; p-values are corrected together (Holm) for the number of kinds tried."
     ),
+    "ladder": (
+        "From the matches of 'parlour lab ladder': each pairing of bot levels, the stronger's win rate with its "
+        "95% interval, and the same as an Elo gap — the rating difference that gives that win rate. The spread "
+        "of the levels is a scale every game shares (Duersch, Lambrecht and Oechssler measure skill by the "
+        "spread of players' ratings): the further the best level stands above the weakest, the more the game "
+        "rewards skill; levels that stand close together mean the cards decide much. The report does not "
+        "anchor this to chess (their 'x%-chess' needs a chess rating pool, which parlour does not have)."
+    ),
     "compare": (
         "The variants of one study (one plan), each against the baseline V1: the difference of the means "
         "with its 95% interval, and the p-value of the test named in the last column — how likely a "
@@ -1960,6 +2000,11 @@ def _blocks(numbers: dict[str, Any]) -> list[_Block]:
         blocks += _experiment_blocks(number, section)
     for comparison in numbers["comparisons"]:
         blocks += _comparison_blocks(comparison)
+    for ladder in numbers["ladders"]:
+        blocks += [_Heading(2, f"Skill against chance: the ladder of {ladder['game_name']}"), _Text(_EXPLAIN["ladder"]),
+                   _Table(["stronger", "weaker", "matches", "stronger wins", "95% interval", "Elo gap (95%)"],
+                          [[row["stronger"], row["weaker"], str(row["matches"]), _pct(row["rate"]),
+                            _ci_text(row["ci"], _pct), _elo_text(row)] for row in ladder["pairings"]])]
     return blocks
 
 
