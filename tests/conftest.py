@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+import tarfile
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def export_release(commit: str, folder: Path) -> Path:
+    """An earlier release's source tree (``src/``) exported from git into ``folder``, for tests that
+    run it for real (a database it made must open and go on after an upgrade)."""
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], capture_output=True,
+                              timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        pytest.fail(f"cannot run git to export the previous release ({commit}): {exc}; these tests need a "
+                    "git clone of the project with its history", pytrace=False)
+    if done.returncode != 0:
+        pytest.fail(f"git archive {commit} failed: {done.stderr.decode(errors='replace').strip()}; these "
+                    "tests need a git clone of the project with its history (not a shallow one)", pytrace=False)
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+        archive.extractall(folder, filter="data")
+    return folder
+
+
+def newest_revision(package: str) -> str:
+    """The head revision of a package's Alembic migrations (``parlour.web``, ``parlour.store``)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(files(package).joinpath("migrations")))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
 
 
 @pytest.fixture

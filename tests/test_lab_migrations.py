@@ -13,56 +13,32 @@ models describe, so that a migration cannot drift from them unnoticed.
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
-import tarfile
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, MetaData, Table, create_engine, inspect, select, text
 
+from conftest import export_release, newest_revision
 from parlour.lab import plan, runner
 from parlour.store import VERSION_TABLE, Base, MatchData, Store, database_url
 from parlour.web.store import TableStore
 
-ROOT = Path(__file__).resolve().parents[1]
 PREVIOUS_RELEASE = "ada7941"
 """The last commit before the lab's migrations (tables made with ``create_all``)."""
 OLD_RUNS = (("--players", "random,random", "--matches", "6"), ("--players", "heuristic,random", "--deals", "3"))
 """The previous release's quick runs: six independent matches, and three duplicate deals (six matches)."""
 
 
-def newest_revision() -> str:
-    config = Config()
-    config.set_main_option("script_location", str(files("parlour.store").joinpath("migrations")))
-    head = ScriptDirectory.from_config(config).get_current_head()
-    assert head is not None
-    return head
-
-
 @pytest.fixture(scope="module")
 def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The previous release's source tree (``src/``), exported from git."""
-    folder = tmp_path_factory.mktemp("previous-release")
-    try:
-        done = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS_RELEASE, "src"], capture_output=True,
-                              timeout=120, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        pytest.fail(f"cannot run git to export the previous release ({PREVIOUS_RELEASE}): {exc}; these tests need a "
-                    "git clone of the project with its history", pytrace=False)
-    if done.returncode != 0:
-        pytest.fail(f"git archive {PREVIOUS_RELEASE} failed: {done.stderr.decode(errors='replace').strip()}; these "
-                    "tests need a git clone of the project with its history (not a shallow one)", pytrace=False)
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        archive.extractall(folder, filter="data")
+    folder = export_release(PREVIOUS_RELEASE, tmp_path_factory.mktemp("previous-release"))
     assert (folder / "src" / "parlour" / "store" / "__init__.py").exists()
     return folder
 
@@ -121,7 +97,7 @@ def test_a_database_of_the_previous_release_is_upgraded_and_goes_on(previous_rel
         store = Store(db)
         try:
             upgraded = schema(engine)
-            assert upgraded["revision"] == [newest_revision()]
+            assert upgraded["revision"] == [newest_revision("parlour.store")]
             assert {"study", "baseline", "noise"} <= upgraded["columns"]["experiments"]
             assert drift(engine) == []
             assert rows(engine, old["columns"]) == before
@@ -159,7 +135,7 @@ def test_a_new_database_is_exactly_what_the_models_describe(where: str, tmp_path
     store = Store(tmp_path / "lab.sqlite" if where == "file" else "sqlite://")
     try:
         made = schema(store.engine)
-        assert made["revision"] == [newest_revision()]
+        assert made["revision"] == [newest_revision("parlour.store")]
         assert drift(store.engine) == []
         row = store.add_experiment(name="quick", game="minus-twenty", game_version="1", options={},
                                    players=["random", "random"], mode="matches", count=1, seed=0)
@@ -179,7 +155,7 @@ def test_the_lab_and_the_web_server_share_a_database(tmp_path: Path) -> None:
     lab = Store(url)
     try:
         found = schema(lab.engine)
-        assert found["revision"] == [newest_revision()]
+        assert found["revision"] == [newest_revision("parlour.store")]
         assert {"web_alembic_version", "web_tables", "experiments"} <= set(found["columns"])
         lab.add_experiment(name="beside the web", game="minus-twenty", game_version="1", options={},
                            players=["random", "random"], mode="matches", count=1, seed=0)

@@ -12,25 +12,21 @@ bring one gets it) and play to the end.
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import subprocess
 import sys
-import tarfile
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 
+from conftest import export_release, newest_revision
 from parlour import record as records
 from parlour.web.store import VERSION_TABLE, Base, SeatRow, TableRow, TableStore, digest
 
-from .conftest import ROOT, Client, ServerProcess, play_to_end
+from .conftest import Client, ServerProcess, play_to_end
 
 PREVIOUS_RELEASE = "3932b9d"
 """The last commit of the first release of ``parlour serve`` (seat tokens, no migrations)."""
@@ -38,29 +34,10 @@ FAST_CLIENTS = ("--message-rate", "1000")
 """Test clients move far faster than people."""
 
 
-def newest_revision() -> str:
-    config = Config()
-    config.set_main_option("script_location", str(files("parlour.web").joinpath("migrations")))
-    head = ScriptDirectory.from_config(config).get_current_head()
-    assert head is not None
-    return head
-
-
 @pytest.fixture(scope="module")
 def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The previous release's source tree (``src/``), exported from git."""
-    folder = tmp_path_factory.mktemp("previous-release")
-    try:
-        done = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS_RELEASE, "src"], capture_output=True,
-                              timeout=120, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        pytest.fail(f"cannot run git to export the previous release ({PREVIOUS_RELEASE}): {exc}; these tests need a "
-                    "git clone of the project with its history", pytrace=False)
-    if done.returncode != 0:
-        pytest.fail(f"git archive {PREVIOUS_RELEASE} failed: {done.stderr.decode(errors='replace').strip()}; these "
-                    "tests need a git clone of the project with its history (not a shallow one)", pytrace=False)
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        archive.extractall(folder, filter="data")
+    folder = export_release(PREVIOUS_RELEASE, tmp_path_factory.mktemp("previous-release"))
     assert (folder / "src" / "parlour" / "web" / "store.py").exists()
     return folder
 
@@ -138,7 +115,7 @@ def test_a_database_of_the_previous_release_is_upgraded_and_its_table_goes_on(
 
     server = ServerProcess(db_url, log_path=tmp_path / "server.log", extra=FAST_CLIENTS).start()
     upgraded = schema(db_url)
-    assert upgraded["revision"] == [newest_revision()]
+    assert upgraded["revision"] == [newest_revision("parlour.web")]
     for name, columns in newest_columns().items():
         assert columns <= upgraded["columns"].get(name, set()), (name, columns, upgraded["columns"].get(name))
     summary = server.table(table_id)
@@ -175,7 +152,7 @@ def test_a_database_of_the_previous_release_is_upgraded_and_its_table_goes_on(
         client.close()
     # and it is all still there after another restart (the upgrade is done once)
     server.restart()
-    assert schema(db_url)["revision"] == [newest_revision()]
+    assert schema(db_url)["revision"] == [newest_revision("parlour.web")]
     assert server.table(table_id)["status"] == "finished"
     assert "Traceback" not in server.output(), server.output()
 
@@ -211,7 +188,7 @@ def test_an_empty_database_gets_the_newest_schema_and_opening_it_again_is_harmle
     store = TableStore(db_url)
     try:
         made = schema(db_url)
-        assert made["revision"] == [newest_revision()]
+        assert made["revision"] == [newest_revision("parlour.web")]
         assert {k: v for k, v in made["columns"].items() if k != VERSION_TABLE} == newest_columns()
         key = store.secret("session_key")
         store.add_table(
@@ -251,7 +228,7 @@ def test_the_store_upgrades_a_first_release_schema_in_place(previous_release: Pa
     assert schema(db_url)["revision"] is None
     store = TableStore(db_url)
     try:
-        assert schema(db_url)["revision"] == [newest_revision()]
+        assert schema(db_url)["revision"] == [newest_revision("parlour.web")]
         loaded = store.load("old")
         assert loaded is not None
         row, seats, _moves = loaded

@@ -15,12 +15,9 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, cast
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -36,11 +33,12 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     select,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+from parlour.migrations import upgrade
 
 
 class Base(DeclarativeBase):
@@ -220,14 +218,7 @@ def migrate(engine: Engine) -> None:
     """Bring the database's lab tables up to the newest revision (a database of a release before
     migrations, made with ``create_all``, is stamped at its revision first); a new database is made
     by the migrations themselves, so that it is exactly what an upgraded one is."""
-    config = Config()
-    config.set_main_option("script_location", str(files("parlour.store").joinpath("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        names = set(inspect(connection).get_table_names())
-        if "experiments" in names and VERSION_TABLE not in names:
-            command.stamp(config, FIRST_RELEASE)
-        command.upgrade(config, "head")
+    upgrade(engine, "parlour.store", VERSION_TABLE, FIRST_RELEASE, marker="experiments")
 
 
 class Store:

@@ -19,11 +19,8 @@ import hashlib
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib.resources import files
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -36,13 +33,13 @@ from sqlalchemy import (
     delete,
     func,
     insert,
-    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from parlour.migrations import upgrade
 from parlour.store import database_url, open_engine
 
 
@@ -298,11 +295,4 @@ class TableStore:
 def migrate(engine: Engine) -> None:
     """Bring the database's web tables up to the newest revision (a database of the first release,
     made without Alembic, is stamped at its revision first)."""
-    config = Config()
-    config.set_main_option("script_location", str(files("parlour.web").joinpath("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        names = set(inspect(connection).get_table_names())
-        if "web_tables" in names and VERSION_TABLE not in names:
-            command.stamp(config, FIRST_RELEASE)
-        command.upgrade(config, "head")
+    upgrade(engine, "parlour.web", VERSION_TABLE, FIRST_RELEASE, marker="web_tables")
