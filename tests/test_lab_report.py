@@ -718,3 +718,19 @@ def test_the_ladder_spreads_the_levels_on_the_elo_scale(shaped: tuple[Store, dic
         if 0 < rate < 1:
             assert row["elo"] == pytest.approx(400 * math.log10(rate / (1 - rate)))
     assert any(line.startswith("Skill against chance in Twenty") for line in numbers["summary"])
+
+
+def test_a_record_that_cannot_be_replayed_is_named_and_left_out(tmp_path: Path) -> None:
+    """Assume every file is broken: a damaged record does not stop the report, it is named."""
+    import sqlite3
+
+    db = tmp_path / "lab.sqlite"
+    spec = plan.make_spec(game="twenty", players=["random", "random"], matches=4, seed=1, rounds_only=True)
+    runner.run([spec], Store(db), jobs=1)
+    with sqlite3.connect(db) as raw:
+        raw.execute("update matches set record = '{\"format\": \"parlour-record/1\"}' where \"index\" = 1")
+        raw.execute("update matches set record = 'not json' where \"index\" = 2")
+    play = report.build(Store(db))["experiments"][0]["play"]
+    assert play["unreadable"] == [1, 2] and play["sample"] == 2
+    page = report.write(Store(db), None, tmp_path / "out").read_text(encoding="utf-8")
+    assert "2 sampled record(s) could not be replayed by this version of the game" in page

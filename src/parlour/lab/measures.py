@@ -82,6 +82,26 @@ class PlayMeasures:
     move; None for a shared win)."""
     behind: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0] for _ in range(STAGES)])
     """By stage of a round: [seats behind the leader then, their share of the round's wins]."""
+    unreadable: list[int] = field(default_factory=list)
+    """Sampled matches whose records this version cannot replay (made by another version of
+    the game, or damaged): left out of every figure, and named."""
+
+    def add(self, other: PlayMeasures) -> None:
+        """Count ``other``'s matches in too (a match is counted only once it replayed whole)."""
+        self.matches += other.matches
+        self.rounds += other.rounds
+        self.decisions += other.decisions
+        self.choices += other.choices
+        self.real_choices += other.real_choices
+        self.per_match += other.per_match
+        self.played.update(other.played)
+        self.offered.update(other.offered)
+        self.chosen_when_offered.update(other.chosen_when_offered)
+        self.per_round += other.per_round
+        for mine, theirs in zip(self.behind, other.behind):
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+        self.unreadable += other.unreadable
 
 
 def sample_indices(count: int, sample: int = SAMPLE) -> list[int]:
@@ -96,7 +116,13 @@ def measure(game: Game, texts: Sequence[tuple[int, str]]) -> PlayMeasures:
     found = PlayMeasures()
     judge = evaluator(game.id)
     for index, text in texts:
-        _measure_match(game, judge, index, json.loads(text), found)
+        counted = PlayMeasures()
+        try:
+            _measure_match(game, judge, index, json.loads(text), counted)
+        except (ValueError, KeyError, TypeError):  # a record this version cannot replay (json's errors are ValueErrors)
+            found.unreadable.append(index)
+            continue
+        found.add(counted)
     return found
 
 

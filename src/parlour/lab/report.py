@@ -553,7 +553,7 @@ def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None
     units = _sample_units(p, [index for index, *_ in per_match])
     decisions = [d for _, d, _, _ in per_match]
     kinds = {
-        kind: {"played": count, "share_of_moves": count / found.decisions,
+        kind: {"played": count, "share_of_moves": count / max(found.decisions, 1),
                "offered": found.offered[kind],
                "chosen_when_offered": (found.chosen_when_offered[kind] / found.offered[kind]
                                        if found.offered[kind] else None)}
@@ -572,6 +572,7 @@ def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None
     return {
         "sample": found.matches,
         "of": len(p.totals),
+        "unreadable": found.unreadable,
         "rounds": found.rounds,
         "decisions": found.decisions,
         "real_gap": measures.REAL_GAP,
@@ -1849,6 +1850,10 @@ def _play_blocks(play: dict[str, Any], plots: dict[str, str]) -> list[_Block]:
         _Heading(3, "Choices, what is played, and when a round is decided"),
         _Text(_EXPLAIN["play"].format(sample=play["sample"], of=play["of"], gap=f"{play['real_gap']:g}")),
     ]
+    if play["unreadable"]:
+        blocks.append(_Text(f"⚠ {len(play['unreadable'])} sampled record(s) could not be replayed by this version of "
+                            f"the game and are left out (matches {', '.join(map(str, play['unreadable'][:10]))}).",
+                            warning=True))
     if "play" in plots:
         blocks.append(_Image(plots["play"], "Comebacks by stage of a round, and the share of moves by kind"))
     choices, real = play["choices"], play["real_choices"]
