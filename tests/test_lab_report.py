@@ -576,6 +576,7 @@ def test_the_sample_is_spread_over_the_matches() -> None:
     from parlour.lab import measures
 
     assert measures.sample_indices(5, 10) == [0, 1, 2, 3, 4]
+    assert measures.sample_indices(5, 1) == [0] and measures.sample_indices(5, 0) == []
     picked = measures.sample_indices(1000, 100)
     assert len(picked) == 100 and picked[0] == 0 and picked[-1] == 999
     assert max(b - a for a, b in itertools.pairwise(picked)) <= 11
@@ -734,3 +735,19 @@ def test_a_record_that_cannot_be_replayed_is_named_and_left_out(tmp_path: Path) 
     assert play["unreadable"] == [1, 2] and play["sample"] == 2
     page = report.write(Store(db), None, tmp_path / "out").read_text(encoding="utf-8")
     assert "2 sampled record(s) could not be replayed by this version of the game" in page
+
+
+def test_the_search_can_judge_play_from_the_movers_view(store: Store) -> None:
+    """With --judge search each position is read by IS-MCTS from the mover's observation: the same
+    moves are counted; only who leads and how far apart the moves are come from the search."""
+    advice = section(report.build(store, [TWENTY.name], sample=4), TWENTY.name)["play"]
+    search = section(report.build(store, [TWENTY.name], sample=4, judge="search", judge_iterations=30),
+                     TWENTY.name)["play"]
+    assert (search["judge"], search["judge_iterations"]) == ("search", 30)
+    assert (advice["judge"], advice["judge_iterations"]) == ("advice", None)
+    for key in ("sample", "decisions", "kinds", "choices"):
+        assert search[key] == advice[key]
+    assert 0 <= search["real_choices"]["share"] <= search["choices"]["share"]
+    assert len(search["comebacks"]) == len(advice["comebacks"])
+    with pytest.raises(ValueError, match="the judge of play is advice or search, not 'oracle'"):
+        report.build(store, [TWENTY.name], sample=1, judge="oracle")

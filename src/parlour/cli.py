@@ -781,6 +781,11 @@ def lab_report_command(
     )] = None,
     sample: Annotated[int, typer.Option(
         min=1, help="matches of each experiment replayed move by move for the measures of play")] = 100,
+    judge: Annotated[str, typer.Option(
+        help="what reads positions for the measures of play: advice (the game's evaluation, quick, sees the "
+             "cards as they lie) or search (IS-MCTS from the mover's own view, slower)")] = "advice",
+    judge_iterations: Annotated[int, typer.Option(
+        min=1, help="the search's iterations a decision, with --judge search")] = 200,
 ) -> None:
     """Write a report: a plain summary first; then, for each experiment, scores, seat advantage, length and
     duration, events, luck against skill, choices and what is played, when rounds are decided, and anomalies
@@ -788,6 +793,8 @@ def lab_report_command(
     and restricted play read from the study's shape)."""
     from parlour.lab import report
 
+    if judge not in ("advice", "search"):
+        raise _fail(f"--judge is advice or search, not {judge!r}")
     target = None
     if target_minutes is not None:
         low, dash, high = target_minutes.partition("-")
@@ -809,7 +816,8 @@ def lab_report_command(
         raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
     try:
         path = report.write(store, experiments or None, out, fmt, baseline=baseline, smallest=smallest_difference,
-                            seconds_per_move=seconds_per_move, target_minutes=target, sample=sample)
+                            seconds_per_move=seconds_per_move, target_minutes=target, sample=sample, judge=judge,
+                            judge_iterations=judge_iterations)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     console.print(f"report written to {path}")

@@ -3,20 +3,21 @@ experiment's stored records through the engine, move by move.
 
 At every decision: how many moves the mover could choose from, the kind of each (the game's
 own words, :meth:`parlour.game.Game.move_kind`) and the kind chosen, and how far apart the
-best and second-best moves are by the game's evaluation one move ahead.  At every position:
-who leads by that evaluation — each seat's expected round score, as the heuristic advice
-judges it (:attr:`parlour.bots.heuristic.Advice.evaluate`; the score so far in a game that
-scores as it goes) — so that lead changes, the point where a round is effectively decided,
-and how often a seat that is behind comes back can be counted.
+best and second-best moves are.  At every position: who leads — so that lead changes, the
+point where a round is effectively decided, and how often a seat that is behind comes back
+can be counted.
 
-The evaluation looks one move ahead on the position as it lies (with the cards as they
-really are, the draw included): it is the advice's judgement, not a search's, and not what
-the mover knew.  The report says so beside every figure that uses it.
+Who leads and how far apart the moves are is read by a :class:`Judge`: by default the game's
+heuristic evaluation (each seat's expected round score, :attr:`parlour.bots.heuristic.Advice.evaluate`;
+the score so far in a game that scores as it goes), one move ahead on the position as it
+lies — quick, but it sees the cards as they really are; or an IS-MCTS search from the mover's
+own view — slower, and it knows only what the mover knew.  The report says which.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -108,17 +109,85 @@ def sample_indices(count: int, sample: int = SAMPLE) -> list[int]:
     """Up to ``sample`` of ``count`` match positions, evenly spread, in order."""
     if count <= sample:
         return list(range(count))
+    if sample < 2:
+        return [0] if sample == 1 else []
     return sorted({round(i * (count - 1) / (sample - 1)) for i in range(sample)})
 
 
-def measure(game: Game, texts: Sequence[tuple[int, str]]) -> PlayMeasures:
-    """Replay ``(match index, record JSON)`` pairs and count :class:`PlayMeasures`."""
+class Judge:
+    """Who leads a position, and how far apart the mover's best two moves are."""
+
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
+            int | None, float | None]:
+        """(the leading seat, or None for a tie or an unknown leader; the gap between the
+        best and second-best moves in points, None with a single move)."""
+        raise NotImplementedError
+
+
+class AdviceJudge(Judge):
+    """The game's heuristic evaluation (:func:`evaluator`) of the position, and of each move
+    one move ahead, on the cards as they lie: quick, but it sees the hidden cards."""
+
+    def __init__(self, game_id: str) -> None:
+        self.evaluate = evaluator(game_id)
+
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
+            int | None, float | None]:
+        here = self.evaluate(state)
+        best = max(here)
+        leader = here.index(best) if here.count(best) == 1 else None
+        if len(legal) < 2:
+            return leader, None
+        values = []
+        for option in legal:
+            state.apply(option)
+            values.append(_edge(self.evaluate(state), seat))
+            state.undo()
+        values.sort(reverse=True)
+        return leader, values[0] - values[1]
+
+
+class SearchJudge(Judge):
+    """An IS-MCTS search from the mover's own view (heuristic rollouts, ``iterations`` a
+    decision): the mover's expected round score against the others' (the leader is the mover
+    when that is positive; with two players, the other seat when it is negative), and the gap
+    between the search's best move and the best of the others it looked at seriously (5% of
+    its simulations or more).  Slower, and honest: it knows only what the mover knew."""
+
+    def __init__(self, iterations: int) -> None:
+        from parlour.bots.ismcts import ISMCTSBot
+
+        self.bot = ISMCTSBot(iterations=iterations, rollout="heuristic")
+
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
+            int | None, float | None]:
+        estimates = self.bot.analyse(state.observation(seat), legal, rng)
+        edge = estimates[0].value
+        players = state.num_players
+        leader = seat if edge > 0 else (1 - seat if players == 2 and edge < 0 else None)
+        if len(legal) < 2:
+            return leader, None
+        total = sum(e.visits for e in estimates) or 1
+        others = [e.value for e in estimates[1:] if e.visits >= 0.05 * total]
+        return leader, (edge - max(others)) if others else None
+
+
+JUDGES = ("advice", "search")
+"""What reads a position for the measures of play: the game's evaluation, or a search."""
+
+
+def measure(game: Game, texts: Sequence[tuple[int, str]], judge: str = "advice",
+            iterations: int = 200) -> PlayMeasures:
+    """Replay ``(match index, record JSON)`` pairs and count :class:`PlayMeasures`, each
+    position read by the ``judge`` (:data:`JUDGES`; a search of ``iterations`` a decision)."""
+    if judge not in JUDGES:
+        raise ValueError(f"the judge of play is {' or '.join(JUDGES)}, not {judge!r}")
+    reader: Judge = AdviceJudge(game.id) if judge == "advice" else SearchJudge(iterations)
     found = PlayMeasures()
-    judge = evaluator(game.id)
     for index, text in texts:
         counted = PlayMeasures()
         try:
-            _measure_match(game, judge, index, json.loads(text), counted)
+            _measure_match(game, reader, index, json.loads(text), counted)
         except (ValueError, KeyError, TypeError):  # a record this version cannot replay (json's errors are ValueErrors)
             found.unreadable.append(index)
             continue
@@ -126,18 +195,17 @@ def measure(game: Game, texts: Sequence[tuple[int, str]]) -> PlayMeasures:
     return found
 
 
-def _measure_match(game: Game, judge: Callable[[State], list[float]], index: int, data: Any,
-                   found: PlayMeasures) -> None:
+def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayMeasures) -> None:
     leaders: list[int | None] = []
     counts = [0, 0, 0]
+    rng = random.Random(f"parlour-measures:{index}")
 
     def before(state: State, move: Move) -> None:
         seat = state.current_player()
         assert seat is not None
         legal = state.legal_moves()
-        here = judge(state)
-        best = max(here)
-        leaders.append(here.index(best) if here.count(best) == 1 else None)
+        leader, gap = judge.position(state, seat, legal, rng)
+        leaders.append(leader)
         kind = game.move_kind(move)
         found.played[kind] += 1
         counts[0] += 1
@@ -148,13 +216,7 @@ def _measure_match(game: Game, judge: Callable[[State], list[float]], index: int
         for k in kinds:
             found.offered[k] += 1
         found.chosen_when_offered[kind] += 1
-        values = []
-        for option in legal:
-            state.apply(option)
-            values.append(_edge(judge(state), seat))
-            state.undo()
-        values.sort(reverse=True)
-        if values[0] - values[1] >= REAL_GAP - 1e-9:  # a gap of exactly one point counts, rounding aside
+        if gap is not None and gap >= REAL_GAP - 1e-9:  # a gap of exactly one point counts, rounding aside
             counts[2] += 1
 
     def after_round(state: State) -> None:

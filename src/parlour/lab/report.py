@@ -518,6 +518,10 @@ class Settings:
     """The range a match should last, in minutes (None: no target)."""
     sample: int = measures.SAMPLE
     """Matches of each experiment replayed for the measures of play."""
+    judge: str = "advice"
+    """What reads each position for the measures of play (:data:`parlour.lab.measures.JUDGES`)."""
+    judge_iterations: int = 200
+    """The search's iterations a decision, when the judge is the search."""
 
 
 def _sample_units(p: _Played, indices: Sequence[int]) -> IntArray:
@@ -548,7 +552,7 @@ def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None
     texts = measures.load_texts(store, p.experiment.id, settings.sample)
     if not texts:
         return None
-    found = measures.measure(games.get(p.experiment.game), texts)
+    found = measures.measure(games.get(p.experiment.game), texts, settings.judge, settings.judge_iterations)
     per_match = found.per_match
     units = _sample_units(p, [index for index, *_ in per_match])
     decisions = [d for _, d, _, _ in per_match]
@@ -573,6 +577,8 @@ def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None
         "sample": found.matches,
         "of": len(p.totals),
         "unreadable": found.unreadable,
+        "judge": settings.judge,
+        "judge_iterations": settings.judge_iterations if settings.judge == "search" else None,
         "rounds": found.rounds,
         "decisions": found.decisions,
         "real_gap": measures.REAL_GAP,
@@ -1613,14 +1619,24 @@ _EXPLAIN = {
     "play": (
         "Read by replaying {sample} of the {of} matches (spread evenly over them) move by move. A decision "
         "is a real one when the best move is at least {gap} point(s) of expected round score ahead of the "
-        "second-best, as the game's heuristic evaluation judges each move one move ahead, on the cards as they "
-        "lie (the advice's judgement, not a search's, and not only what the mover knew). Each kind of move is "
+        "second-best. Each kind of move is "
         "named as the game names it; 'chosen when offered' is how often a move of that kind was made when it "
         "was among several legal moves. The leader is the seat the evaluation expects to score most in the "
         "round: lead changes count how often that changes, 'decided at' is how far into a round the eventual "
         "winner took the lead for good, and the last table gives, at each stage of a round, how often a seat "
         "that was behind then went on to win the round (intervals over seat-rounds, Wilson's). A round "
         "decided early with few comebacks is one whose end is played out, not contested."
+    ),
+    "judge_advice": (
+        "Positions and moves are judged by the game's heuristic evaluation, each move one move ahead on the "
+        "cards as they lie: quick, but it sees the hidden cards, so it is the advice's judgement and not only "
+        "what the mover knew (--judge search reads each position by a search from the mover's own view)."
+    ),
+    "judge_search": (
+        "Positions and moves are judged by an IS-MCTS search from the mover's own view ({iterations} "
+        "iterations a decision, heuristic rollouts): the leader is the mover when it expects to outscore the "
+        "others (with two players, the other seat when it expects less), and the gap is between the search's "
+        "best move and the best other it looked at seriously."
     ),
     "anomalies": (
         "Things a designer should look at, each with an example match written beside this report: open it "
@@ -1848,7 +1864,9 @@ def _duration_blocks(duration: dict[str, Any]) -> list[_Block]:
 def _play_blocks(play: dict[str, Any], plots: dict[str, str]) -> list[_Block]:
     blocks: list[_Block] = [
         _Heading(3, "Choices, what is played, and when a round is decided"),
-        _Text(_EXPLAIN["play"].format(sample=play["sample"], of=play["of"], gap=f"{play['real_gap']:g}")),
+        _Text(_EXPLAIN["play"].format(sample=play["sample"], of=play["of"], gap=f"{play['real_gap']:g}")
+              + " " + (_EXPLAIN["judge_advice"] if play["judge"] == "advice" else
+                       _EXPLAIN["judge_search"].format(iterations=play["judge_iterations"]))),
     ]
     if play["unreadable"]:
         blocks.append(_Text(f"⚠ {len(play['unreadable'])} sampled record(s) could not be replayed by this version of "
