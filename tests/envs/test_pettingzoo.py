@@ -148,3 +148,18 @@ def test_render_ansi(game_id: str) -> None:
     quiet.reset(seed=1)
     with pytest.warns(UserWarning, match="render_mode"):
         assert quiet.render() is None
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_render_human_prints_the_table_and_passes_render_test(game_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own render_test (every render mode, over random legal play: it holds for any
+    deal), and the human mode prints what the ansi mode returns."""
+    pettingzoo_test.render_test(lambda render_mode: env(game_id, render_mode=render_mode))
+    capsys.readouterr()
+    shown, told = env(game_id, render_mode="human"), env(game_id, render_mode="ansi")
+    shown.reset(seed=3)
+    told.reset(seed=3)
+    assert shown.render() is None
+    assert capsys.readouterr().out == told.render()
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
+        env(game_id, render_mode="rgb_array")

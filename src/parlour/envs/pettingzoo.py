@@ -26,7 +26,9 @@
 * ``reset(seed=...)`` deals the match of ``game.new_match(seed=...)``; a
   reset without a seed continues the generator of the last seed.
 * ``render()`` with ``render_mode="ansi"`` returns the table as the agent to
-  move sees it, drawn by parlour's terminal views, as plain text.
+  move sees it, drawn by parlour's terminal views, as plain text; with
+  ``render_mode="human"`` it prints that text (and returns None), as
+  PettingZoo's ``render_test`` expects of a human render mode.
 * Rule options are keyword arguments: ``env("minus-twenty", hand_size=8)``.
 """
 
@@ -54,7 +56,8 @@ REWARDS = ("match", "round")
 class raw_env(AECEnv):  # type: ignore[misc]
     """One of parlour's games as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlour_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "parlour_v0",
+                                          "is_parallelizable": False}
 
     def __init__(
         self,
@@ -67,8 +70,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be 'match' or 'round', not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if max_rounds is not None and max_rounds < 1:
             raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
         self.game = games.get(game_id)
@@ -216,9 +219,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     # -- showing it ------------------------------------------------------------------
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: the table as the agent to move sees it, as text."""
+        """The table as the agent to move sees it, as text: returned (``render_mode="ansi"``)
+        or printed (``"human"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
+            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
             return None
         from rich.console import Console
 
@@ -231,6 +235,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         console.print(f"{self.game.name}, round {state.round_index + 1}: {self.agent_selection} "
                       f"(seat {seat}) to move; totals {state.totals}")
         console.print(render_observation(state.observation(seat)))
+        if self.render_mode == "human":
+            print(buffer.getvalue(), end="", flush=True)
+            return None
         return buffer.getvalue()
 
     def close(self) -> None:
