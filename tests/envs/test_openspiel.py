@@ -77,7 +77,8 @@ def test_random_sim_test_more(game_id: str) -> None:
     ("progression", {"takeback": False, "rounds": 1}),
 ])
 def test_random_sim_test_with_options(game_id: str, options: dict[str, object]) -> None:
-    pyspiel.random_sim_test(pos.load(game_id, options=options), num_sims=1, serialize=False, verbose=False)
+    # serialize=True: a game with rule options is written and read back through its game string
+    pyspiel.random_sim_test(pos.load(game_id, options=options), num_sims=1, serialize=True, verbose=False)
 
 
 def test_unbounded_options_are_refused() -> None:
@@ -211,3 +212,30 @@ def test_openspiel_bots_play_a_round(game_id: str) -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(("game_id", "options"), [
+    ("minus-twenty", None), ("progression", {"takeback": False, "rounds": 1}), ("twenty", {"open_hands": True}),
+    ("silver-bars", {"rubble": 0, "max_rounds": 3}),
+])
+def test_games_and_states_pickle(game_id: str, options: dict[str, object] | None) -> None:
+    """Games and states pickle, rule options included (multiprocessing and Ray send them so);
+    the game string reads back the same game."""
+    import pickle
+
+    game = pos.load(game_id, rounds_only=True, options=options)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and again.get_parameters() == game.get_parameters()
+    assert again.spec.options == game.spec.options
+    assert pyspiel.load_game(str(game)).spec.options == game.spec.options
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(actions))
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state) and copy.history() == state.history()
+    for player in range(game.num_players()):
+        assert copy.observation_tensor(player) == state.observation_tensor(player)

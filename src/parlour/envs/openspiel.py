@@ -97,6 +97,14 @@ or −1 for Twenty's revealed cards); a card drawn from the stock (owner: the se
 that receives it)."""
 _PUBLIC = -1
 
+def _options_parameter(text: str) -> str:
+    """The rule options in the form a game string can carry (``hand_size:8;rounds:1``): OpenSpiel
+    writes a game as ``name(param=value,…)`` and reads it back so (pickling a state, serialized
+    games), where ``hand_size=8,rounds=1`` would read as parameters of their own."""
+    items = filter(None, (p.strip() for p in text.replace(";", ",").split(",")))
+    return ";".join(item.replace("=", ":", 1) if ":" not in item else item for item in items)
+
+
 def _parse_options(game: Game, text: str) -> dict[str, Any]:
     """``"hand_size=8,rounds=1"`` → checked options with defaults filled in.  In a
     ``load_game`` string, where ``,`` and ``=`` are taken, write ``hand_size:8;rounds:1``."""
@@ -384,8 +392,15 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=rounds * moves,
         )
-        super().__init__(_game_type(self.game_id), info, dict(values))
+        parameters = {**values, "options": _options_parameter(str(values["options"]))}
+        super().__init__(_game_type(self.game_id), info, parameters)
         self.spec = spec
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its class and parameters (multiprocessing, Ray): OpenSpiel's own way
+        goes through the game's string, in which rule options such as ``open_hands=True``
+        would read as parameters of their own."""
+        return (type(self), (dict(self.get_parameters()),))
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -532,6 +547,8 @@ GAME_CLASSES: dict[str, type[ParlourGame]] = {
 
 for _game_id, _cls in GAME_CLASSES.items():
     pyspiel.register_game(_game_type(_game_id), _cls)
+    # A module attribute of its own name, so that pickle finds the class (multiprocessing, Ray).
+    globals()[_cls.__name__] = _cls
 
 
 def load(game_id: str, *, rounds_only: bool = False, first: int = 0,
