@@ -264,3 +264,21 @@ def test_importing_parlour_envs_registers_the_ids_in_a_fresh_interpreter() -> No
             "print(observation.shape[0], int(info['action_mask'].sum()) > 0)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.split() == ["359", "True"]
+
+
+@pytest.mark.parametrize("game_id", sorted(ENV_OF))
+def test_action_masks_for_maskable_ppo(game_id: str) -> None:
+    """``action_masks()`` (sb3-contrib's MaskablePPO calls it on the env, through Gymnasium's
+    wrappers) is the info's action mask as booleans at every step of a seeded match."""
+    env = gymnasium.make(ENV_OF[game_id], opponent="random")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.unwrapped.action_masks()
+    _, info = env.reset(seed=11)
+    rng = random.Random(11)
+    terminated = False
+    while not terminated:
+        masks = env.get_wrapper_attr("action_masks")()
+        assert masks.dtype == np.bool_ and masks.shape == (env.action_space.n,)
+        assert (masks == info["action_mask"].astype(bool)).all() and masks.any()
+        _, _, terminated, _, info = env.step(rng.choice(np.flatnonzero(masks)))
+    assert not env.unwrapped.action_masks().any()  # the match is over: nothing is legal

@@ -24,7 +24,9 @@ this module (or pass ``"parlour.envs.gymnasium:parlour/Twenty-v0"`` to
   :class:`~parlour.envs.spaces.GameSpace`, made from what its seat may see
   only.  Action: ``Discrete(num_actions)``, the game's action table.
   ``info["action_mask"]`` (``int8``, 1 for each legal action; all 0 once
-  the match is over), ``info["legal_moves"]`` (their notation),
+  the match is over; :meth:`ParlourEnv.action_masks` gives the same as
+  booleans, the method sb3-contrib's ``MaskablePPO`` asks an env for, so it
+  runs on the env as it is), ``info["legal_moves"]`` (their notation),
   ``info["totals"]`` (match totals by seat), ``info["scores"]`` (the round's
   scores so far), ``info["seat"]`` and ``info["round"]`` come with every
   observation; after a step also ``info["played"]`` (the learner's move)
@@ -219,6 +221,15 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
                 return reward
             move = self._bots[seat].choose(state.observation(seat), state.legal_moves(), self._bot_rngs[seat])
             state.apply(move)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """``bool`` of ``num_actions``: True for each action legal for the learner now (all False
+        once the match is over) — the name and type sb3-contrib's ``MaskablePPO`` looks for."""
+        if self.state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        state = self.state
+        legal = state.legal_moves() if state.current_player() == self.seat else []
+        return self.space.mask(legal).astype(bool)
 
     def _margin(self, points: list[int]) -> float:
         """The learner's points minus the mean of the others' points."""
