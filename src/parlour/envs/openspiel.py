@@ -416,12 +416,25 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
         """A match (or round) about to be dealt."""
         return ParlourState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of observations, or with perfect recall of information states."""
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | _PartObserver:
+        """The observer that ``iig_obs_type`` asks for: a seat's observation (public and its own
+        private information, the default), with perfect recall its information state; or, without
+        perfect recall, the public part alone (the same for every seat), the seat's private part
+        alone, or nothing.  No observer shows every seat's private information, and perfect recall
+        comes only with a seat's own view: others raise ``ValueError``."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(self.spec, perfect_recall)
+        if iig_obs_type is None:
+            return _Observer(self.spec, False)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("no observer shows every seat's private information (hidden hands)")
+        own = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type.public_info and own:
+            return _Observer(self.spec, bool(iig_obs_type.perfect_recall))
+        if iig_obs_type.perfect_recall:
+            raise ValueError("perfect recall is given only with a seat's own view (public and private information)")
+        return _PartObserver(self.spec, bool(iig_obs_type.public_info), own)
 
 
 class ParlourState(pyspiel.State):  # type: ignore[misc]
@@ -534,6 +547,42 @@ class _Observer:
         if w.engine is None:
             return f"seat {player}: dealing round 1:{w.info[player]}"
         return json.dumps(w.engine.observation(player), sort_keys=True, separators=(",", ":"))
+
+
+class _PartObserver:
+    """A part of a seat's observation: the public part (what everyone sees, in seat order, the
+    same tensor and string for every seat), the seat's private part (its hand, and in 100
+    Silver Bars what it has not seen), both, or nothing (:meth:`GameSpace.encode_public`,
+    :meth:`GameSpace.encode_private`).  The string lists the tensor's entries that are not 0."""
+
+    def __init__(self, spec: _Spec, public: bool, private: bool) -> None:
+        self.spec = spec
+        self.public = public
+        self.private = private
+        size = (spec.space.public_size if public else 0) + (spec.space.private_size if private else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: ParlourState, player: int) -> None:
+        engine = state._w.engine
+        self.tensor.fill(0.0)
+        if engine is None:  # still dealing round 1: nothing is seen yet
+            return
+        space = self.spec.space
+        at = 0
+        if self.public:
+            self.tensor[:space.public_size] = space.encode_public(engine)
+            at = space.public_size
+        if self.private:
+            self.tensor[at:] = space.encode_private(engine, player)
+
+    def string_from(self, state: ParlourState, player: int) -> str:
+        self.set_from(state, player)
+        parts = "public" if self.public else ""
+        if self.private:
+            parts = f"{parts}+seat {player}'s own" if parts else f"seat {player}'s own"
+        entries = ",".join(f"{i}:{v:g}" for i, v in enumerate(self.tensor.tolist()) if v)
+        return f"{parts or 'nothing'}:{entries}"
 
 
 # -- registration ------------------------------------------------------------------------------

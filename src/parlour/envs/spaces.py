@@ -132,6 +132,26 @@ class _Layout:
         self.picture += size * (self.players if seats else 1)
         return offset, at
 
+    def public_gather(self) -> npt.NDArray[np.intp]:
+        """Where each entry of the public vector is in the picture: every block that holds every
+        seat's part, in seat order (seat 0 first), and every block the same for all.  Blocks of
+        some seats only (the observer's hand, what it has not seen) are private and left out."""
+        where: list[int] = []
+        for at, size, seats in self._places:
+            if not seats or len(seats) == self.players:
+                where += range(at, at + size * (self.players if seats else 1))
+        return np.array(where, dtype=np.intp)
+
+    def private_gather(self, seat: int) -> npt.NDArray[np.intp]:
+        """Where each entry of ``seat``'s private vector is in the picture: the blocks of its own
+        part only (:data:`_OWN`: its hand, and what it has not seen)."""
+        where: list[int] = []
+        for at, size, seats in self._places:
+            if seats == _OWN:
+                part = at + seat * size
+                where += range(part, part + size)
+        return np.array(where, dtype=np.intp)
+
     def gather(self, seat: int) -> npt.NDArray[np.intp]:
         """Where each entry of ``seat``'s vector is in the picture."""
         where: list[int] = []
@@ -284,6 +304,12 @@ class GameSpace:
         self._zeros = array("f", bytes(4 * size))
         self._blank = array("f", bytes(4 * layout.picture))
         self._gather = [layout.gather(seat) for seat in range(self.players)]
+        self._public = layout.public_gather()
+        self._private = [layout.private_gather(seat) for seat in range(self.players)]
+        self.public_size = len(self._public)
+        """Entries of :meth:`encode_public`."""
+        self.private_size = len(self._private[0])
+        """Entries of :meth:`encode_private`."""
         self._pictures: dict[int, _Picture | _Met] = {}
         self._pictured = type(self)._new_picture is not GameSpace._new_picture
         """Whether the game draws pictures: a plug-in's space may give only :meth:`_from_state`."""
@@ -363,6 +389,32 @@ class GameSpace:
             picture = pictures[id(state)] = self._new_picture(state)
         self._sync(state, picture, self._sync_table(state, picture))
         return picture.view[self._gather[seat]]
+
+    def encode_public(self, state: State) -> npt.NDArray[np.float32]:
+        """What everyone sees of ``state``, the same for every seat: the public blocks of the
+        picture, every seat's part in seat order (seat 0 first), no hand and nothing a seat
+        alone knows (see :meth:`_Layout.public_gather`).  A copy."""
+        return self._picture_of(state).view[self._public]
+
+    def encode_private(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """What ``seat`` alone sees of ``state``: its own blocks only (its hand, and in 100 Silver
+        Bars the cards it has not seen).  A copy."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a {self.players}-player game")
+        return self._picture_of(state).view[self._private[seat]]
+
+    def _picture_of(self, state: State) -> _Picture:
+        """``state``'s picture, made now if need be and brought up to date."""
+        if not self._pictured:
+            raise NotImplementedError(f"{self.game_id}'s space draws no picture: it has no public or private parts")
+        picture = self._pictures.get(id(state))
+        if not isinstance(picture, _Picture) or picture.history is not state.history \
+                or picture.rounds != len(state.history):
+            if len(self._pictures) >= _PICTURES:
+                self._pictures.clear()
+            picture = self._pictures[id(state)] = self._new_picture(state)
+        self._sync(state, picture, self._sync_table(state, picture))
+        return picture
 
     def _encode_directly(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s vector written straight from ``state``, block by block (no picture)."""
