@@ -274,18 +274,21 @@ def _by_unit(values: FloatArray, units: IntArray) -> tuple[IntArray, FloatArray]
     return keys.astype(np.int64), means
 
 
-def _unit_means(values: FloatArray, units: IntArray) -> FloatArray:
-    """The mean of ``values`` within each unit (units numbered from 0 or −1 upwards)."""
-    return _by_unit(values, units)[1]
+def _mean_of_units(values: Sequence[float] | FloatArray, units: IntArray) -> dict[str, Any]:
+    """The mean of ``values`` over the units they belong to (each unit's own mean first, so
+    that each weighs the same), with its 95% t interval, and how many units there are."""
+    if not len(values):
+        return {"mean": None, "ci": None, "units": 0}
+    _, per_unit = _by_unit(np.asarray(values, dtype=np.float64), units)
+    mean, low, high = t_interval(per_unit.tolist())
+    return {"mean": mean, "ci": None if low is None else [low, high], "units": len(per_unit)}
 
 
 def _mean_ci(p: _Played, values: FloatArray, per_round: bool = False) -> dict[str, Any]:
     """The mean of per-match (or per-round) ``values`` with its 95% t interval over the
     experiment's independent units (deals or matches; rounds are averaged within theirs)."""
     units = p.unit[p.round_match] if per_round else p.unit
-    _, per_unit = _by_unit(values, units)
-    mean, low, high = t_interval(per_unit.tolist())
-    return {"mean": mean, "ci": None if low is None else [low, high], "units": len(per_unit), "unit": p.unit_word}
+    return {**_mean_of_units(values, units), "unit": p.unit_word}
 
 
 def _unit_rate(p: _Played, shares: FloatArray) -> dict[str, Any]:
@@ -591,16 +594,6 @@ def _play(store: Store, p: _Played, settings: Settings) -> dict[str, Any] | None
     }
 
 
-def _mean_of_units(values: Sequence[float], units: IntArray) -> dict[str, Any]:
-    """The mean of ``values`` over the units they belong to (each unit's own mean first, so
-    that each weighs the same), with its 95% t interval."""
-    if not len(values):
-        return {"mean": None, "ci": None}
-    _, per_unit = _by_unit(np.asarray(values, dtype=np.float64), units)
-    mean, low, high = t_interval(per_unit.tolist())
-    return {"mean": mean, "ci": None if low is None else [low, high]}
-
-
 def _duration(p: _Played, settings: Settings) -> dict[str, Any]:
     """How long a match lasts for people at ``seconds_per_move``, against the designer's target."""
     minutes = p.moves.astype(np.float64) * settings.seconds_per_move / 60
@@ -867,7 +860,7 @@ def _against_fair(p: _Played, player: int) -> dict[str, Any]:
             "p": p_value, "units": len(shares)}
 
 
-def _sweep(group: Sequence[_Played]) -> dict[str, Any] | None:
+def _sweep(group: Sequence[_Played], sections: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """Variants that differ from one another in one game option alone, played by the same bots:
     the main measures against the option's value."""
     first = group[0].experiment
@@ -884,7 +877,7 @@ def _sweep(group: Sequence[_Played]) -> dict[str, Any] | None:
     if all(p.duplicate for p in ordered):
         points = []
         for p in ordered:
-            deal = _deal_vs_players(p)
+            deal = sections[p.experiment.name]["deal_vs_players"]
             item = deal["by_position"][0] if deal else {}
             points.append({"value": p.experiment.options[option], "mean": item.get("icc"), "ci": item.get("ci")})
         series.append({"key": "icc_position_0", "metric": "Share decided by the deal (ICC), first player",
@@ -901,7 +894,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (2, str(value))
 
 
-def _luck(group: Sequence[_Played]) -> list[dict[str, Any]] | None:
+def _luck(group: Sequence[_Played], sections: dict[str, dict[str, Any]]) -> list[dict[str, Any]] | None:
     """Variants of the same rules on duplicate deals, each played by copies of one bot: how much
     the deal decides, across bot strengths."""
     first = group[0].experiment
@@ -910,7 +903,7 @@ def _luck(group: Sequence[_Played]) -> list[dict[str, Any]] | None:
         return None
     rows = []
     for p in group:
-        deal = _deal_vs_players(p)
+        deal = sections[p.experiment.name]["deal_vs_players"]
         assert deal is not None
         item = deal["by_position"][0]
         rows.append({"experiment": p.experiment.name, "bots": _bots(p), "icc": item["icc"], "ci": item.get("ci"),
@@ -982,9 +975,10 @@ def _ladders(played: Sequence[_Played]) -> list[dict[str, Any]]:
     return [{"game": game, "game_name": games.get(game).name, "pairings": rows} for game, rows in found.items()]
 
 
-def _findings(group: Sequence[_Played], baseline_play: dict[str, Any] | None) -> dict[str, Any]:
-    return {"sweep": _sweep(group), "luck": _luck(group), "depth": _depth(group),
-            "matters": _matters(group, baseline_play)}
+def _findings(group: Sequence[_Played], sections: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What the study's shape answers, from its experiments and their sections of the report."""
+    return {"sweep": _sweep(group, sections), "luck": _luck(group, sections), "depth": _depth(group),
+            "matters": _matters(group, sections[group[0].experiment.name]["play"])}
 
 
 def _studies(played: Sequence[_Played], baseline: str | None = None) -> list[list[_Played]]:
@@ -1033,7 +1027,7 @@ def _numbers(store: Store, played: Sequence[_Played], settings: Settings) -> dic
     by_name = {p.experiment.name: p for p in played}
     for comparison in numbers["comparisons"]:
         group = [by_name[name] for name in comparison["experiments"]]
-        comparison["findings"] = _findings(group, sections[group[0].experiment.name]["play"])
+        comparison["findings"] = _findings(group, sections)
     numbers["summary"] = summary(numbers)
     return numbers
 
