@@ -237,3 +237,12 @@ def test_bots_choose_among_the_moves_they_are_handed(game_id: str, spec: str, co
         legal = state.legal_moves()
         handed = [move for move in legal if rng.random() < 0.5] or legal[:1]
         assert bot.choose(state.observation(seat), handed, rng) in handed
+
+
+def test_the_readme_gives_hards_search_budgets() -> None:
+    """The README's level table states hard's simulations a move: the range of the games' own."""
+    from pathlib import Path
+
+    budgets = [bots.level_iterations("hard", game_id) for game_id in games.ids()]
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"{min(budgets)}–{max(budgets)} simulations a move, per game" in readme
