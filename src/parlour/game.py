@@ -287,6 +287,10 @@ class Game(ABC):
     version: ClassVar[str]
     summary: ClassVar[str]
     options: ClassVar[tuple[Option, ...]] = ()
+    micro_options: ClassVar[Mapping[str, Any]] = {}
+    """The rule options of the game's *micro variant*: the same rules on a smaller deck, with
+    smaller hands and one short round, small enough that OpenSpiel's CFR+ solves it in minutes
+    (``docs/research.md``, ``benchmarks/solve.py``).  Empty for a game without one."""
     deal_zones: ClassVar[tuple[str, ...]]
     """The keys of this game's deal, in record order."""
     event_kinds: ClassVar[tuple[str, ...]]
