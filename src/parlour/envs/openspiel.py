@@ -37,7 +37,7 @@ cards a move takes and who receives them (``State.stock_draws``):
 * 100 Silver Bars: every ``play`` and ``discard`` draws one, for the mover.
 
 Twenty with ``open_hands`` deals round 2 from round 1's cards (hands
-exchanged), so round 2 has no chance nodes.  The engine puts each card in
+exchanged, the stock in the order round 1 drew it), so round 2 has no chance nodes.  The engine puts each card in
 place (``State.arrange_stock``) and keeps its round's deal in the order the
 cards were drawn, so :func:`parlour.record.to_data` of :attr:`ParlourState.engine`
 replays to the same scores.
@@ -56,9 +56,14 @@ not strictly perfect recall (the string is).
 
 **Utilities** are zero-sum for two and three players: each seat gets its
 match total (with ``rounds_only``, its round score) minus the mean of the
-others', in points, at the end (terminal rewards).  ``min_utility`` and
-``max_utility`` are safe bounds, not tight ones, and options that would make
-a round or match unbounded (``stall_limit=0``, ``max_rounds=0``) are refused.
+others', in points, at the end (terminal rewards).  The game's declared sizes
+come from :meth:`~parlour.game.Game.bounds` under the options: ``max_utility``
+(= −``min_utility``) is the rounds times the most a seat's round score can
+exceed the others' mean, ``max_game_length`` the rounds times the most moves
+in a round, and ``max_chance_nodes_in_history`` one per card of the deck in
+each dealt round; ``tests/envs/test_bounds.py`` plays thousands of random
+matches inside them.  Options that would make a round or match unbounded
+(``stall_limit=0``, ``max_rounds=0``) are refused.
 
 **Search.**  :meth:`ParlourState.resample_from_infostate` (used by
 OpenSpiel's ``ISMCTSBot``) samples a state consistent with what a seat has
@@ -288,6 +293,14 @@ class _World:
         self.log.append((_MOVE, player if player is not None else -1, 0, action))
         self.note_move(move)
         count, receiver = engine.stock_draws(move)
+        if count and self.exchange is not None and engine.round_index == 1:
+            # Twenty's open_hands round 2 replays round 1's stock: the cards are known, no chance.
+            assert engine.deal is not None
+            at = len(engine.deal["stock"]) - len(engine.stock_left())
+            for offset, card in enumerate(engine.stock_left()[:count]):
+                self.log.append((_DRAW, receiver, at + offset, card))
+                self.note_card(receiver, card)
+            count = 0
         if count:
             self.pending, self.to_draw, self.filled, self.receiver = move, count, 0, receiver
             return
@@ -383,6 +396,10 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"the OpenSpiel adapter needs matches that end: {exc}") from None
         if spec.rounds_only:
             rounds = 1
+        # Every chance node places one card of the round's deck; with open_hands round 2 is dealt
+        # from round 1's cards and has none.
+        dealt_rounds = min(rounds, 1) if spec.open_hands else rounds
+        self._max_chance_nodes = dealt_rounds * sum(spec.deck.values())
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.space.num_actions,
             max_chance_outcomes=len(spec.cards),
@@ -395,6 +412,11 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
         parameters = {**values, "options": _options_parameter(str(values["options"]))}
         super().__init__(_game_type(self.game_id), info, parameters)
         self.spec = spec
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The most chance nodes a match (or round) holds: one per card of the deck in each
+        round that is dealt (OpenSpiel's default, ``max_game_length``, counts moves instead)."""
+        return self._max_chance_nodes
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its class and parameters (multiprocessing, Ray): OpenSpiel's own way
