@@ -74,6 +74,12 @@ class Bot(ABC):
     ) -> Move:
         """Pick one of ``legal`` for the seat that ``observation`` belongs to."""
 
+    def probabilities(self, observation: Observation, legal: Sequence[Move]) -> list[float] | None:
+        """The chance that :meth:`choose` picks each of ``legal``, where the bot knows it
+        exactly (a random mover, a judgement at a temperature); ``None`` where only its
+        decisions tell (a search)."""
+        return None
+
     def describe(self) -> str:
         """The bot and its budget, for tables and records."""
         return f"{self.name} ({self.budget})" if self.budget != Budget() else self.name
@@ -90,6 +96,9 @@ class RandomBot(Bot):
     ) -> Move:
         """Any legal move, uniformly."""
         return rng.choice(legal)
+
+    def probabilities(self, observation: Observation, legal: Sequence[Move]) -> list[float] | None:
+        return [1.0 / len(legal)] * len(legal)
 
 
 class Slips(Bot):
@@ -114,6 +123,12 @@ class Slips(Bot):
         if len(legal) > 1 and rng.random() < self.chance:
             return rng.choice(legal)
         return self.bot.choose(observation, legal, rng, budget)
+
+    def probabilities(self, observation: Observation, legal: Sequence[Move]) -> list[float] | None:
+        inner = self.bot.probabilities(observation, legal)
+        if inner is None or len(legal) == 1:
+            return inner
+        return [(1.0 - self.chance) * p + self.chance / len(legal) for p in inner]
 
     def describe(self) -> str:
         return f"{self.bot.describe()} with {self.chance:.0%} slips"

@@ -125,6 +125,20 @@ class HeuristicBot(Bot):
             raise ValueError(f"the advice of {observation['game']!r} gives no move values to weigh at a temperature")
         return softmax_choice(legal, knowledge.values(observation, legal), temperature, rng)
 
+    def probabilities(self, observation: Observation, legal: Sequence[Move]) -> list[float] | None:
+        """The chance of each of ``legal`` when :meth:`choose` weighs them at a temperature
+        (with ``noise`` mixed in); ``None`` when it plays the advice's one move, which the
+        advice may pick with the random numbers it is given (ties)."""
+        if len(legal) == 1:
+            return [1.0]
+        knowledge = advice(observation["game"])
+        temperature = knowledge.club_temperature if self.temperature == "club" else float(self.temperature)
+        if not temperature or knowledge.values is None:
+            return None
+        weights = softmax_weights(knowledge.values(observation, legal), temperature)
+        total = sum(weights)
+        return [(1.0 - self.noise) * w / total + self.noise / len(legal) for w in weights]
+
     def describe(self) -> str:
         settings = [f"noise {self.noise:g}"] if self.noise else []
         if self.temperature:
@@ -132,10 +146,16 @@ class HeuristicBot(Bot):
         return f"{self.name} ({', '.join(settings)})" if settings else self.name
 
 
+def softmax_weights(values: Sequence[float], temperature: float) -> list[float]:
+    """Each value's weight ``exp(value / temperature)``, scaled so that the highest is 1."""
+    top = max(values)
+    return [math.exp((v - top) / temperature) for v in values]
+
+
 def softmax_choice(moves: Sequence[Move], values: Sequence[float], temperature: float, rng: random.Random) -> Move:
     """One of ``moves``, each with chance proportional to ``exp(value / temperature)``."""
     top = max(values)
-    weights = [math.exp((v - top) / temperature) for v in values]
+    weights = softmax_weights(values, temperature)
     pick = rng.random() * sum(weights)
     for move, weight in zip(moves, weights):
         pick -= weight
