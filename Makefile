@@ -1,22 +1,31 @@
 # Two commands set everything up on a fresh machine (Python 3.11, git, make):
 #   make serve  - create .venv, install parlour, start the web server (open the printed address)
-#   make test   - create .venv, install parlour with dev tools and the test set-up (Debian's chromium
+#   make test   - create .venv, install parlour with dev tools and the learning baselines (the CPU
+#                 build of torch, Stable-Baselines3, sb3-contrib) and the test set-up (Debian's chromium
 #                 and PostgreSQL, with apt when missing), run ruff, mypy and the whole test suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DB ?= sqlite:///parlour.db
 
 .PHONY: serve play test quicktest test-setup lint typecheck pytest bench clean
 
+# What serving and playing need: parlour alone.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+# What the checks need besides: the dev tools and the learning baselines (torch==2.13.0 is the CPU
+# build that lies on the project's machines, so this takes about a minute, not a multi-GB download).
+$(DEV_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,baselines]'
+	touch $(DEV_STAMP)
 
 serve: $(STAMP)
 	$(BIN)/parlour serve --host $(HOST) --port $(PORT) --db $(DB)
@@ -27,21 +36,21 @@ play: $(STAMP)
 test-setup:
 	bash scripts/test-setup.sh
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src
 
-pytest: $(STAMP) test-setup
+pytest: $(DEV_STAMP) test-setup
 	$(BIN)/python -m pytest -q
 
 test: lint typecheck pytest
 
-quicktest: $(STAMP)
+quicktest: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/search.py
 

@@ -109,7 +109,7 @@ def test_same_seed_same_episode(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", games.GAME_IDS)
 def test_masks_observations_and_totals_over_a_whole_match(game_id: str) -> None:
-    env = gymnasium.make(ENV_OF[game_id], reward="round")
+    env = gymnasium.make(ENV_OF[game_id], reward="round", reward_scale=1)  # raw points
     raw = env.unwrapped
     game = games.get(game_id)
     sp = space(game_id)
@@ -141,7 +141,7 @@ def test_masks_observations_and_totals_over_a_whole_match(game_id: str) -> None:
 
 
 def test_match_reward_is_paid_once_at_the_end() -> None:
-    env = gymnasium.make("parlour/Twenty-v0", reward="match")
+    env = gymnasium.make("parlour/Twenty-v0", reward="match", reward_scale=1)  # raw points
     rng = random.Random(1)
     _, info = env.reset(seed=4)
     rewards, terminated = [], False

@@ -54,7 +54,7 @@ def play_match(e: raw_env, seed: int) -> tuple[dict[str, float], int]:
 def test_a_match_ends_with_the_engines_totals(game_id: str) -> None:
     options = {"target_score": 40} if game_id == "silver-bars" else {}
     for reward in ("match", "round"):
-        e = env(game_id, reward=reward, **options)
+        e = env(game_id, reward=reward, reward_scale=1, **options)  # raw points
         received, steps = play_match(e, seed=11)
         state = e.state
         assert state is not None and state.is_match_over()
@@ -87,7 +87,7 @@ def test_round_rewards_come_after_each_round() -> None:
 
 
 def test_max_rounds_truncates() -> None:
-    e = env("silver-bars", max_rounds=1)
+    e = env("silver-bars", max_rounds=1, reward_scale=1)
     received, _ = play_match(e, seed=2)
     state = e.state
     assert state is not None and state.round_index == 0 and state.is_round_over()

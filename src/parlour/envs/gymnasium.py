@@ -38,6 +38,11 @@ this module (or pass ``"parlour.envs.gymnasium:parlour/Twenty-v0"`` to
   the step that ends the match.  ``reward="round"``: each round's score
   minus the others' mean, paid by the step in which the round ends.  Both
   sum to the same amount over a match.
+* ``reward_scale``: the points are multiplied by it (the reward is the
+  margin in points times the scale, exactly).  ``None`` (the default) takes
+  the game's scale from :mod:`parlour.envs.rewards` — 1/50, or 1/100 for
+  Minus Twenty, which puts a typical match margin within about ±1, where
+  learners such as ``MaskablePPO`` learn; ``reward_scale=1`` gives raw points.
 * ``illegal="raise"`` (the default): an action whose move is not legal
   raises :class:`~parlour.game.IllegalMoveError` (a ``ValueError``) naming
   the move, why it is illegal and the legal moves, and leaves the match as
@@ -72,6 +77,7 @@ from gymnasium import spaces as gym_spaces
 
 from parlour import bots, games
 from parlour.bots import Bot
+from parlour.envs.rewards import reward_scale_for
 from parlour.envs.spaces import GameSpace, space
 from parlour.game import IllegalMoveError, Move, State
 from parlour.match import bot_rng
@@ -101,6 +107,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         opponent: Opponent | Sequence[Opponent] = "random",
         seat: int | None = None,
         reward: str = "match",
+        reward_scale: float | None = None,
         illegal: str = "raise",
         render_mode: str | None = None,
         options: dict[str, Any] | None = None,
@@ -125,6 +132,8 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         """The bots of the other seats, in turn order after the learner."""
         self.fixed_seat = seat
         self.reward_mode = reward
+        self.reward_scale = reward_scale_for(self.game.id, reward_scale, self.options)
+        """What the points are multiplied by (the game's default when ``None`` was given)."""
         self.illegal = illegal
         self.render_mode = render_mode
         sp = self.space
@@ -162,7 +171,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         self._bots = dict(zip(others, self.opponents))
         self._bot_rngs = {other: bot_rng(match_seed, other) for other in others}
         # A round ending before the learner's first move would be paid by its first step.
-        self._pending = self._play_bots(self.state)
+        self._pending = self._play_bots(self.state)  # points, scaled when paid
         return self._observe(self.state), self._info(self.state)
 
     def step(self, action: SupportsIndex) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -175,7 +184,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
             raise RuntimeError("the match is over: call reset() to start another")
         move, illegal = self._move_of(state, action)
         state.apply(move)
-        reward = self._pending + self._play_bots(state)
+        reward = (self._pending + self._play_bots(state)) * self.reward_scale
         self._pending = 0.0
         info = self._info(state)
         info["played"] = str(move)
@@ -204,7 +213,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
 
     def _play_bots(self, state: State) -> float:
         """Let the bots move (dealing new rounds as they come) until the learner
-        is to move or the match is over; return the learner's reward meanwhile."""
+        is to move or the match is over; return the learner's margin in points meanwhile."""
         reward = 0.0
         while True:
             seat = state.current_player()

@@ -21,6 +21,10 @@
   others' totals, and nothing before.  ``reward="round"``: at the end of
   each round each agent receives its round score minus the mean of the
   others' round scores (their sum over a match is the ``match`` reward).
+* ``reward_scale``: every reward is those points times it, exactly.
+  ``None`` (the default) takes the game's scale from
+  :mod:`parlour.envs.rewards` (1/50, or 1/100 for Minus Twenty: a typical
+  match margin within about ±1); ``reward_scale=1`` gives raw points.
 * ``max_rounds``: the episode is truncated after that many rounds if the
   match has not ended (with ``reward="match"`` the totals so far are paid).
 * ``reset(seed=...)`` deals the match of ``game.new_match(seed=...)``; a
@@ -45,6 +49,7 @@ from gymnasium import spaces as gym_spaces
 from pettingzoo import AECEnv
 
 from parlour import games
+from parlour.envs.rewards import reward_scale_for
 from parlour.envs.spaces import GameSpace, space
 from parlour.game import IllegalMoveError, State
 
@@ -65,6 +70,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         reward: str = "match",
         render_mode: str | None = None,
         max_rounds: int | None = None,
+        reward_scale: float | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -78,6 +84,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.options = self.game.check_options(options)
         self.space: GameSpace = space(game_id, options)
         self.reward_mode = reward
+        self.reward_scale = reward_scale_for(game_id, reward_scale, self.options)
+        """What the points are multiplied by (the game's default when ``None`` was given)."""
         self.render_mode = render_mode
         self.max_rounds = max_rounds
         self.metadata = dict(self.metadata, name=f"parlour_{game_id.replace('-', '_')}_v0")  # type: ignore[misc]
@@ -204,11 +212,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return state.round_starter(state.round_index)
 
     def _pay(self, points: list[int]) -> None:
-        """Each agent: its points minus the mean of the others' points."""
+        """Each agent: its points minus the mean of the others' points, times the reward scale."""
         n = len(points)
         whole = sum(points)
+        scale = self.reward_scale
         for agent, mine in zip(self.possible_agents, points):
-            self.rewards[agent] = float(mine - (whole - mine) / (n - 1))
+            self.rewards[agent] = float(mine - (whole - mine) / (n - 1)) * scale
         self._rewarded = True
         self._accumulate_rewards()
 
@@ -249,6 +258,7 @@ def env(
     reward: str = "match",
     render_mode: str | None = None,
     max_rounds: int | None = None,
+    reward_scale: float | None = None,
     **options: Any,
 ) -> raw_env:
     """The AEC environment of ``game_id`` (``minus-twenty``, ``progression``,
@@ -259,4 +269,5 @@ def env(
     ``ValueError``; stepping before :meth:`raw_env.reset` raises), and every
     wrapper layer would cost time on each step.
     """
-    return raw_env(game_id, reward=reward, render_mode=render_mode, max_rounds=max_rounds, **options)
+    return raw_env(game_id, reward=reward, render_mode=render_mode, max_rounds=max_rounds,
+                   reward_scale=reward_scale, **options)
