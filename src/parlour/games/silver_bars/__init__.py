@@ -9,8 +9,11 @@ settles them:
   lo thieves J (6: two J♠ are left out); hi thieves, the jokers (3: one is
   left out).  The eight 5s and both K♠ are the ten locks, five to each
   player, kept apart from hand and deck.  Options change how many of each
-  special card the draw pile holds, and how many packs the bars and miners
-  come from.
+  special card the draw pile holds, how many packs the bars and miners
+  come from, from how many suits and of how many ranks (the lowest), and
+  how many cards a hand holds (``hand_size``): the micro variant
+  (``SilverBars.micro_options``) plays one round with A 2 3 7 J of clubs and
+  a hand of one.
 * Each player has five vaults, numbered 1–5 from their left.  The dealer
   deals 7 to each; the non-dealer (seat ``first`` in round 1) plays first
   and the deal alternates.

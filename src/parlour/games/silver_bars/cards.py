@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.cards import ALL_CARDS, JOKER, Card
+from parlour.cards import ALL_CARDS, JOKER, SUITS, Card
 from parlour.game import CardRole
 
 HAND = 7
-"""Cards in a hand, at the deal and at the end of every turn."""
+"""Cards in a hand, at the deal and at the end of every turn (option ``hand_size``)."""
 VAULTS = 5
 """Vaults a player, numbered 1–5 from the player's left."""
 LOCKS = 5
@@ -96,21 +96,42 @@ are taken: option ``lo_thieves`` = 6 takes both J♣, J♦ and J♥ (leaving the
 out, as the source does)."""
 
 
-DEFAULT_COUNTS = {"mining_packs": 2, "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 6, "hi_thieves": 3}
+DEFAULT_COUNTS = {
+    "mining_packs": 2, "suits": 4, "bar_ranks": 5, "miner_ranks": 4,
+    "rubble": 6, "shovels": 6, "strikes": 2, "lo_thieves": 6, "hi_thieves": 3,
+}
 """The deck-composition options and their defaults (the source's deck): how many
-packs the silver bars and miners come from, and how many of each special card."""
+packs the silver bars and miners come from, from how many suits (♣ ♦ ♥ ♠, in that
+order) and of how many ranks (the lowest: bars A 2 3 4 6, miners 7 8 9 T), and how
+many of each special card."""
+MINING_OPTIONS = ("mining_packs", "suits", "bar_ranks", "miner_ranks")
+"""The options that say which silver bars and miners the deck holds."""
+MINER_RANKS = (7, 8, 9, 10)
+"""The ranks miners have, lowest first."""
 _DECKS: dict[tuple[int, ...], list[Card]] = {}
+
+
+def mining_cards(options: Mapping[str, Any] | None = None) -> list[Card]:
+    """The silver bars and miners of the deck, in card-code order: each rank and suit
+    that the options keep, once from each of ``mining_packs`` packs."""
+    given = options or {}
+    packs, suits, bar_ranks, miner_ranks = (given.get(name, DEFAULT_COUNTS[name]) for name in MINING_OPTIONS)
+    ranks = {*BAR_VALUES[:bar_ranks], *MINER_RANKS[:miner_ranks]}  # a bar's value is its rank (A = 1)
+    return [c for c in ALL_CARDS[:52]
+            if KIND[c] in (BAR, MINER) and c.rank in ranks and SUITS.index(c.suit) < suits
+            for _ in range(packs)]
 
 
 def silver_bars_deck(options: Mapping[str, Any] | None = None) -> list[Card]:
     """The draw pile's cards: silver bars and miners from ``mining_packs`` packs
-    (40 and 32 from two), then the special cards that the deck-composition
-    options ask for — 95 cards by default."""
+    (40 and 32 from two; fewer with options ``suits``, ``bar_ranks`` and
+    ``miner_ranks``), then the special cards that the deck-composition options ask
+    for — 95 cards by default."""
     given = options or {}
     counts = tuple(given.get(name, default) for name, default in DEFAULT_COUNTS.items())
     deck = _DECKS.get(counts)
     if deck is None:
-        deck = [c for c in ALL_CARDS[:52] if KIND[c] in (BAR, MINER) for _ in range(counts[0])]
+        deck = mining_cards(given)
         for name, count in zip(DEFAULT_COUNTS, counts):
             if name in SPECIALS:
                 deck.extend(SPECIALS[name][:count])

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from parlour.cards import Card
 from parlour.game import (
@@ -18,21 +19,26 @@ from parlour.game import (
     Move,
     Observation,
     Option,
+    OptionError,
     RoundEnding,
     State,
     restore_base,
 )
 from parlour.games.silver_bars.cards import (
+    BAR,
+    BAR_VALUE,
     DEFAULT_COUNTS,
     HAND,
     KIND,
     LOCK_CARD,
+    MINER,
+    STRIKE,
     VAULTS,
     role_of,
     silver_bars_deck,
     vault_bars,
 )
-from parlour.games.silver_bars.rules import PERFECT, SilverBarsObservation, SilverBarsState
+from parlour.games.silver_bars.rules import SilverBarsObservation, SilverBarsState
 
 
 class SilverBars(Game):
@@ -51,6 +57,15 @@ class SilverBars(Game):
                "(0: no limit)", int, minimum=0),
         Option("mining_packs", DEFAULT_COUNTS["mining_packs"],
                "packs the silver bars and miners come from (2: 40 bars and 32 miners)", int, minimum=1, maximum=4),
+        Option("suits", DEFAULT_COUNTS["suits"],
+               "suits the silver bars and miners come from, ♣ ♦ ♥ ♠ in that order (4: every suit; suits "
+               "do not matter in play, so fewer suits means fewer copies of each bar and miner)",
+               int, minimum=1, maximum=4),
+        Option("bar_ranks", DEFAULT_COUNTS["bar_ranks"],
+               "silver-bar ranks in the deck, the lowest of A 2 3 4 6 (3: A 2 3; 5: all)", int, minimum=1, maximum=5),
+        Option("miner_ranks", DEFAULT_COUNTS["miner_ranks"],
+               "miner ranks in the deck, the lowest of 7 8 9 T (1: only 7s; 0: no miners, so every vault "
+               "holds one bar)", int, minimum=0, maximum=4),
         Option("rubble", DEFAULT_COUNTS["rubble"], "rubble cards (K♣ K♦ K♥, twins together) in the draw pile",
                int, minimum=0, maximum=6),
         Option("shovels", DEFAULT_COUNTS["shovels"], "shovels (Q♣ Q♦ Q♥, twins together) in the draw pile",
@@ -61,7 +76,16 @@ class SilverBars(Game):
                "lo thieves (J♣ J♦ J♥ J♠, twins together) in the draw pile", int, minimum=0, maximum=8),
         Option("hi_thieves", DEFAULT_COUNTS["hi_thieves"], "hi thieves (jokers) in the draw pile",
                int, minimum=0, maximum=4),
+        Option("hand_size", HAND, "cards in each hand, at the deal and at the end of every turn",
+               int, minimum=1, maximum=HAND),
     )
+    micro_options: ClassVar[Mapping[str, Any]] = MappingProxyType({
+        "mining_packs": 1, "suits": 1, "bar_ranks": 3, "miner_ranks": 1, "hand_size": 1,
+        "rubble": 0, "shovels": 0, "strikes": 0, "lo_thieves": 1, "hi_thieves": 0, "max_rounds": 1,
+    })
+    """The micro variant: one round with a five-card deck (A 2 3 of clubs, a miner 7♣ and a lo
+    thief J♣), one card in each hand and three in the draw pile — when to lock a bar, and
+    whether the thief takes it first (``docs/research.md``)."""
     event_kinds = ("Theft", "Worker's Strike", "Lock-out", "Draw Pile Empty", "Shipment", "Perfect Round")
     endings = (RoundEnding("Lock-out", "Lock-out"), RoundEnding("Draw pile empty", "Draw Pile Empty"))
     deal_zones = ("hands", "stock")
@@ -84,13 +108,56 @@ class SilverBars(Game):
         """The silver bars in each vault (those of locked vaults are shipped)."""
         return {"vaults": [[vault_bars(list(map(Card.parse, v["cards"]))) for v in seat] for seat in view["vaults"]]}
 
+    def _check_option_combination(self, values: dict[str, Any]) -> None:
+        """The deck must deal both hands and leave a draw pile: every play and discard draws."""
+        size, hand = len(silver_bars_deck(values)), values["hand_size"]
+        if size <= 2 * hand:
+            raise OptionError(
+                f"a deck of {size} card{'s' if size != 1 else ''} cannot deal two hands of {hand} and leave "
+                "a draw pile: use a smaller hand_size or a larger deck (mining_packs, suits, bar_ranks, "
+                "miner_ranks, the special cards)"
+            )
+
     def bounds(self, options: Mapping[str, Any]) -> Bounds:
-        """A round lasts while the stock does, plus a lock for each vault and the strikes; a
-        round gives at most a perfect score."""
+        """How long a round can last and how far one player can lead, from the deck.
+
+        ``moves``: with a draw pile of S cards, at most S plays and discards (the S-th draw
+        ends the round).  Each lock needs a play before it that put a bar into that vault,
+        each resolved strike a play of the strike, and no play follows the last: so locks
+        and resolves together are fewer than S, and at most 8 locks (a ninth would be
+        someone's fifth), at most the deck's silver bars, and at most its strikes
+        resolved.  A lock-out allows one lock more (4 + 5) but one play fewer (the S-th
+        draw never comes).
+
+        ``points``: the most a seat can lead by is the most it can ship, the other shipping
+        nothing.  A vault's bars rise strictly, one miner between each two, so it ships
+        each value at most once: K bars in V = min(5, K) vaults need K − V miners and
+        2K − V plays of the seat's, all before its last lock.  Up to that lock, before which
+        at most S − 1 cards were drawn, the opponent moved at least once for each of the
+        seat's moves but one, and each of its moves is a play, a lock (after a play of its
+        own) or a strike resolved (after a play of the seat's): so 3 (2K − V) + V − 1 ≤
+        2 (S − 1).  The seat ships at most the K highest bars that these limits and the
+        deck's copies of each value (at most five each) allow: 80, a Perfect Round, with
+        the whole deck.  ``points`` is one more, as :class:`~parlour.game.Bounds` asks: more
+        than a difference can be."""
         if options["max_rounds"] == 0:
             raise ValueError("a match need not end without a round limit: max_rounds must be at least 1")
-        stock = len(silver_bars_deck(options)) - 2 * HAND
-        return Bounds(options["max_rounds"], stock + 2 * VAULTS + options["strikes"], PERFECT)
+        deck = silver_bars_deck(options)
+        stock = len(deck) - 2 * options["hand_size"]
+        bars = sorted((BAR_VALUE[c] for c in deck if KIND[c] == BAR), reverse=True)
+        miners = sum(1 for c in deck if KIND[c] == MINER)
+        strikes = sum(1 for c in deck if KIND[c] == STRIKE)
+        drawn_out = stock + min(min(2 * (VAULTS - 1), len(bars)) + strikes, stock - 1)
+        locked_out = stock - 1 + min(stock - 1, min(2 * VAULTS - 1, len(bars)) + strikes)
+        moves = max(drawn_out, locked_out if len(bars) >= VAULTS else 0)
+        shippable = [v for v, n in sorted(Counter(bars).items(), reverse=True) for _ in range(min(VAULTS, n))]
+        most = 0
+        for k in range(1, len(shippable) + 1):
+            vaults = min(VAULTS, k)
+            if k - vaults > miners or 3 * (2 * k - vaults) + vaults - 1 > 2 * (stock - 1):
+                break
+            most = sum(shippable[:k])
+        return Bounds(options["max_rounds"], moves, most + 1)
 
     def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
         """Stopped by ``max_rounds`` with no player at the target, or with the totals level."""
@@ -104,16 +171,18 @@ class SilverBars(Game):
         return role_of(card)
 
     def hand_size(self, options: Mapping[str, Any]) -> int:
-        return HAND
+        """Option ``hand_size`` (7 by default)."""
+        return int(options["hand_size"])
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
-        """Shuffle the deck; 7 to each player, the rest is the draw pile."""
+        """Shuffle the deck; 7 (``hand_size``) to each player, the rest is the draw pile."""
         deck = self.deck(state.options)
         rng.shuffle(deck)
-        return {"hands": [deck[:HAND], deck[HAND:2 * HAND]], "stock": deck[2 * HAND:]}
+        hand = state.options["hand_size"]
+        return {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]}
 
     def check_deal(self, deal: Deal, state: State) -> None:
-        """Exactly the deck (twins counted): 7 in each hand, the rest in the draw pile."""
+        """Exactly the deck (twins counted): 7 (``hand_size``) in each hand, the rest in the draw pile."""
         hands, stock = deal["hands"], deal["stock"]
         if (
             not isinstance(hands, list) or len(hands) != 2
@@ -145,8 +214,9 @@ class SilverBars(Game):
         if missing:
             described = " ".join(f"{c} ×{n}" for c, n in sorted(missing.items(), key=lambda x: str(x[0])))
             raise ValueError(f"deal: not the {size}-card deck: missing {described}")
-        if any(len(h) != HAND for h in hands):
-            raise ValueError(f"deal: each hand must hold {HAND} cards, not {[len(h) for h in hands]}")
+        hand = state.options["hand_size"]
+        if any(len(h) != hand for h in hands):
+            raise ValueError(f"deal: each hand must hold {hand} cards, not {[len(h) for h in hands]}")
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """Rebuild the round from what the seat saw; deal the unseen cards at random.
@@ -186,6 +256,7 @@ class SilverBars(Game):
         unseen.subtract([*played[0], *played[1], *own])
         pool = sorted(unseen.elements())
         size = observation["hand_sizes"][1 - seat]
+        dealt = options["hand_size"]
 
         def deal(cards: list[Card]) -> Deal:
             """The deal under which the moves replay, the unseen ``cards`` dealt in order."""
@@ -194,12 +265,12 @@ class SilverBars(Game):
             hands[1 - seat] = cards[:size]
             received = [played[s] + hands[s] for s in (0, 1)]
             stock: list[Card] = []
-            taken = [HAND, HAND]
+            taken = [dealt, dealt]
             for mover in drawers:
                 stock.append(received[mover][taken[mover]])
                 taken[mover] += 1
             stock.extend(cards[size:])
-            return {"hands": [received[0][:HAND], received[1][:HAND]], "stock": stock}
+            return {"hands": [received[0][:dealt], received[1][:dealt]], "stock": stock}
 
         first = deal(pool)
         replay.deal = first
