@@ -7,6 +7,12 @@ settles them (the source leaves its scoring to Lost Cities):
   of four suits (investment cards, all alike) — 48 cards; no aces, no jokers.
 * Deal 7 to each player (option ``hand_size``); the other 34 are the draw
   pile.  Four discard piles, one a suit, start empty.
+* A smaller deck (options ``suits``, ``numbers``, ``investments``): the first
+  suits of clubs, diamonds, hearts, spades; the highest number cards of each
+  (enough to add up to more than a meld must make up: 8, 9 and 10 at least
+  for the rules' 20); J, then Q, then K.  The micro variant
+  (:attr:`MinusTwenty.micro_options`) is one short round on such a deck,
+  small enough for exact solvers.
 * A turn is two moves, both compulsory:
   1. ``play`` a card onto the player's own meld of its suit — investment
      cards only while the meld holds no number card, a number card only if
@@ -18,7 +24,8 @@ settles them (the source leaves its scoring to Lost Cities):
   the stall rule: when ``stall_limit`` turns in a row have taken from a
   discard pile (0 turns the rule off).
 * Each meld scores (sum of its number cards − 20) × (1 + investment cards),
-  then +20 if it holds 8 or more cards; a suit with no meld scores 0.
+  then +20 if it holds 8 or more cards; a suit with no meld scores 0.  (Option
+  ``minus``: what a meld must make up instead of 20, for a smaller deck.)
 * The match: ``rounds`` rounds (default 3); or, with ``target_score``, rounds
   until a player has at least that many points at a round's end; or, with
   ``best_of``, rounds until a player has won more than half that many (a
@@ -61,7 +68,7 @@ from parlour.narrate import card_text, plural, suit_text
 HAND = 7
 """Cards in each hand (option ``hand_size``)."""
 MINUS = 20
-"""What every meld must make up before it earns anything."""
+"""What every meld must make up before it earns anything (option ``minus``)."""
 BONUS_CARDS = 8
 """A meld of this many cards or more earns the bonus."""
 BONUS = 20
@@ -98,14 +105,33 @@ def minus_twenty_deck() -> list[Card]:
     return list(DECK)
 
 
+@functools.lru_cache(maxsize=64)
+def deck_for(suits: int, numbers: int, investments: int) -> tuple[Card, ...]:
+    """The deck the options ``suits``, ``numbers`` and ``investments`` make, ordered by rank then
+    suit: the first ``suits`` of C D H S, the highest ``numbers`` number cards of each (2–10 for
+    9), and the first ``investments`` of J, Q, K.  4, 9, 3 is :data:`DECK`.
+
+    >>> " ".join(map(str, deck_for(2, 3, 1)))
+    '8C 8D 9C 9D TC TD JC JD'
+    """
+    return tuple(deck_of(NUMBER_RANKS[len(NUMBER_RANKS) - numbers:] + INVESTMENT_RANKS[:investments],
+                         SUITS[:suits]))
+
+
+def options_deck(options: Mapping[str, Any]) -> tuple[Card, ...]:
+    """:func:`deck_for` the checked ``options`` of a match."""
+    return deck_for(options["suits"], options["numbers"], options["investments"])
+
+
 def is_investment(card: Card) -> bool:
     """True for J, Q and K: the investment cards."""
     return card.rank > 10
 
 
-def meld_score(cards: Iterable[Card]) -> int:
+def meld_score(cards: Iterable[Card], minus: int = MINUS) -> int:
     """What a meld scores: (number cards' sum − 20) × (1 + investment cards),
-    +20 if it holds 8 or more cards; an empty meld scores 0.
+    +20 if it holds 8 or more cards; an empty meld scores 0.  ``minus``: the
+    option of that name, for 20.
 
     >>> from parlour.cards import cards
     >>> meld_score(cards("JH QH 2H 3H 4H 5H 6H 7H"))
@@ -118,28 +144,28 @@ def meld_score(cards: Iterable[Card]) -> int:
         numbers += VALUE[card]
         investments += card.rank > 10
         count += 1
-    return score_of(numbers, investments, count)
+    return score_of(numbers, investments, count, minus)
 
 
-def score_of(numbers: int, investments: int, count: int) -> int:
+def score_of(numbers: int, investments: int, count: int, minus: int = MINUS) -> int:
     """:func:`meld_score` of a meld in figures: the sum of its numbers, its investment cards, its cards."""
     if not count:
         return 0
-    score = (numbers - MINUS) * (1 + investments)
+    score = (numbers - minus) * (1 + investments)
     return score + BONUS if count >= BONUS_CARDS else score
 
 
-def meld_arithmetic(cards: Iterable[Card]) -> str:
+def meld_arithmetic(cards: Iterable[Card], minus: int = MINUS) -> str:
     """How :func:`meld_score` reaches its figure, e.g. ``(27 - 20) x 3 + 20``."""
     items = list(cards)
     if not items:
         return "no meld"
-    return arithmetic_of(sum(VALUE[c] for c in items), sum(1 for c in items if is_investment(c)), len(items))
+    return arithmetic_of(sum(VALUE[c] for c in items), sum(1 for c in items if is_investment(c)), len(items), minus)
 
 
-def arithmetic_of(numbers: int, investments: int, count: int) -> str:
+def arithmetic_of(numbers: int, investments: int, count: int, minus: int = MINUS) -> str:
     """:func:`meld_arithmetic` of a (non-empty) meld in figures."""
-    text = f"{numbers} - {MINUS}"
+    text = f"{numbers} - {minus}"
     text = f"({text}) x {1 + investments}" if investments else text
     return text + f" + {BONUS}" if count >= BONUS_CARDS else text
 
@@ -158,13 +184,13 @@ def kind_of(count: int, points: int) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 13)
-def meld_scored(suit: int, numbers: int, investments: int, count: int) -> tuple[str, int, str]:
+def meld_scored(suit: int, numbers: int, investments: int, count: int, minus: int) -> tuple[str, int, str]:
     """A (non-empty) meld of ``suit``, in figures, as the round's end scores it: what its event
     is called, its points, and the event's words (a round's end asks the same of many deals)."""
-    points = score_of(numbers, investments, count)
+    points = score_of(numbers, investments, count, minus)
     return kind_of(count, points), points, (
         f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
-        f"{arithmetic_of(numbers, investments, count)}")
+        f"{arithmetic_of(numbers, investments, count, minus)}")
 
 
 def starters_from(first: int, round_scores: Iterable[Iterable[int]]) -> list[int]:
@@ -189,6 +215,72 @@ def round_winner(scores: list[int]) -> int | None:
     if scores[0] == scores[1]:
         return None
     return 0 if scores[0] > scores[1] else 1
+
+
+def most_turns(options: Mapping[str, Any]) -> int:
+    """The most turns a round can last under the (checked) ``options``, the stall rule on.
+
+    Every turn ends with a draw from the draw pile or a take from a discard pile.  Of the
+    ``S`` cards of the draw pile the last one drawn ends the round; so does the ``L``-th take
+    in a row (``L``: ``stall_limit``).  The first turn can only draw (the only discard pile
+    with a card is the one just discarded onto), so at most ``1 + (S - 1) * L`` turns: after
+    it, each of the other ``S - 1`` draws follows at most ``L - 1`` takes, or the round ends on
+    ``L`` takes instead of its last draw.  With one suit a turn can take only after playing
+    onto its meld (the one discard pile is otherwise the one just discarded onto), and the
+    melds hold at most the ``S`` cards not in the hands at the end: at most ``2 S`` turns.
+    """
+    stock: int = len(options_deck(options)) - 2 * options["hand_size"]
+    turns: int = 1 + (stock - 1) * options["stall_limit"]
+    return min(turns, 2 * stock) if options["suits"] == 1 else turns
+
+
+def widest_margin(options: Mapping[str, Any], turns: int) -> int:
+    """The most one seat's round score can exceed the other's under the (checked) ``options``,
+    in a round of at most ``turns`` turns (:func:`margin_of` the options that matter).
+    """
+    return margin_of(options["suits"], options["numbers"], options["investments"], options["hand_size"], turns,
+                     options["minus"])
+
+
+@functools.lru_cache(maxsize=64)
+def margin_of(suits: int, numbers: int, investments: int, hand_size: int, turns: int, minus: int) -> int:
+    """:func:`widest_margin` of a deck of ``suits`` suits of ``numbers`` numbers and
+    ``investments`` investment cards, ``hand_size`` cards a hand, ``turns`` turns at most, and
+    melds that must make up ``minus``.
+
+    Each card ends the round in at most one meld, and both hands still hold ``hand_size``
+    cards: the melds hold at most the draw pile's ``S`` cards.  A seat puts down one card a
+    turn, so its melds hold at most ``ceil(turns / 2)`` cards, and both seats' at most
+    ``turns``.  In each suit the winner's meld is best with its investment cards and the
+    highest numbers, the loser's worst with the suit's other investment cards and the lowest
+    numbers (a meld of J alone scores -40 with the rules' 20).  The most the suits can give
+    together within those card counts is the bound: the rules' orders of play and draws are
+    not asked of it (on the micro variant it is reached: see the tests).
+    """
+    stock = suits * (numbers + investments) - 2 * hand_size
+    own = (turns + 1) // 2
+    # Each suit's best (winner's cards, loser's cards) -> margin, over both melds' investments and numbers.
+    values = list(range(11 - numbers, 11))
+    suit: dict[tuple[int, int], int] = {}
+    for high in range(numbers + 1):
+        for low in range(numbers - high + 1):
+            for mine in range(investments + 1):
+                for theirs in range(investments - mine + 1):
+                    gain = -score_of(sum(values[:low]), theirs, low + theirs, minus)
+                    gain += score_of(sum(values[len(values) - high:]), mine, high + mine, minus)
+                    key = (high + mine, low + theirs)
+                    suit[key] = max(suit.get(key, gain), gain)
+    # Suit by suit: the best total for each (winner's cards, loser's cards) within the limits.
+    best = {(0, 0): 0}
+    for _ in range(suits):
+        after: dict[tuple[int, int], int] = {}
+        for (a, b), total in best.items():
+            for (more_a, more_b), gain in suit.items():
+                key = (a + more_a, b + more_b)
+                if key[0] <= own and key[1] <= own and key[0] + key[1] <= min(stock, turns):
+                    after[key] = max(after.get(key, total + gain), total + gain)
+        best = after
+    return max(best.values())
 
 
 class MinusTwentyObservation(TurnObservation):
@@ -271,10 +363,11 @@ class MinusTwentyState(PlayThenDraw):
             ))
         scores = [0, 0]
         events = self.events
+        minus = self.options["minus"]
         for seat in (0, 1):
             for suit, (numbers, investments, count, _) in enumerate(self.figures[seat]):
                 if count:
-                    kind, points, text = meld_scored(suit, numbers, investments, count)
+                    kind, points, text = meld_scored(suit, numbers, investments, count, minus)
                     scores[seat] += points
                     events.append(Event(number, seat, kind, points, text))
         self.scores = scores
@@ -397,6 +490,8 @@ class MinusTwentyState(PlayThenDraw):
         card = args[0]
         if not IN_DECK[card]:
             return f"{card} is not used in Minus Twenty"
+        if card not in options_deck(self.options):
+            return f"{card} is not in this match's deck (options suits, numbers and investments)"
         if card not in self.hands[self.to_move]:
             hand = " ".join(to_text(sort_hand(self.hands[self.to_move])))
             return f"{card} is not in {name}'s hand ({hand})"
@@ -422,6 +517,11 @@ class MinusTwenty(Game):
     observation_type = MinusTwentyObservation
     options = (
         Option("hand_size", HAND, "cards in each hand (8 gives the original Lost Cities deal)", int, 1, 20),
+        Option("suits", 4, "suits in the deck: clubs, diamonds, hearts, spades, the first this many", int, 1, 4),
+        Option("numbers", 9, "number cards in each suit, the highest this many (9: 2-10; 3: 8, 9, 10)", int, 1, 9),
+        Option("investments", 3, "investment cards in each suit: J, Q, K, the first this many", int, 0, 3),
+        Option("minus", MINUS, "what each meld must make up before it earns anything (a smaller deck "
+               "may want less)", int, 0, 54),
         Option("stall_limit", STALL_LIMIT, "turns in a row taking from a discard pile that end the round (0: off)",
                int, 0),
         Option("rounds", 3, "rounds in a match (ignored with target_score or best_of)", int, 1),
@@ -430,6 +530,13 @@ class MinusTwenty(Game):
         Option("best_of", None, "play until a player has won more than half of this many rounds", int, 1,
                nullable=True),
     )
+    micro_options: ClassVar[Mapping[str, Any]] = {
+        "suits": 1, "numbers": 4, "investments": 1, "minus": 12, "hand_size": 1, "stall_limit": 2, "rounds": 1,
+    }
+    """The micro variant: one round on 5 cards (7, 8, 9, 10 and J of clubs), melds that must make up
+    12 (20 of the 54 the numbers of a whole suit add up to is about 12 of these 34), a card in each
+    hand, and the stall rule after two takes in a row (docs/research.md)."""
+
     event_kinds = ("Meld", "Negative Meld", "Eight-Card Meld", "Stall rule")
     plain_card = "number"
     endings = (RoundEnding("Stall rule", "Stall rule", stall=True), RoundEnding("Draw pile empty", None))
@@ -442,25 +549,40 @@ class MinusTwenty(Game):
     def _check_option_combination(self, values: dict[str, Any]) -> None:
         if values["target_score"] is not None and values["best_of"] is not None:
             raise OptionError("options 'target_score' and 'best_of' cannot both be set: choose one")
+        top = sum(range(11 - values["numbers"], 11))
+        if top <= values["minus"]:
+            raise OptionError(
+                f"with numbers {values['numbers']} a suit's number cards add up to {top}, so no meld could make up "
+                f"minus {values['minus']}: take more numbers or a smaller minus")
+        size = len(options_deck(values))
+        if 2 * values["hand_size"] >= size:
+            raise OptionError(
+                f"option 'hand_size' {values['hand_size']} deals {2 * values['hand_size']} cards, and the deck "
+                f"of {size} (suits {values['suits']} x (numbers {values['numbers']} + investments "
+                f"{values['investments']})) must keep at least one for the draw pile: hand_size must be at most "
+                f"{(size - 1) // 2}")
 
-    def deck(self, options: Any = None) -> list[Card]:
-        """The 48 cards: 2–10, J, Q, K of four suits."""
-        return minus_twenty_deck()
+    def deck(self, options: Mapping[str, Any] | None = None) -> list[Card]:
+        """The 48 cards: 2–10, J, Q, K of four suits (fewer under the options ``suits``,
+        ``numbers`` and ``investments``)."""
+        return list(options_deck(self.check_options(options)))
 
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Each meld's score if the round ended now (``None``: no meld in that suit)."""
-        return {"melds": [{s: (meld_score(map(Card.parse, m[s])) if m[s] else None) for s in SUITS}
+        minus = view["options"]["minus"]
+        return {"melds": [{s: (meld_score(map(Card.parse, m[s]), minus) if m[s] else None) for s in SUITS}
                           for m in view["melds"]]}
 
     def bounds(self, options: Mapping[str, Any]) -> Bounds:
-        """A round lasts while the stock does, stretched by takes up to the stall limit; every
-        meld scores between (0 − 20) × 4 and (54 − 20) × 4 + 20."""
-        limit = options["stall_limit"]
-        if limit == 0:
+        """How long a round can last (:func:`most_turns`, two moves each) and a bound on how far
+        apart two seats' scores can end it (:func:`widest_margin`, plus one: the bound is more
+        than any margin)."""
+        options = self.check_options(options)
+        if options["stall_limit"] == 0:
             raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
-        stock = len(minus_twenty_deck()) - 2 * options["hand_size"]
+        turns = most_turns(options)
         rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else ROUND_CAP
-        return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 156 + 4 * 80)
+        return Bounds(rounds, 2 * turns, widest_margin(options, turns) + 1)
 
     def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
         """Stopped at :data:`ROUND_CAP` rounds short of the target score (or of a best-of's
@@ -479,14 +601,15 @@ class MinusTwenty(Game):
         return int(options["hand_size"])
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
-        """Shuffle the 48; ``hand_size`` to each seat, the rest is the draw pile."""
-        deck = minus_twenty_deck()
+        """Shuffle the 48 (or the options' deck); ``hand_size`` to each seat, the rest is the draw pile."""
+        deck = list(options_deck(state.options))
         rng.shuffle(deck)
         size = state.options["hand_size"]
         return {"hands": [deck[:size], deck[size:2 * size]], "stock": deck[2 * size:]}
 
     def check_deal(self, deal: Deal, state: State) -> None:
-        """Exactly the 48 cards, ``hand_size`` in each of two hands, the rest in the draw pile."""
+        """Exactly the 48 cards (or the options' deck), ``hand_size`` in each of two hands, the rest
+        in the draw pile."""
         hands, stock = deal["hands"], deal["stock"]
         if not isinstance(hands, list) or len(hands) != 2 or not all(isinstance(h, list) for h in hands):
             raise ValueError("deal: hands must be a list of two hands")
@@ -495,7 +618,7 @@ class MinusTwenty(Game):
         every = [*(c for h in hands for c in h), *stock]
         if not all(isinstance(c, Card) for c in every):
             raise ValueError("deal: hands and stock must hold cards, not lists")
-        check_deck(every, minus_twenty_deck(), "Minus Twenty")
+        check_deck(every, options_deck(state.options), "Minus Twenty")
         size = state.options["hand_size"]
         if any(len(h) != size for h in hands):
             raise ValueError(f"deal: each hand must hold {size} cards, not {[len(h) for h in hands]}")
@@ -540,7 +663,7 @@ class MinusTwenty(Game):
                     piles[card & 3].append(card)
         hand = [Card.parse(c) for c in observation["hand"]]
         known = [{Card.parse(c) for c in k} for k in observation["known"]]
-        unseen = [c for c in minus_twenty_deck() if c not in seen and c not in hand]
+        unseen = [c for c in options_deck(state.options) if c not in seen and c not in hand]
         rng.shuffle(unseen)
         hidden = observation["hand_sizes"][opponent] - len(known[opponent])
         held: list[list[Card]] = [[], []]

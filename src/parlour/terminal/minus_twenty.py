@@ -15,11 +15,11 @@ from parlour.narrate import plural
 from parlour.terminal.views import card_text, cards_text, scoreboard, sorted_cards
 
 
-def _meld_cell(cards: list[str]) -> tuple[Text, int]:
-    """A meld as cards and its score if the round ended now."""
+def _meld_cell(cards: list[str], minus: int) -> tuple[Text, int]:
+    """A meld as cards and its score if the round ended now (melds must make up ``minus``)."""
     if not cards:
         return Text("—", style="dim"), 0
-    points = meld_score(Card.parse(c) for c in cards)
+    points = meld_score((Card.parse(c) for c in cards), minus)
     style = "bold green" if points > 0 else ("bold red" if points < 0 else "bold")
     return Text.assemble(cards_text(cards), "  ", (f"= {points}", style)), points
 
@@ -64,8 +64,8 @@ def render(obs: dict[str, Any]) -> RenderableType:
     table.add_column("your melds")
     running = [0, 0]
     for suit in SUITS:
-        theirs, their_points = _meld_cell(obs["melds"][other][suit])
-        mine, my_points = _meld_cell(obs["melds"][seat][suit])
+        theirs, their_points = _meld_cell(obs["melds"][other][suit], obs["options"]["minus"])
+        mine, my_points = _meld_cell(obs["melds"][seat][suit], obs["options"]["minus"])
         running[other] += their_points
         running[seat] += my_points
         table.add_row(

@@ -80,6 +80,13 @@ game's :attr:`~parlour.games._base.PlayThenDraw.shown` is such a mask); 0 for an
 card and the joker."""
 EVERY_NUMBER = sum(NUMBERS << 11 * s for s in range(4))
 """Every number card of the deck, as such a mask."""
+
+
+@functools.lru_cache(maxsize=64)
+def numbers_in(suits: int, numbers: int) -> int:
+    """The number cards of the deck that the options ``suits`` and ``numbers`` make, as such a
+    mask (:data:`EVERY_NUMBER` for the whole deck): the cards the others leave out are never unseen."""
+    return sum((NUMBERS & ~((1 << 11 - numbers) - 1)) << 11 * s for s in range(suits))
 INVESTED_AT = 44
 """Where a hand's code (:func:`hand_code`) counts its investment cards: 4 bits a suit from this bit."""
 HAND_BIT = [SEEN_BIT[c] or 1 << INVESTED_AT + 4 * (c & 3) for c in range(52)] + [0]
@@ -111,32 +118,35 @@ class Outlook:
     hand counts.  ``plays`` caps the cards that can still go down.
     """
 
-    __slots__ = ("chance", "plays", "unseen")
+    __slots__ = ("chance", "minus", "plays", "unseen")
 
-    def __init__(self, unseen: Sequence[int], chance: float, plays: int) -> None:
+    def __init__(self, unseen: Sequence[int], chance: float, plays: int, minus: int = MINUS) -> None:
         self.unseen = unseen
         """Per suit, a mask of the number values nobody has seen yet."""
         self.chance = chance
         """The chance that a given unseen card reaches your hand while you can still put it down."""
         self.plays = plays
         """Cards you can still put down this round (including this turn's)."""
+        self.minus = minus
+        """What a meld must make up (the option ``minus``)."""
+        """Cards you can still put down this round (including this turn's)."""
 
     def __call__(self, suit: int, meld: Sequence[Card], hand: Sequence[Card]) -> float:
         """The expected score of ``suit``'s meld with ``hand`` (the suit's cards in hand)."""
         mask, spare = suit_in(hand_code(hand), suit)
-        return worth(self.unseen[suit], self.chance, summary(meld), mask, spare, self.plays)
+        return worth(self.unseen[suit], self.chance, summary(meld), mask, spare, self.plays, self.minus)
 
 
 REMEMBERED = 1 << 15
 """How many answers :data:`WORTHS` and :data:`SUIT_MOVES` keep before they forget them all."""
-WORTHS: dict[tuple[int, float, Summary, int, int, int], float] = {}
+WORTHS: dict[tuple[int, float, Summary, int, int, int, int], float] = {}
 """:func:`worth` remembered, by its arguments."""
 
 
-def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> float:
+def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int, minus: int = MINUS) -> float:
     """What a suit's meld is expected to score: the meld in figures, the suit's number values
     in hand (a mask) and investment cards in hand, its unseen numbers as a mask, the chance of
-    each reaching you in time, and ``plays`` cards still to put down.
+    each reaching you in time, ``plays`` cards still to put down, and what a meld must make up.
 
     A suit not yet started is an option, not a debt: it counts at least 0,
     and more only when it is expected to make :data:`START_MARGIN`.
@@ -144,7 +154,7 @@ def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, play
     As in :func:`suit_moves`, only what can still go on the meld counts: the question, so
     put, is often asked again.  Answers are remembered (:data:`WORTHS`).
     """
-    key = (unseen, chance, meld, mask, spare, plays)
+    key = (unseen, chance, meld, mask, spare, plays, minus)
     found = WORTHS.get(key)
     if found is None:
         top = meld[3]
@@ -154,17 +164,18 @@ def worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, play
         unseen &= ABOVE[top]
         if len(WORTHS) >= REMEMBERED:
             WORTHS.clear()
-        found = WORTHS[key] = _worth(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+        found = WORTHS[key] = _worth(unseen, chance if unseen else 0.0, meld, mask, spare, plays, minus)
     return found
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> float:
+def _worth(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int, minus: int = MINUS) -> float:
     """:func:`worth` of the cards that fit the meld, remembered."""
-    return _reckon(unseen, chance, meld, DESCENDING[mask], spare, plays)
+    return _reckon(unseen, chance, meld, DESCENDING[mask], spare, plays, minus)
 
 
-def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int) -> float:
+def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], spare: int, plays: int,
+            minus: int = MINUS) -> float:
     """:func:`worth`, given only the cards in hand that fit the meld (their values, highest first)."""
     numbers, investments, count, top = meld
     if len(values) > plays:
@@ -183,8 +194,8 @@ def _reckon(unseen: int, chance: float, meld: Summary, values: tuple[int, ...], 
         weight = 0.0
     total = numbers + sum(values) + weight * (MASK_SUM[unseen] - BELOW_SHARE * MASK_SUM[below])
     cards = count + held + weight * (many - BELOW_SHARE * MASK_COUNT[below])
-    invest = (free if free < spare else spare) if total - MINUS >= INVEST_MARGIN else 0  # min(spare, free)
-    score = (total - MINUS) * (1 + investments + invest)
+    invest = (free if free < spare else spare) if total - minus >= INVEST_MARGIN else 0  # min(spare, free)
+    score = (total - minus) * (1 + investments + invest)
     cards += invest
     if cards >= BONUS_CARDS:
         score += BONUS
@@ -201,13 +212,14 @@ SuitMoves = tuple[list[float], list[float]]
 values that fit the meld), and discarded (before the gift to the opponent)."""
 
 
-SUIT_MOVES: dict[tuple[int, float, Summary, int, int, int], SuitMoves] = {}
+SUIT_MOVES: dict[tuple[int, float, Summary, int, int, int, int], SuitMoves] = {}
 """:func:`suit_moves` remembered, by its arguments: searches ask it many times over (the same
 hand in many sampled deals).  A rollout looks here itself (a remembered answer, without a
 call); past :data:`REMEMBERED` answers, all are forgotten at once."""
 
 
-def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
+def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int,
+               minus: int = MINUS) -> SuitMoves:
     """What each card of a suit in hand (its number values as ``mask``, ``spare`` investment
     cards) scores, played or discarded: the change in the suit's worth.  Either move spends a
     turn: ``plays`` counts the turns after it.
@@ -216,7 +228,7 @@ def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int,
     that does not fit is no loss), and ``chance`` only if some such card is unseen: the same
     question asked of another hand or deal often differs in nothing else (see :func:`_suit_moves`).
     """
-    key = (unseen, chance, meld, mask, spare, plays)
+    key = (unseen, chance, meld, mask, spare, plays, minus)
     found = SUIT_MOVES.get(key)
     if found is None:
         top = meld[3]
@@ -226,28 +238,30 @@ def suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int,
         unseen &= ABOVE[top]
         if len(SUIT_MOVES) >= REMEMBERED:
             SUIT_MOVES.clear()
-        found = SUIT_MOVES[key] = _suit_moves(unseen, chance if unseen else 0.0, meld, mask, spare, plays)
+        found = SUIT_MOVES[key] = _suit_moves(unseen, chance if unseen else 0.0, meld, mask, spare, plays, minus)
     return found
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int) -> SuitMoves:
+def _suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int, plays: int,
+                minus: int = MINUS) -> SuitMoves:
     """:func:`suit_moves` of the cards that fit the meld, remembered."""
     numbers, investments, count, _ = meld
     values = DESCENDING[mask]
-    before = _reckon(unseen, chance, meld, values, spare, plays) if values or spare else 0.0
+    before = _reckon(unseen, chance, meld, values, spare, plays, minus) if values or spare else 0.0
     played = [0.0] * 11
     kept = [0.0] * 11  # a card that does not fit, or of a suit not worth starting, is no loss
     if spare:
-        played[0] = _reckon(unseen, chance, (numbers, investments + 1, count + 1, 0), values, spare - 1, plays)
+        played[0] = _reckon(unseen, chance, (numbers, investments + 1, count + 1, 0), values, spare - 1, plays,
+                            minus)
         if count or before:
-            kept[0] = _reckon(unseen, chance, meld, values, spare - 1, plays) - before
+            kept[0] = _reckon(unseen, chance, meld, values, spare - 1, plays, minus) - before
     for i, value in enumerate(values):
         # Played, the card leaves the higher cards to follow; discarded, all the others.
         played[value] = _reckon(unseen, chance, (numbers + value, investments, count + 1, value), values[:i], 0,
-                                plays)
+                                plays, minus)
         if count or before:
-            kept[value] = _reckon(unseen, chance, meld, values[:i] + values[i + 1:], spare, plays) - before
+            kept[value] = _reckon(unseen, chance, meld, values[:i] + values[i + 1:], spare, plays, minus) - before
     for value in (0, *values) if spare else values:
         after = played[value]
         score = after - before
@@ -257,14 +271,15 @@ def _suit_moves(unseen: int, chance: float, meld: Summary, mask: int, spare: int
     return played, kept
 
 
-def unseen_numbers(seen: Iterable[Card]) -> list[int]:
-    """Per suit, a mask of the number values not among ``seen`` (no card twice)."""
-    return unseen_of(sum(map(SEEN_BIT.__getitem__, seen)))  # no card is seen twice, so + is |
+def unseen_numbers(seen: Iterable[Card], deck: int = EVERY_NUMBER) -> list[int]:
+    """Per suit, a mask of the number values of the ``deck`` (a mask, see :func:`numbers_in`)
+    not among ``seen`` (no card twice)."""
+    return unseen_of(sum(map(SEEN_BIT.__getitem__, seen)), deck)  # no card is seen twice, so + is |
 
 
-def unseen_of(seen: int) -> list[int]:
-    """Per suit, a mask of the number values not in the mask ``seen`` of the whole deck."""
-    return by_suit(~seen)
+def unseen_of(seen: int, deck: int = EVERY_NUMBER) -> list[int]:
+    """Per suit, a mask of the number values of the ``deck`` not in the mask ``seen`` of the whole deck."""
+    return by_suit(deck & ~seen)
 
 
 def by_suit(mask: int) -> list[int]:
@@ -272,13 +287,15 @@ def by_suit(mask: int) -> list[int]:
     return [mask & NUMBERS, mask >> 11 & NUMBERS, mask >> 22 & NUMBERS, mask >> 33 & NUMBERS]
 
 
-def outlook_for(seen: Iterable[Card], stock: int, their_hand: int, drawing: bool) -> Outlook:
+def outlook_for(seen: Iterable[Card], stock: int, their_hand: int, drawing: bool,
+                deck: int = EVERY_NUMBER, minus: int = MINUS) -> Outlook:
     """The outlook of the seat to move, from what it has seen and the size of the draw pile.
 
     ``their_hand``: the opponent's cards that you have not seen (an unseen
-    card may be there rather than in the draw pile).
+    card may be there rather than in the draw pile); ``deck``: the deck's numbers
+    (:func:`numbers_in`); ``minus``: what a meld must make up.
     """
-    return Outlook(unseen_numbers(seen), *chance_and_plays(stock, their_hand, drawing))
+    return Outlook(unseen_numbers(seen, deck), *chance_and_plays(stock, their_hand, drawing), minus)
 
 
 def chance_and_plays(stock: int, their_hand: int, drawing: bool) -> tuple[float, int]:
@@ -351,7 +368,7 @@ def best_play(mine: Sequence[Summary], theirs: Sequence[Summary], code: int, leg
         option = options[suit]
         if option is None:
             option = options[suit] = suit_moves(unseen[suit], chance, mine[suit], code >> 11 * suit & NUMBERS,
-                                                code >> INVESTED_AT + 4 * suit & 15, plays)
+                                                code >> INVESTED_AT + 4 * suit & 15, plays, outlook.minus)
         score: float
         if verb == "play":
             score = option[0][VALUE[card]]
@@ -373,6 +390,7 @@ def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, pla
     seat = state.to_move
     mine, theirs, tops = state.figures[seat], state.figures[1 - seat], state.tops[seat]
     plays = max(plays - 1, 0)
+    minus = state.options["minus"]
     options: list[SuitMoves | None] = [None] * 4
     gifts = [NO_MELD_GIFTS] * 4  # to the opponent's meld, by suit and value
     best, best_score = None, -1e9  # every move scores more: the first is taken at least
@@ -381,7 +399,7 @@ def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, pla
         option = options[suit]
         if option is None:
             key = (unseen >> 11 * suit & NUMBERS, chance, mine[suit], code >> 11 * suit & NUMBERS,
-                   code >> INVESTED_AT + 4 * suit & 15, plays)
+                   code >> INVESTED_AT + 4 * suit & 15, plays, minus)
             option = options[suit] = SUIT_MOVES.get(key) or suit_moves(*key)
             meld = theirs[suit]
             if meld[2]:
@@ -398,11 +416,11 @@ def best_put(state: MinusTwentyState, code: int, unseen: int, chance: float, pla
 
 
 def best_take(mine: Sequence[Summary], code: int, piles: Sequence[Sequence[Card]], legal: Sequence[Move],
-              unseen: int, chance: float, plays: int) -> Move:
+              unseen: int, chance: float, plays: int, minus: int = MINUS) -> Move:
     """:func:`~parlour.bots.heuristic.best_draw` with this game's outlook (its unseen numbers as
     a mask of the whole deck, chance and plays), given the melds in figures and the hand's
-    :func:`hand_code`: take the top card of a discard pile when it raises its suit's worth by
-    more than an unknown card from the draw pile would."""
+    :func:`hand_code` (and what a meld must make up): take the top card of a discard pile when
+    it raises its suit's worth by more than an unknown card from the draw pile would."""
     best, best_score = legal[0], -1e9
     for move in legal:
         verb, args = move
@@ -413,9 +431,9 @@ def best_take(mine: Sequence[Summary], code: int, piles: Sequence[Sequence[Card]
             mask, spare = suit_in(code, suit)
             value = VALUE[piles[suit][-1]]
             meld, numbers = mine[suit], unseen >> 11 * suit & NUMBERS
-            with_top = (worth(numbers, chance, meld, mask | 1 << value, spare, plays) if value
-                        else worth(numbers, chance, meld, mask, spare + 1, plays))
-            score = with_top - worth(numbers, chance, meld, mask, spare, plays)
+            with_top = (worth(numbers, chance, meld, mask | 1 << value, spare, plays, minus) if value
+                        else worth(numbers, chance, meld, mask, spare + 1, plays, minus))
+            score = with_top - worth(numbers, chance, meld, mask, spare, plays, minus)
         if score > best_score:
             best, best_score = move, score
     return best
@@ -462,7 +480,9 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
         if len(legal) == 1:
             return legal[0]
     seen = chain(hand, known, *melds[0], *melds[1], *piles)
-    outlook = outlook_for(seen, observation["stock_count"], observation["hand_sizes"][1 - seat] - len(known), drawing)
+    options = observation["options"]
+    outlook = outlook_for(seen, observation["stock_count"], observation["hand_sizes"][1 - seat] - len(known), drawing,
+                          numbers_in(options["suits"], options["numbers"]), options["minus"])
     if drawing:
         tops = {s: (p[-1] if p else None) for s, p in zip(SUITS, piles)}
         return best_draw(melds[seat], hand, tops, legal, outlook, DRAW_PILE_WORTH, scores)
@@ -471,14 +491,16 @@ def judge(observation: Observation, legal: Sequence[Move], scores: list[float] |
 
 
 def seen_by(state: MinusTwentyState, seat: int) -> tuple[int, int, int]:
-    """What ``seat`` knows in a sampled state: its hand's :func:`hand_code`; the numbers it has
-    not seen, as a mask of the whole deck (as :data:`SEEN_BIT`; see :func:`unseen_of` for them
-    suit by suit); and how many of the opponent's cards it has not seen.  It has seen its hand,
-    every card put down this round (the game keeps them: ``shown``) and so every opponent's
-    card it saw taken from a pile."""
+    """What ``seat`` knows in a sampled state: its hand's :func:`hand_code`; the numbers of the
+    match's deck it has not seen, as a mask of the whole deck (as :data:`SEEN_BIT`; see
+    :func:`unseen_of` for them suit by suit); and how many of the opponent's cards it has not
+    seen.  It has seen its hand, every card put down this round (the game keeps them:
+    ``shown``) and so every opponent's card it saw taken from a pile."""
     code = sum(map(HAND_BIT_OF, state.hands[seat]))  # hand_code
     their = 1 - seat  # the opponent: the cards it took from a discard pile are known
-    return code, ~(state.shown | code & EVERY_NUMBER), len(state.hands[their]) - state.known_count[their]
+    options = state.options
+    deck = numbers_in(options["suits"], options["numbers"])
+    return code, deck & ~(state.shown | code & EVERY_NUMBER), len(state.hands[their]) - state.known_count[their]
 
 
 def rollout(state: State, rng: random.Random) -> Move:
@@ -502,7 +524,8 @@ def rollout(state: State, rng: random.Random) -> Move:
         usable = max(plays - 1, 0)
     chance = FUTURE * usable / (stock + their_hidden) if stock + their_hidden else 0.0
     if drawing:
-        return best_take(state.figures[seat], code, state.discard_piles, legal, unseen, chance, plays)
+        return best_take(state.figures[seat], code, state.discard_piles, legal, unseen, chance, plays,
+                         state.options["minus"])
     return best_put(state, code, unseen, chance, plays)
 
 
@@ -542,6 +565,7 @@ def evaluate(state: State) -> list[float]:
     assert isinstance(state, MinusTwentyState)
     plays, usable = plays_left(state)
     stock = len(state.stock) - state.stock_pos
+    minus = state.options["minus"]
     values = []
     for seat in (0, 1):
         code, unseen_mask, their_hidden = seen_by(state, seat)
@@ -552,7 +576,8 @@ def evaluate(state: State) -> list[float]:
         left = plays[seat]
         suits = []
         for s in range(4):
-            key = (unseen[s], chance, mine[s], code >> 11 * s & NUMBERS, code >> INVESTED_AT + 4 * s & 15, left)
+            key = (unseen[s], chance, mine[s], code >> 11 * s & NUMBERS, code >> INVESTED_AT + 4 * s & 15, left,
+                   minus)
             found = WORTHS.get(key)  # remembered, without a call
             suits.append(worth(*key) if found is None else found)
         values.append(sum(suits))
