@@ -469,6 +469,7 @@ def test_target_score_ignores_rounds_and_stops_at_the_cap() -> None:
 def test_options_are_checked() -> None:
     assert PROGRESSION.check_options({}) == {
         "rounds": 6, "target_score": None, "takeback": True, "stall_limit": 60,
+        "suits": 4, "numbers": 9, "faces": 4, "hand_size": 5,
     }
     for bad, reason in [
         ({"rounds": 0}, "at least 1"),

@@ -4,8 +4,12 @@ The rules, in the order progression.source.txt gives them and as RULINGS.md
 settles them:
 
 * A 52-card pack.  A, J, Q, K are **face cards**, worth 0; 2–10 are worth
-  their pips.
-* Deal 5 to each of three players; the other 37 form the draw pile.  Seat
+  their pips.  Options ``suits``, ``numbers`` and ``faces`` (defaults 4, 9
+  and 4) play with a smaller pack: the first ``suits`` suits (♣ ♦ ♥ ♠), and
+  in each the ``numbers`` highest number cards (at least 10 and 9, so that a
+  stack can pass 12) and the first ``faces`` face cards of K, Q, J, A.
+* Deal 5 to each of three players (option ``hand_size``); the rest form the
+  draw pile (37 cards), which must hold at least one card.  Seat
   ``first`` starts round 1 and the start moves one seat left (+1) each
   round; play goes clockwise (seat s + 1 is next).
 * A turn is two moves by the same player:
@@ -34,7 +38,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand, standard_deck
+from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand
 from parlour.game import (
     Bounds,
     CardRole,
@@ -44,6 +48,7 @@ from parlour.game import (
     Move,
     Observation,
     Option,
+    OptionError,
     RoundEnding,
     State,
     check_deck,
@@ -57,12 +62,20 @@ from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
 HAND = 5
+"""Cards in each hand (option ``hand_size``)."""
 STOCK = 52 - PLAYERS * HAND
+"""Cards in the draw pile of the full game."""
 THRESHOLD = 12
 """A stack must total more than this to score."""
 FACE_PENALTY = 10
 ROUND_CAP = 100
 """The most rounds a ``target_score`` match lasts (a ruling: see the rules)."""
+NUMBER_ORDER = (10, 9, 8, 7, 6, 5, 4, 3, 2)
+"""The number ranks, highest first: option ``numbers`` keeps the first N."""
+FACE_ORDER = (13, 12, 11, 1)
+"""The face ranks K, Q, J, A: option ``faces`` keeps the first N."""
+MIN_NUMBERS = 2
+"""The fewest number cards a suit may keep: 10 and 9, with which a stack can pass 12."""
 
 DECK = tuple(ALL_CARDS[:52])
 VALUE = [0 if c.rank in (1, 11, 12, 13) else c.rank for c in DECK]
@@ -76,6 +89,74 @@ PUBLIC = [Move("public", (c,)) for c in DECK]
 def is_face(card: Card) -> bool:
     """A, J, Q and K are face cards (value 0, and bonus multipliers)."""
     return VALUE[card] == 0
+
+
+def progression_deck(options: Mapping[str, Any] | None = None) -> list[Card]:
+    """The pack under the options ``suits``, ``numbers`` and ``faces`` (the 52-card pack by
+    default), in card-code order: the first ``suits`` suits, and in each the ``numbers``
+    highest number cards and the first ``faces`` face cards of K, Q, J, A.
+
+    >>> " ".join(map(str, progression_deck({"suits": 1, "numbers": 4, "faces": 1})))
+    '7C 8C 9C TC KC'
+    """
+    if not options:
+        return list(DECK)
+    suits = SUITS[:options["suits"]]
+    ranks = {*NUMBER_ORDER[:options["numbers"]], *FACE_ORDER[:options["faces"]]}
+    return [c for c in DECK if c.suit in suits and c.rank in ranks]
+
+
+def max_turns(options: Mapping[str, Any]) -> int:
+    """The most turns a round can last, for a ``stall_limit`` L of at least 1 and a draw pile
+    of S cards.
+
+    A take adds one to the stall count and a draw from the draw pile sets it back to 0; the
+    S-th draw, or the L-th take in a row, ends the round.  So each of the first S − 1 draws
+    follows at most L − 1 takes, and the round ends with L − 1 takes and the last draw or
+    with L takes: at most S × L turns.  With ``takeback`` that many are played (play a card
+    to a public stack, take it back).  Without it the first turn must draw (the only public
+    stack then is the one just played to): at most 1 + (S − 1) × L, which two suits reach
+    (play to one public stack, take from the other).  With one suit and no taking back, a
+    turn that plays to the public stack must draw from the draw pile, and each take takes a
+    card such a turn played, never the last draw's: at most S − 1 takes, 2 × S − 1 turns.
+    """
+    stock = len(progression_deck(options)) - PLAYERS * int(options["hand_size"])
+    limit = int(options["stall_limit"])
+    if options["takeback"]:
+        return stock * limit
+    turns = 1 + (stock - 1) * limit
+    return min(turns, 2 * stock - 1) if options["suits"] == 1 else turns
+
+
+@functools.lru_cache(maxsize=64)
+def _max_margin(suits: int, numbers: int, faces: int, table: int, one: int, two: int) -> int:
+    """The most one seat's round score can exceed another's (see :meth:`Progression.bounds`):
+    at most ``table`` cards on the table, at most ``one`` on one seat's stacks, at most ``two``
+    on two seats' together."""
+    values = sorted(NUMBER_ORDER[:numbers])  # a number card's value is its rank
+    # One suit: (cards of the leading seat, cards of the trailing seat) -> the most the first
+    # can gain on the second there.  The leader's best stack of f faces and n numbers holds the
+    # n highest numbers; the trailer's worst is a stack of faces alone, −10 × (faces + 1).
+    suit: dict[tuple[int, int], int] = {}
+    for f in range(faces + 1):
+        for n in range(numbers + 1):
+            lead = score_of(sum(values[numbers - n:]), f)
+            for g in range(faces - f + 1):
+                gain = lead + (FACE_PENALTY * (g + 1) if g else 0)
+                key = (f + n, g)
+                if suit.get(key, -1) < gain:
+                    suit[key] = gain
+    best = {(0, 0): 0}
+    for _ in range(suits):
+        merged: dict[tuple[int, int], int] = {}
+        for (a, b), gain in best.items():
+            for (da, db), more in suit.items():
+                key = (a + da, b + db)
+                if key[0] <= one and key[1] <= one and sum(key) <= min(two, table) \
+                        and merged.get(key, -1_000_000) < gain + more:
+                    merged[key] = gain + more
+        best = merged
+    return max(best.values())
 
 
 def stack_score(cards: Iterable[Card]) -> int:
@@ -351,7 +432,24 @@ class Progression(Game):
             "end the round after this many turns in a row drawing from public stacks (0: never)",
             int, minimum=0,
         ),
+        Option("suits", 4, "suits in the pack: the first N of clubs, diamonds, hearts, spades", int,
+               minimum=1, maximum=4),
+        Option(
+            "numbers", 9,
+            f"number cards in each suit, the highest this many (9: 2-10; {MIN_NUMBERS}: 9 and 10, the fewest "
+            f"with which a stack can pass {THRESHOLD})",
+            int, minimum=MIN_NUMBERS, maximum=9,
+        ),
+        Option("faces", 4, "face cards in each suit: K, Q, J, A, the first this many", int, minimum=0, maximum=4),
+        Option("hand_size", HAND, "cards dealt to each hand (the draw pile must keep at least one)", int,
+               minimum=1),
     )
+    micro_options: ClassVar[Mapping[str, Any]] = {
+        "suits": 1, "numbers": 4, "faces": 2, "hand_size": 1, "takeback": False, "stall_limit": 3, "rounds": 1,
+    }
+    """The micro variant: one round with the six clubs K, Q, 7, 8, 9, 10, one card in each hand
+    (three in the draw pile), no taking back, and the stall rule after three takes in a row:
+    59,461 histories for OpenSpiel's CFR+ (``docs/research.md``)."""
     event_kinds = ("Over Twelve", "Twelve or Under", "Face Cards Only", "Stall Rule")
     plain_card = "number"
     endings = (RoundEnding("Stall rule", "Stall Rule", stall=True), RoundEnding("Draw pile empty", None))
@@ -361,9 +459,21 @@ class Progression(Game):
     def state_class(self) -> type[State]:
         return ProgressionState
 
+    def _check_option_combination(self, values: dict[str, Any]) -> None:
+        """The hands must leave at least one card for the draw pile (the round ends when its
+        last card is drawn)."""
+        pack = len(progression_deck(values))
+        hand = values["hand_size"]
+        if PLAYERS * hand >= pack:
+            most = (pack - 1) // PLAYERS
+            raise OptionError(
+                f"option 'hand_size' {hand} deals {PLAYERS * hand} cards, but the pack ({values['suits']} "
+                f"suit{'s' if values['suits'] > 1 else ''} of {values['numbers']} numbers and {values['faces']} "
+                f"faces) holds {pack}: the draw pile would be empty (at most {most} a hand with this pack)")
+
     def deck(self, options: Any = None) -> list[Card]:
-        """The 52-card pack."""
-        return standard_deck()
+        """The pack: 52 cards, or the short pack the options ``suits`` and ``ranks`` ask for."""
+        return progression_deck(options)
 
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """Each private stack's score if the round ended now (``None``: no stack in that suit)."""
@@ -371,14 +481,31 @@ class Progression(Game):
                            for p in view["private_stacks"]]}
 
     def bounds(self, options: Mapping[str, Any]) -> Bounds:
-        """A round lasts while the stock does, stretched by takes up to the stall limit; a
-        private stack scores between −50 and (54 − 12) × 5."""
+        """The most rounds, the most moves in a round (two a turn: :func:`max_turns`, exact
+        with ``takeback``), and one more than a seat's round score can exceed another's.
+
+        The margin: a seat holds ``hand_size`` cards at every turn's end, so at most
+        T = pack − 3 × ``hand_size`` cards lie on the stacks when the round ends, and a seat's
+        private stacks hold only the cards it played there, one a turn: at most ⌈M/3⌉ for
+        one seat and ⌈2M/3⌉ for two, over the round's M turns at most.  Suit by suit, the
+        leading seat's stack of f faces and n numbers scores at most (its n highest numbers −
+        12) × (f + 1), and the trailing seat's stack no less than −10 × (g + 1) for g faces
+        alone, with f + g no more than the suit's faces; the best split of the cards among
+        the suits under those counts (:func:`_max_margin`) bounds the margin.  The mean of
+        the other seats' scores is no lower than the lowest of them, so the bound also holds
+        for a seat's score minus the others' mean (OpenSpiel's utility).  The full game: 620
+        (three stacks of four faces and 10 down to 3, (52 − 12) × 5 each, and a lone face for
+        the trailing seat: 37 cards), not 840 (four stacks of (54 − 12) × 5: 52 cards).
+        """
         limit = options["stall_limit"]
         if limit == 0:
             raise ValueError("a round need not end without the stall rule: stall_limit must be at least 1")
         rounds = options["rounds"] if options["target_score"] is None else ROUND_CAP
-        stock = len(standard_deck()) - PLAYERS * HAND
-        return Bounds(rounds, 2 * (stock + 1) * limit, 4 * 210 + 4 * 50)
+        turns = max_turns(options)
+        table = len(progression_deck(options)) - PLAYERS * options["hand_size"]
+        one, two = -(-turns // PLAYERS), -(-2 * turns // PLAYERS)
+        margin = _max_margin(options["suits"], options["numbers"], options["faces"], table, min(one, table), two)
+        return Bounds(rounds, 2 * turns, margin + 1)
 
     def capped(self, options: Mapping[str, Any], rounds: int, totals: Sequence[int]) -> bool:
         """Stopped at :data:`ROUND_CAP` rounds short of the target score."""
@@ -390,25 +517,32 @@ class Progression(Game):
         return CardRole("×", "invest", "multiplier") if is_face(card) else None
 
     def hand_size(self, options: Mapping[str, Any]) -> int:
-        return HAND
+        return int(options["hand_size"])
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
-        """Shuffle 52: five to each of the three seats, 37 in the draw pile."""
-        deck = standard_deck()
+        """Shuffle the pack (52): ``hand_size`` (5) to each of the three seats, the rest (37)
+        in the draw pile."""
+        deck = progression_deck(state.options)
+        hand = state.options["hand_size"]
         rng.shuffle(deck)
-        hands = [deck[s * HAND:(s + 1) * HAND] for s in range(PLAYERS)]
-        return {"hands": hands, "stock": deck[PLAYERS * HAND:]}
+        hands = [deck[s * hand:(s + 1) * hand] for s in range(PLAYERS)]
+        return {"hands": hands, "stock": deck[PLAYERS * hand:]}
 
     def check_deal(self, deal: Deal, state: State) -> None:
-        """Exactly the 52-card pack: three hands of 5 and 37 in the draw pile."""
+        """Exactly the pack (52 cards): three hands of ``hand_size`` (5) and the rest in the
+        draw pile."""
+        hand = state.options["hand_size"]
+        pack = progression_deck(state.options)
         hands = deal["hands"]
-        if len(hands) != PLAYERS or any(len(h) != HAND for h in hands):
+        if len(hands) != PLAYERS or any(len(h) != hand for h in hands):
             sizes = ", ".join(str(len(h)) for h in hands)
-            raise ValueError(f"deal: hands must be three hands of 5 cards, not hands of {sizes}")
+            raise ValueError(f"deal: hands must be three hands of {hand} cards, not hands of {sizes}")
         every = [*(c for h in hands for c in h), *deal["stock"]]
-        check_deck(every, standard_deck(), "Progression", "not the 52-card pack")
-        if len(deal["stock"]) != STOCK:
-            raise ValueError(f"deal: the draw pile must hold {STOCK} cards, not {len(deal['stock'])}")
+        name = "not the 52-card pack" if len(pack) == 52 else f"not the pack of {len(pack)} cards the options ask for"
+        check_deck(every, pack, "Progression", name)
+        stock = len(pack) - PLAYERS * hand
+        if len(deal["stock"]) != stock:
+            raise ValueError(f"deal: the draw pile must hold {stock} cards, not {len(deal['stock'])}")
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """Rebuild the round from what the seat saw; deal unseen cards at random.
@@ -426,11 +560,12 @@ class Progression(Game):
         me: int = observation["seat"]
         moves = [Move.parse(m) for m in observation["moves"]]
         starter = state.round_starter(state.round_index)
-        # Each hand's hidden places: the five dealt, then one per draw from the
+        # Each hand's hidden places: the ``hand_size`` dealt, then one per draw from the
         # draw pile.  A played card that its player did not take from a public
         # stack filled one of them (any one still open: they are alike).
-        places: list[list[Card | None]] = [[None] * HAND for _ in range(PLAYERS)]
-        open_places: list[list[int]] = [list(range(HAND)) for _ in range(PLAYERS)]
+        size = state.options["hand_size"]
+        places: list[list[Card | None]] = [[None] * size for _ in range(PLAYERS)]
+        open_places: list[list[int]] = [list(range(size)) for _ in range(PLAYERS)]
         drawn: list[tuple[int, int]] = []
         taken: list[list[Card]] = [[] for _ in range(PLAYERS)]
         public: list[list[Card]] = [[], [], [], []]
@@ -456,7 +591,7 @@ class Progression(Game):
         own = [c for c in hand if c not in taken[me]]
         for index, card in zip(open_places[me], own, strict=True):
             places[me][index] = card
-        unseen = [c for c in standard_deck() if c not in seen and c not in hand]
+        unseen = [c for c in progression_deck(state.options) if c not in seen and c not in hand]
         rng.shuffle(unseen)
         for seat in range(PLAYERS):
             if seat != me:
@@ -466,7 +601,7 @@ class Progression(Game):
             raise ValueError("observation is inconsistent: the unseen cards do not fill the draw pile")
         stock = [places[s][i] for s, i in drawn]
         deal: Deal = {
-            "hands": [places[s][:HAND] for s in range(PLAYERS)],
+            "hands": [places[s][:size] for s in range(PLAYERS)],
             "stock": [*stock, *unseen],
         }
         state.deal = deal
