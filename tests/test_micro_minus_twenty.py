@@ -173,9 +173,11 @@ def _round_sizes(options: dict[str, Any], players: tuple[str, str], seeds: range
     longest = widest = 0
     for seed in seeds:
         state = play_bots(MINUS_TWENTY, [bots.make(p) for p in players], seed=seed, options=options)
-        for result in state.history:
-            longest = max(longest, len(result.moves))
-            widest = max(widest, abs(result.scores[0] - result.scores[1]))
+        # history holds the rounds before the last; the last is the state's own
+        for moves, scores in [*((r.moves, r.scores) for r in state.history), (state.moves, state.scores)]:
+            longest = max(longest, len(moves))
+            widest = max(widest, abs(scores[0] - scores[1]))
+    assert longest > 0
     return longest, widest
 
 
