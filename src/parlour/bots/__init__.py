@@ -7,7 +7,8 @@ state itself.  With an iteration budget, the same seed gives the same
 decisions.
 
 Bots are named by a spec: a bot name (``random``, ``heuristic``,
-``ismcts``), optionally with settings (``ismcts:iterations=400,rollout=heuristic``),
+``ismcts``, ``sparring``: the cheap training opponent of :mod:`parlour.bots.sparring`),
+optionally with settings (``ismcts:iterations=400,rollout=heuristic``),
 or a level (``easy``, ``medium``, ``hard``, ``expert``) — see :data:`LEVELS`.
 A spec may end in a restriction, for playtests that ask what an option is
 worth (:class:`Restricted`): ``medium/without:play thief`` never plays a
@@ -220,10 +221,17 @@ def _ismcts(**settings: Any) -> Bot:
     return ISMCTSBot(**settings)
 
 
+def _sparring(**settings: Any) -> Bot:
+    from parlour.bots.sparring import SparringBot
+
+    return SparringBot(**settings)
+
+
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": lambda **settings: RandomBot(**settings),
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "sparring": _sparring,
 }
 """Bot factories by name; settings are keyword arguments."""
 
