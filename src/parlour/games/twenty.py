@@ -19,15 +19,22 @@ settles them:
 * Two rounds; the higher total wins, equal totals draw.
 * Option ``open_hands``: both hands face up; round 2 is dealt from round 1's
   shuffle with the hands exchanged.
+* Options for smaller games (the defaults are the game above): ``suits`` and
+  ``ranks`` (the pack: the first suits, the highest ranks, so the ten cards
+  stay), ``hand_size`` (cards in a hand), ``hands`` (hands each player is
+  dealt in a round; fewer than the pack allows leave the rest of the stock
+  unplayed) and ``rounds``.  Five Tally stays five cards whatever the hand.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, cast
 
-from parlour.cards import ALL_CARDS, Card, standard_deck
+from parlour.cards import ALL_CARDS, RANKS, SUITS, Card, standard_deck
 from parlour.game import (
     BaseObservation,
     Bounds,
@@ -38,6 +45,7 @@ from parlour.game import (
     Move,
     Observation,
     Option,
+    OptionError,
     RoundEnding,
     State,
     check_deck,
@@ -47,16 +55,21 @@ from parlour.games._base import StockPile, Turns
 from parlour.narrate import card_text
 
 HAND = 5
+"""Cards in a hand (option ``hand_size``)."""
+FIVE = 5
+"""Cards on a tally below 20 that score (Five Tally), whatever the hand size."""
 TWENTY = 20
 """What the tally is played towards."""
 REVEALED = 2
 """Cards turned face up at the deal (their difference is the End of Round Bonus)."""
 ROUNDS = 2
-"""A match is two rounds."""
+"""A match is two rounds (option ``rounds``)."""
 MOST_MOVES = 52 - REVEALED
 """Moves in a round: every card but the revealed ones is played."""
 HANDS_A_ROUND = MOST_MOVES // (2 * HAND)
-"""Hands of five each seat is dealt in a round (the stock runs out after them)."""
+"""Hands of five each seat is dealt in a round (the stock runs out after them; option ``hands``)."""
+MOST_STOCK = MOST_MOVES - 2 * HAND
+"""Cards in the stock after the deal (40): the most any options allow (the RL spaces scale it so)."""
 EXACT = 10
 FIVE_TALLY = 15
 
@@ -98,7 +111,7 @@ def round_starter(first: int, round_index: int) -> int:
 
 def tally_points(cards_on_tally: int) -> int:
     """What an n-card tally below 20 scores: 15 × 2^(n−5), 0 below five cards."""
-    return FIVE_TALLY << (cards_on_tally - HAND) if cards_on_tally >= HAND else 0
+    return FIVE_TALLY << (cards_on_tally - FIVE) if cards_on_tally >= FIVE else 0
 
 
 def tally_name(cards_on_tally: int) -> str:
@@ -106,6 +119,152 @@ def tally_name(cards_on_tally: int) -> str:
     word = _COUNT_WORDS[cards_on_tally] if cards_on_tally < len(_COUNT_WORDS) else str(cards_on_tally)
     return f"{word} Tally"
 
+
+def _pack_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
+    """The options that make the pack: (suits, ranks)."""
+    if not options:
+        return len(SUITS), len(RANKS)
+    return options.get("suits", len(SUITS)), options.get("ranks", len(RANKS))
+
+
+@functools.lru_cache(maxsize=64)
+def _pack_cards(suits: int, ranks: int) -> tuple[Card, ...]:
+    kept = SUITS[:suits]
+    return tuple(c for c in standard_deck() if c.rank > len(RANKS) - ranks and c.suit in kept)
+
+
+def _pack(suits: int, ranks: int) -> list[Card]:
+    """The pack of the first ``suits`` suits and highest ``ranks`` ranks, in the full pack's order."""
+    return list(_pack_cards(suits, ranks))
+
+
+def pack_values(options: Mapping[str, Any] | None) -> list[int]:
+    """By value (1–10; 0 unused): how many cards of the pack under ``options`` have it."""
+    return list(_pack_values(*_pack_options(options)))
+
+
+@functools.lru_cache(maxsize=64)
+def _pack_values(suits: int, ranks: int) -> tuple[int, ...]:
+    cards = _pack_cards(suits, ranks)
+    return tuple(sum(1 for c in cards if VALUE[c] == v) for v in range(11))
+
+
+def _net_chain(top: int) -> int:
+    """What a tally of ``top`` cards below 20 gives the seat that played its top card, less
+    what it gave the other seat: the Five Tally, Six Tally, … alternate between them."""
+    return sum((-1) ** (top - n) * tally_points(n) for n in range(FIVE, top + 1))
+
+
+EXACT_SEARCH = 3_000
+"""Packs with at most this many ways to leave some of each value unplayed get the exact
+most margin (:func:`_exact_margin`); bigger ones :func:`margin_bound`."""
+
+
+@functools.lru_cache(maxsize=64)
+def most_margin(suits: int, ranks: int, hand_size: int, hands: int) -> int:
+    """The most by which one seat's round score can exceed the other's, with this pack and
+    hands: exactly (:func:`_exact_margin`) for a small pack, else :func:`margin_bound`.
+
+    Any order of ``2 × hands × hand_size`` cards of the pack is a round some deal plays
+    (the deal puts each card in the hand it is played from), with any two others revealed.
+    """
+    counts = _pack_values(suits, ranks)
+    if math.prod(n + 1 for n in counts) <= EXACT_SEARCH:
+        return _exact_margin(counts, 2 * hands * hand_size)
+    return margin_bound(counts, 2 * hands * hand_size)
+
+
+def margin_bound(counts: tuple[int, ...], played: int) -> int:
+    """A proven bound on seat A's round score less seat B's when ``played`` cards of a pack
+    with ``counts[v]`` cards of each value v are played (the full game: 480, from a Ten Tally
+    and a Five Tally topped by A, 14 Exact Twenties and a bonus of 10).
+
+    Every tally (the cards from one setting aside to the next) gives A, less what it gives
+    B: at most 10 if it ends under five cards (only its closing card scores, at most an
+    Exact Twenty's 10), and at most :func:`_net_chain` of its length L if it holds L ≥ 5
+    cards below 20 (A plays the top card; the closing card, if any, scores for B).  A short
+    tally closed by A holds one of B's cards and adds up to 20 or more, so A closes at most
+    min(A's cards outside the long tallies, their total value ÷ 20) of them; the long
+    tallies are best made of the lowest cards (an exchange keeps each below 20 and leaves
+    the highest values for the short ones).  Add the largest End of Round Bonus two cards
+    of the pack can make, and take the best set of long tallies.
+    """
+    values = sorted(v for v in range(11) for _ in range(counts[v]))
+    bonus = max((abs(a - b) or 10) for i, a in enumerate(values) for b in values[i + 1:])
+    each = played // 2
+
+    @functools.cache
+    def fits(left: tuple[int, ...], lengths: tuple[int, ...]) -> bool:
+        """Whether cards with ``left[v]`` of each value v split into groups of these
+        lengths, each adding up to under 20."""
+        return not lengths or any(fits(rest, lengths[1:]) for rest in _groups(left, lengths[0], 1, TWENTY - 1))
+
+    best = 0
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        lengths = stack.pop()
+        used = sum(lengths)
+        if not fits(tuple(values[:used].count(v) for v in range(11)), lengths):
+            continue
+        a_cards = each - sum((n + 1) // 2 for n in lengths)
+        free = played - used
+        top_value = sum(values[used:][-free:]) if free else 0
+        short = max(0, min(a_cards, top_value // TWENTY))
+        best = max(best, sum(map(_net_chain, lengths)) + EXACT * short)
+        for n in range(FIVE, min(lengths[-1] if lengths else MAX_TALLY, MAX_TALLY) + 1):
+            if used + n <= played and sum(values[:used + n]) < TWENTY * (len(lengths) + 1):
+                stack.append((*lengths, n))
+    return best + bonus
+
+
+def _exact_margin(counts: tuple[int, ...], played: int) -> int:
+    """The most seat A's round score can exceed B's when ``played`` cards of a pack with
+    ``counts`` cards of each value are played, A first or second: a search over the values
+    played, in order (which of equal values is played does not matter), then the End of
+    Round Bonus of the two revealed cards, which the last scorer takes."""
+    pack = sum(counts)
+
+    def bonuses(left: tuple[int, ...]) -> list[int]:
+        have = [v for v in range(11) if left[v]]
+        return [abs(a - b) or 10 for a in have for b in have if a != b or left[a] > 1]
+
+    @functools.cache
+    def best(left: tuple[int, ...], tally: int, cards: int, a_moves: bool, last: int) -> int:
+        """The most A can gain from here; ``last``: 1 if A scored last, −1 if B, 0 if nobody."""
+        if pack - sum(left) == played:
+            return last * (max(bonuses(left)) if last > 0 else min(bonuses(left)))
+        sign = 1 if a_moves else -1
+        most = -10**9
+        for value in range(1, 11):
+            if not left[value]:
+                continue
+            rest = (*left[:value], left[value] - 1, *left[value + 1:])
+            total = tally + value
+            if total >= TWENTY:
+                gain, after = (EXACT if total == TWENTY else total - TWENTY), (0, 0)
+            else:
+                gain, after = tally_points(cards + 1), (total, cards + 1)
+            scorer = sign if gain else last
+            most = max(most, sign * gain + best(rest, *after, not a_moves, scorer))
+        return most
+
+    return max(best(counts, 0, 0, True, 0), best(counts, 0, 0, False, 0))
+
+
+def _groups(left: tuple[int, ...], size: int, lowest: int, most: int) -> Iterator[tuple[int, ...]]:
+    """What is left of ``left`` (cards by value) after taking each group of ``size`` cards of
+    value ``lowest`` or more, adding up to at most ``most``."""
+    if size == 0:
+        yield left
+        return
+    for value in range(lowest, min(10, most) + 1):
+        if left[value]:
+            rest = (*left[:value], left[value] - 1, *left[value + 1:])
+            yield from _groups(rest, size - 1, value, most - value)
+
+
+_NUMBER_WORDS = ("", "one", "two", "three", "four", "five")
+"""Hand sizes in words (``hand_size`` is at most five)."""
 
 _HIGHEST_TALLY = TWENTY - 1 + 10
 """The most a tally can come to: 19, then a ten card."""
@@ -125,13 +284,14 @@ class _MoveEvents:
                                         f"{{player}} {{score}} {points} for Beyond Twenty (tally {TWENTY + points})"))
         self.tally = [Event(number, seat, tally_name(size), tally_points(size),
                             f"{{player}} {{score}} {tally_points(size)} for {tally_name(size)}")
-                      for size in range(HAND, MAX_TALLY + 1)]
+                      for size in range(FIVE, MAX_TALLY + 1)]
         """By the number of cards on a tally below 20, from five: Five Tally, Six Tally, …"""
         self.bonus = [Event(number, seat, END_BONUS, points, f"{{player}} {{take}} the End of Round Bonus of {points}")
                       for points in range(1, 11)]
         """By the End of Round Bonus, from 1: taking it."""
-        self.new_hand = Event(number, seat, NEW_HAND, 0, "{player} {be} dealt a new hand of five")
-        """Being dealt a new hand of five."""
+        self.new_hand = [Event(number, seat, NEW_HAND, 0, f"{{player}} {{be}} dealt a new hand of {word}")
+                         for word in _NUMBER_WORDS]
+        """By the hand size: being dealt a new hand."""
 
 
 _EVENTS = [[_MoveEvents(number, seat) for seat in (0, 1)] for number in range(MOST_MOVES + 1)]
@@ -158,7 +318,7 @@ class TwentyObservation(BaseObservation):
     set_aside: list[str]
     """The cards of tallies already scored and set aside, in the order played."""
     stock_count: int
-    """Cards left to deal."""
+    """Cards in the stock (with option ``hands`` under the pack's five, some are never dealt)."""
     last_scorer: int | None
     """The seat that scored last (it takes the End of Round Bonus), or None."""
     hands_dealt: list[int]
@@ -181,6 +341,10 @@ class TwentyState(Turns, StockPile, State):
     last_scorer: int | None
     bonus: int
     hands_dealt: list[int]
+    hand_size: int
+    """Cards in a hand (option ``hand_size``)."""
+    hands_a_round: int
+    """Hands each seat is dealt in a round (option ``hands``)."""
     unplayed: list[int]
     """By value (1–10): how many cards of that value are still in the hands and the stock,
     not yet played.  A player counting cards knows it; less their own hand, it is what the
@@ -207,7 +371,9 @@ class TwentyState(Turns, StockPile, State):
         self.to_move = self.round_starter(self.round_index)
         self.last_scorer = None
         self.hands_dealt = [1, 1]
-        self.unplayed = list(PACK_VALUES)  # a deal is the whole pack: all of it but the revealed cards
+        self.hand_size = self.options["hand_size"]
+        self.hands_a_round = self.options["hands"]
+        self.unplayed = pack_values(self.options)  # a deal is the whole pack: all of it but the revealed cards
         for card in self.revealed:
             self.unplayed[VALUE[card]] -= 1
         self._undo = []
@@ -221,8 +387,8 @@ class TwentyState(Turns, StockPile, State):
         return list(map(_PLAY_OF, self.hands[self.to_move]))
 
     def is_match_over(self) -> bool:
-        """Twenty is always two rounds."""
-        return self._over and self.round_index + 1 >= ROUNDS
+        """After the last round (two, or option ``rounds``)."""
+        return self._over and self.round_index + 1 >= self.options["rounds"]
 
     def apply(self, move: Move) -> None:
         """Play a card from the hand of the player to move onto the tally and score what it
@@ -249,8 +415,8 @@ class TwentyState(Turns, StockPile, State):
         value += before
         if value < TWENTY:
             self.tally_value = value
-            if len(tally) >= HAND:  # Five Tally, Six Tally, …
-                self._score(seat, _EVENTS[len(moves)][seat].tally[len(tally) - HAND])
+            if len(tally) >= FIVE:  # Five Tally, Six Tally, …
+                self._score(seat, _EVENTS[len(moves)][seat].tally[len(tally) - FIVE])
         else:  # Exact Twenty or Beyond Twenty: the tally is set aside
             self._score(seat, _EVENTS[len(moves)][seat].at_twenty[value - TWENTY])
             self.set_aside += tally
@@ -261,13 +427,13 @@ class TwentyState(Turns, StockPile, State):
         self.to_move = nxt
         hands = self.hands
         if not hands[nxt]:
-            pos = self.stock_pos
-            if pos < len(self.stock):  # a new hand of five, when it is their turn
-                hands[nxt] = self.stock[pos:pos + HAND]
-                self.stock_pos = pos + HAND
+            if self.hands_dealt[nxt] < self.hands_a_round:  # a new hand, when it is their turn
+                pos, size = self.stock_pos, self.hand_size
+                hands[nxt] = self.stock[pos:pos + size]
+                self.stock_pos = pos + size
                 self.hands_dealt[nxt] += 1
-                self.events.append(_EVENTS[len(moves)][nxt].new_hand)
-            elif not hand:  # both hands and the stock are empty
+                self.events.append(_EVENTS[len(moves)][nxt].new_hand[size])
+            elif not hand:  # both hands are empty, and no more are dealt (the stock is used up)
                 self._over = True
                 scorer = self.last_scorer
                 if scorer is not None:  # the End of Round Bonus
@@ -295,7 +461,7 @@ class TwentyState(Turns, StockPile, State):
             event = events.pop()
             if event.kind == NEW_HAND:
                 self.hands[event.seat] = []  # type: ignore[index]
-                self.stock_pos -= HAND
+                self.stock_pos -= self.hand_size
                 self.hands_dealt[event.seat] -= 1  # type: ignore[index]
             else:
                 scored = True
@@ -326,10 +492,10 @@ class TwentyState(Turns, StockPile, State):
 
     # -- views -----------------------------------------------------------------
     def stock_draws(self, move: Move) -> tuple[int, int]:
-        # A new hand of five is dealt to the player whose hand is empty when the turn passes to them.
+        # A new hand is dealt to the player whose hand is empty when the turn passes to them.
         other = 1 - self.to_move
-        if not self.hands[other] and self.stock_pos < len(self.stock):
-            return HAND, other
+        if not self.hands[other] and self.hands_dealt[other] < self.hands_a_round:
+            return self.hand_size, other
         return 0, -1
 
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
@@ -399,6 +565,8 @@ class TwentyState(Turns, StockPile, State):
         other.to_move = self.to_move
         other.last_scorer = self.last_scorer
         other.hands_dealt = list(self.hands_dealt)
+        other.hand_size = self.hand_size
+        other.hands_a_round = self.hands_a_round
         other.unplayed = list(self.unplayed)
         other._undo = list(self._undo)
         other._over = self._over
@@ -422,8 +590,21 @@ class Twenty(Game):
     observation_type = TwentyObservation
     options = (
         Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
+        Option("suits", len(SUITS), "suits in the pack, the first of clubs, diamonds, hearts, spades", int, 1,
+               len(SUITS)),
+        Option("ranks", len(RANKS), "ranks in each suit, the highest kept (6: 8 9 T J Q K)", int, 1, len(RANKS)),
+        Option("hand_size", HAND, "cards in each hand (Five Tally is still five cards)", int, 1, HAND),
+        Option("hands", HANDS_A_ROUND, "hands each player is dealt in a round (the rest of the stock is not played)",
+               int, 1),
+        Option("rounds", ROUNDS, "rounds in a match; the players take turns to play first", int, 1),
     )
-    event_kinds = (EXACT_TWENTY, BEYOND_TWENTY, *(tally_name(n) for n in range(HAND, MAX_TALLY + 1)),
+    micro_options: ClassVar[Mapping[str, Any]] = {"suits": 1, "ranks": 6, "hand_size": 2, "hands": 1, "rounds": 1}
+    """One suit of 8 to K (values 8, 9 and four ten cards), two revealed, a hand of two each
+    and one round of four moves: the full game's choices (keep a ten card, deny the opponent
+    an Exact Twenty, go beyond) on a tree of 12,037 histories that OpenSpiel's CFR+ solves
+    in seconds (``docs/research.md``).  Every card is dealt, so a player who counts cards
+    knows the other hand; ``ranks: 7`` keeps one card unknown, on a tree seven times bigger."""
+    event_kinds = (EXACT_TWENTY, BEYOND_TWENTY, *(tally_name(n) for n in range(FIVE, MAX_TALLY + 1)),
                    END_BONUS, NEW_HAND)
     endings = (RoundEnding("Cards played out", None),)
     deal_zones = ("revealed", "hands", "stock")
@@ -433,19 +614,39 @@ class Twenty(Game):
         return TwentyState
 
     def deck(self, options: Any = None) -> list[Card]:
-        """The 52-card pack."""
-        return standard_deck()
+        """The 52-card pack, or its first ``suits`` suits and highest ``ranks`` ranks."""
+        return _pack(*_pack_options(options))
+
+    def _check_option_combination(self, values: dict[str, Any]) -> None:
+        """The pack must hold the revealed cards and every hand, and leave a stock no
+        bigger than the full game's."""
+        pack = values["suits"] * values["ranks"]
+        size, hands = values["hand_size"], values["hands"]
+        needed = REVEALED + 2 * hands * size
+        if needed > pack:
+            raise OptionError(
+                f"options: {hands} hand(s) of {size} for each player and {REVEALED} revealed cards need {needed} "
+                f"cards, but {values['suits']} suit(s) of {values['ranks']} rank(s) make a pack of {pack}")
+        if pack - REVEALED - 2 * size > MOST_STOCK:
+            raise OptionError(
+                f"options: a pack of {pack} with hands of {size} leaves {pack - REVEALED - 2 * size} cards in the "
+                f"stock after the deal; at most {MOST_STOCK} (as in the full game): use fewer suits or ranks")
+
+    def hand_size(self, options: Mapping[str, Any]) -> int:
+        """Five, or option ``hand_size``."""
+        return int(options["hand_size"])
 
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the tally comes to."""
         return {"tally": view.get("tally_value")}
 
     def bounds(self, options: Mapping[str, Any]) -> Bounds:
-        """Two rounds, each playing every card but the revealed ones (50 moves).  A player
-        scores less than 5,000 in a round: at most
-        five tallies of ten cards (a tally below 20 holds at most ten), each worth
-        15 + 30 + … + 480 and a clearing 10."""
-        return Bounds(ROUNDS, MOST_MOVES, 5000)
+        """``rounds`` rounds of exactly ``2 × hands × hand_size`` moves (50: every card but
+        the revealed ones); ``points`` is one more than :func:`most_margin`, the proven most
+        by which one seat's round score can exceed the other's (480 in the full game, where
+        a built round reaches 420; 21 in the micro variant, exactly)."""
+        return Bounds(options["rounds"], 2 * options["hands"] * options["hand_size"],
+                      most_margin(*_pack_options(options), options["hand_size"], options["hands"]) + 1)
 
     def move_kind(self, move: Move) -> str:
         """A card by what it adds to the tally: ``play 7``, ``play 10``."""
@@ -457,29 +658,38 @@ class Twenty(Game):
         return CardRole(str(VALUE[card]), "value")
 
     def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
-        return [("revealed", -1)] * REVEALED + [("hands", seat) for seat in range(2) for _ in range(HAND)]
+        size = self.hand_size(options)
+        return [("revealed", -1)] * REVEALED + [("hands", seat) for seat in range(2) for _ in range(size)]
 
     def random_deal(self, rng: random.Random, state: State) -> Deal:
-        """Shuffle 52: two revealed, five to each seat, 40 in the stock.
+        """Shuffle the pack: two revealed, a hand (five) to each seat, the rest (40) in the stock.
 
-        With ``open_hands``, round 2 reuses round 1's deal with hands exchanged.
+        With ``open_hands``, round 2 (and every second round after it) reuses the round
+        before's deal with hands exchanged.
         """
-        if state.options["open_hands"] and state.round_index == 1 and state.history[0].deal:
-            return _exchanged(state.history[0].deal)
-        deck = standard_deck()
+        options = state.options
+        if options["open_hands"] and state.round_index % 2 == 1 and state.history[-1].deal:
+            return _exchanged(state.history[-1].deal)
+        deck = self.deck(options)
         rng.shuffle(deck)
-        return {"revealed": deck[:2], "hands": [deck[2:7], deck[7:12]], "stock": deck[12:]}
+        size = options["hand_size"]
+        return {"revealed": deck[:REVEALED], "hands": [deck[REVEALED:REVEALED + size],
+                                                       deck[REVEALED + size:REVEALED + 2 * size]],
+                "stock": deck[REVEALED + 2 * size:]}
 
     def check_deal(self, deal: Deal, state: State) -> None:
-        """Exactly the 52-card pack: 2 revealed, 5 in each hand, 40 in the stock."""
+        """Exactly the pack (52 cards): 2 revealed, a hand (5) each, the rest (40) in the stock."""
+        options = state.options
         every = [*deal["revealed"], *(c for h in deal["hands"] for c in h), *deal["stock"]]
-        check_deck(every, standard_deck(), "Twenty", "not the 52-card pack")
-        if len(deal["revealed"]) != 2:
-            raise ValueError(f"deal: revealed must hold 2 cards, not {len(deal['revealed'])}")
-        if len(deal["hands"]) != 2 or any(len(h) != HAND for h in deal["hands"]):
-            raise ValueError("deal: hands must be two hands of 5 cards")
-        if state.options["open_hands"] and state.round_index == 1 and state.history:
-            first_deal = state.history[0].deal
+        pack = self.deck(options)
+        check_deck(every, pack, "Twenty", f"not the {len(pack)}-card pack")
+        if len(deal["revealed"]) != REVEALED:
+            raise ValueError(f"deal: revealed must hold {REVEALED} cards, not {len(deal['revealed'])}")
+        size = options["hand_size"]
+        if len(deal["hands"]) != 2 or any(len(h) != size for h in deal["hands"]):
+            raise ValueError(f"deal: hands must be two hands of {size} cards")
+        if options["open_hands"] and state.round_index % 2 == 1 and state.history:
+            first_deal = state.history[-1].deal
             if first_deal is not None and _exchanged(first_deal) != deal:
                 raise ValueError(
                     "deal: with open_hands, round 2 must be round 1's deal with the hands exchanged"
@@ -537,10 +747,11 @@ class _Rebuild:
         for h in self.known_hand:
             if h is not None:
                 seen.update(h)
-        self.unseen = [c for c in standard_deck() if c not in seen]
+        self.unseen = [c for c in GAME.deck(observation["options"]) if c not in seen]
         # The order in which hands came off the stock follows from the turns.
         self.order: list[int] = []
-        in_hand = [HAND, HAND]
+        self.size = size = observation["options"]["hand_size"]
+        in_hand = [size, size]
         given = [1, 1]
         to_move = starter
         for _ in self.moves:
@@ -549,7 +760,7 @@ class _Rebuild:
             if in_hand[to_move] == 0 and given[to_move] < observation["hands_dealt"][to_move]:
                 self.order.append(to_move)
                 given[to_move] += 1
-                in_hand[to_move] = HAND
+                in_hand[to_move] = size
 
     def deal(self, rng: random.Random) -> tuple[Deal, list[list[Card]]]:
         """Shuffle the unseen cards into the hidden hands and the stock: the round's deal,
@@ -566,13 +777,14 @@ class _Rebuild:
         dealt = [self.played[s] + current[s] for s in (0, 1)]
         stock: list[Card] = []
         nth = [1, 1]
+        size = self.size
         for s in self.order:
-            stock.extend(dealt[s][HAND * nth[s]:HAND * (nth[s] + 1)])
+            stock.extend(dealt[s][size * nth[s]:size * (nth[s] + 1)])
             nth[s] += 1
         stock.extend(unseen)
         deal = {
             "revealed": list(self.revealed),
-            "hands": [dealt[0][:HAND], dealt[1][:HAND]],
+            "hands": [dealt[0][:size], dealt[1][:size]],
             "stock": stock,
         }
         return deal, current

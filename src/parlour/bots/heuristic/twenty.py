@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from parlour.bots.heuristic import Advice
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
-from parlour.games.twenty import HAND, MAX_TALLY, MOST_MOVES, PACK_VALUES, PLAY, VALUE, TwentyState, tally_points
+from parlour.games.twenty import GAME, HAND, MAX_TALLY, MOST_MOVES, PACK_VALUES, PLAY, VALUE, TwentyState, tally_points
 
 ROLLOUT_DEPTH = 6
 """Search rollouts play this many moves: Twenty scores as it goes, so the
@@ -142,8 +142,10 @@ def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) 
     known = [VALUE[Card.parse(c)] for c in known_hand] if known_hand is not None else None
     if known_hand is not None:
         seen.update(Card.parse(c) for c in known_hand)
-    unseen = [Card(i) for i in range(52) if Card(i) not in seen]
-    size = observation["hand_sizes"][other] or (HAND if observation["stock_count"] else 0)
+    options = observation["options"]
+    unseen = [c for c in GAME.deck(options) if c not in seen]
+    more = observation["hands_dealt"][other] < options["hands"]  # a new hand is due when it is empty
+    size = observation["hand_sizes"][other] or (options["hand_size"] if more else 0)
     # Only the cards among ``legal``: a restricted bot (parlour.bots.Restricted) offers fewer than the hand.
     offered = {m.args[0] for m in legal}
     playable = [card for card in hand if card in offered]
@@ -163,7 +165,7 @@ def rollout(state: State, rng: random.Random) -> Move:
     for card in hand:
         counts[VALUE[card]] -= 1
     known = [VALUE[c] for c in opponent] if state.options["open_hands"] else None
-    size = len(opponent) or (HAND if state.stock_pos < len(state.stock) else 0)
+    size = len(opponent) or (state.hand_size if state.hands_dealt[1 - seat] < state.hands_a_round else 0)
     return PLAY[best_card(hand, state.tally_value, len(state.tally), counts, size, known)]
 
 

@@ -15,9 +15,11 @@ def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
     tally = view["tally"]
     value = view["tally_value"]
     scorer = view["last_scorer"]
+    options = view.get("options") or {}
+    hands_a_round = options.get("hands", HANDS_A_ROUND)
     seats = [{
         "hand": hand(view, seat, view["hands"]),
-        "badges": [badge(f"hand {dealt}/{HANDS_A_ROUND}", "hands dealt this round")],
+        "badges": [badge(f"hand {dealt}/{hands_a_round}", "hands dealt this round")],
     } for seat, dealt in enumerate(view["hands_dealt"])]
     bonus = f"+{view['bonus']} to the last scorer" + (" (now: {name})" if scorer is not None else "")
     centre = [
@@ -32,4 +34,4 @@ def layout(view: Mapping[str, Any], legal: Sequence[str]) -> Layout:
         group("twenty-side", [stock(view["stock_count"], "Stock", None),
                               label(f"Set aside: {len(view['set_aside'])}")]),
     ]
-    return {"target": f" of {ROUNDS}", "prompt": "play a card", "seats": seats, "centre": centre}
+    return {"target": f" of {options.get('rounds', ROUNDS)}", "prompt": "play a card", "seats": seats, "centre": centre}
