@@ -16,7 +16,7 @@ from parlour.envs.gymnasium import ParlourEnv  # noqa: E402
 
 SEED = 0
 STEPS = 12_288
-"""Learner moves of training (24 updates of 512): about 40 s on one core of a busy machine."""
+"""Learner moves of training (24 updates of 512): 11 s on one core (the whole test 15 s; 60 s on a busy machine)."""
 DEALS = range(10_000, 10_300)
 """The evaluation deals, each played from both seats (duplicate), the same before and after training."""
 
@@ -41,8 +41,7 @@ def win_rate(model: sb3_contrib.MaskablePPO, options: dict[str, object]) -> floa
 @pytest.mark.slow
 def test_maskable_ppo_beats_random_on_the_micro_variant() -> None:
     options = dict(games.get("twenty").micro_options)
-    if not options:
-        pytest.skip("Twenty has no micro variant yet (games.get('twenty').micro_options is empty)")
+    assert options, "Twenty names its micro variant"
     torch.set_num_threads(1)
     set_random_seed(SEED)
     env = ParlourEnv("twenty", opponent="random", **options)
@@ -53,7 +52,7 @@ def test_maskable_ppo_beats_random_on_the_micro_variant() -> None:
     before = win_rate(model, options)
     model.learn(STEPS)
     after = win_rate(model, options)
-    # Measured with these seeds: 52.3% untrained, 68.2% trained (the heuristic bot: 68.2% on the same
-    # deals).  With 600 matches a rate of 60% is about four standard errors above an even game.
+    # Measured with these seeds: 48.5% untrained, 69.7% trained (seeds 1, 2 and 3 also reach 69.7%, from
+    # 47.8-52.3%).  With 600 matches a rate of 60% is about four standard errors above an even game.
     assert after >= 0.6, (before, after)
     assert after >= before + 0.08, (before, after)
