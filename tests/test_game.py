@@ -36,13 +36,14 @@ def test_registry_lists_and_rejects() -> None:
 def test_metadata_up_front() -> None:
     game = games.get("twenty")
     assert game.players == 2 and game.version
-    assert game.check_options({}) == {"open_hands": False}
+    assert game.check_options({}) == {"open_hands": False, "suits": 4, "ranks": 13, "hand_size": 5, "hands": 5,
+                                      "rounds": 2}
 
 
 def test_options_are_validated() -> None:
     game = games.get("twenty")
-    with pytest.raises(OptionError, match="no option 'hand_size'"):
-        game.check_options({"hand_size": 8})
+    with pytest.raises(OptionError, match="no option 'jokers'"):
+        game.check_options({"jokers": 2})
     with pytest.raises(OptionError, match="true or false"):
         game.check_options({"open_hands": 1})
     assert game.option("open_hands").parse_text("yes") is True

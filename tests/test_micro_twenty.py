@@ -78,7 +78,7 @@ def test_the_defaults_are_the_full_game() -> None:
 
 def test_the_micro_pack_is_the_highest_ranks_of_one_suit() -> None:
     options = TWENTY.check_options(MICRO)
-    assert [str(c) for c in TWENTY.deck(options)] == ["8C", "9C", "TC", "JC", "QC", "KC"]
+    assert [str(c) for c in TWENTY.deck(options)] == ["7C", "8C", "9C", "TC", "JC", "QC", "KC"]
     assert TWENTY.hand_size(options) == 2
     assert TWENTY.bounds(options)[:2] == (1, 4)
     two_suits = TWENTY.deck(TWENTY.check_options({"suits": 2, "ranks": 3, "hand_size": 1, "hands": 2}))
@@ -172,11 +172,11 @@ def test_the_micro_bound_is_reached() -> None:
     options = TWENTY.check_options(MICRO)
     points = TWENTY.bounds(options).points
     best = 0
-    for seed in range(400):
+    for seed in range(600):  # seed 578 deals the widest
         state = TWENTY.new_match(seed=seed, options=MICRO)
         assert isinstance(state, TwentyState)
         best = max(best, _best_margin(state))
-    assert best == points - 1 == 21
+    assert best == points - 1 == 22
 
 
 def _big_round() -> tuple[dict[str, list[Card]], list[Card]]:
@@ -220,9 +220,9 @@ def test_the_full_bound_is_nearly_reached() -> None:
     (1, 6, 2, 1), (1, 7, 2, 1), (1, 8, 3, 1), (1, 13, 2, 2), (1, 13, 5, 1), (2, 6, 1, 2), (1, 12, 1, 5)])
 def test_the_bound_is_never_below_the_exact_most(suits: int, ranks: int, hand_size: int, hands: int) -> None:
     """For packs small enough to search every order of play, the bound big packs get is at
-    least the exact most margin (and the micro variant's exact most is 21)."""
+    least the exact most margin (and the micro variant's exact most is 22)."""
     counts = tuple(pack_values({"suits": suits, "ranks": ranks}))
     exact = most_margin(suits, ranks, hand_size, hands)
     assert margin_bound(counts, 2 * hand_size * hands) >= exact > 0
-    if (suits, ranks, hand_size, hands) == (1, 6, 2, 1):
-        assert exact == 21
+    if (suits, ranks, hand_size, hands) == (1, 7, 2, 1):
+        assert exact == 22

@@ -110,6 +110,7 @@ def test_meld_score_refuses_cards_outside_the_deck() -> None:
 def test_options_and_their_defaults() -> None:
     assert MINUS_TWENTY.check_options({}) == {
         "hand_size": 7, "stall_limit": 60, "rounds": 3, "target_score": None, "best_of": None,
+        "suits": 4, "numbers": 9, "investments": 3, "minus": 20,
     }
     assert MINUS_TWENTY.check_options({"target_score": 100})["target_score"] == 100
     assert MINUS_TWENTY.check_options({"best_of": 5, "rounds": 1})["best_of"] == 5

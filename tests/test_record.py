@@ -179,7 +179,7 @@ def test_too_many_rounds(golden: dict[str, Any]) -> None:
     [
         ({"format": "pgn"}, "format must be"),
         ({"game": "chess"}, "unknown game 'chess'"),
-        ({"options": {"rounds": 3}}, "no option 'rounds'"),
+        ({"options": {"jokers": 3}}, "no option 'jokers'"),
         ({"options": {"open_hands": "yes"}}, "true or false"),
         ({"players": ["Albert"]}, "players must be a list of 2"),
         ({"first": 2}, "first must be a seat"),

@@ -598,12 +598,13 @@ class Twenty(Game):
                int, 1),
         Option("rounds", ROUNDS, "rounds in a match; the players take turns to play first", int, 1),
     )
-    micro_options: ClassVar[Mapping[str, Any]] = {"suits": 1, "ranks": 6, "hand_size": 2, "hands": 1, "rounds": 1}
-    """One suit of 8 to K (values 8, 9 and four ten cards), two revealed, a hand of two each
+    micro_options: ClassVar[Mapping[str, Any]] = {"suits": 1, "ranks": 7, "hand_size": 2, "hands": 1, "rounds": 1}
+    """One suit of 7 to K (values 7, 8, 9 and four ten cards), two revealed, a hand of two each
     and one round of four moves: the full game's choices (keep a ten card, deny the opponent
-    an Exact Twenty, go beyond) on a tree of 12,037 histories that OpenSpiel's CFR+ solves
-    in seconds (``docs/research.md``).  Every card is dealt, so a player who counts cards
-    knows the other hand; ``ranks: 7`` keeps one card unknown, on a tree seven times bigger."""
+    an Exact Twenty, go beyond) on a tree of 79,220 histories that OpenSpiel's CFR+ solves
+    to under 1% of the utility range in about a minute (``docs/research.md``).  One card stays
+    in the stock unseen, so neither player can count the other's hand: the information stays
+    imperfect to the end (with ``ranks: 6`` every card is dealt and a card counter knows all)."""
     event_kinds = (EXACT_TWENTY, BEYOND_TWENTY, *(tally_name(n) for n in range(FIVE, MAX_TALLY + 1)),
                    END_BONUS, NEW_HAND)
     endings = (RoundEnding("Cards played out", None),)
