@@ -58,12 +58,12 @@ class BotPolicy(os_policy.Policy):  # type: ignore[misc]
         legal = engine.legal_moves()
         view = bots.view_for(self.bot, engine, seat)
         index = self.game.spec.space.index
+        found = {index[move]: 0.0 for move in legal}  # every legal action, as OpenSpiel's tools ask
         chances = self.bot.probabilities(view, legal)
         if chances is not None:
-            found: dict[int, float] = {}
             for move, p in zip(legal, chances):
-                found[index[move]] = found.get(index[move], 0.0) + p
+                found[index[move]] += p
             return found
         self.exact = False
-        move = self.bot.choose(view, legal, random.Random(f"{self.seed} {key}"))
-        return {index[move]: 1.0}
+        found[index[self.bot.choose(view, legal, random.Random(f"{self.seed} {key}"))]] = 1.0
+        return found
