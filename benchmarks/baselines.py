@@ -376,7 +376,42 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def _cell(ev: dict[str, Any] | None) -> list[str]:
+    if ev is None:
+        return ["not run", ""]
+    low, high = ev["win_ci"]
+    m_low, m_high = ev["margin_ci"] if ev["margin_ci"][0] is not None else (float("nan"), float("nan"))
+    return [f"{ev['win_rate']:.1%} ({low:.1%}–{high:.1%}) of {ev['matches']}",
+            f"{ev['margin']:+.1f} ({m_low:+.1f} to {m_high:+.1f})"]
+
+
+def markdown(results: Sequence[dict[str, Any]]) -> str:
+    """The results of one or more runs of this script (their JSON) as one Markdown table: each
+    agent's win rate and mean margin against each evaluation opponent, with 95% intervals."""
+    against = [o for o in BOTS if any(o in r["eval"] for res in results for r in res["runs"])]
+    head = ["game", "algorithm", "trained against", "steps", "training s"]
+    for opponent in against:
+        head += [f"vs {opponent}: win (95% CI)", "margin (95% CI)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 5 + "---|---|" * len(against)]
+    for res in results:
+        for r in res["runs"]:
+            row = [r["game"], {"ppo": "MaskablePPO", "dqn": "DQN (masked)"}.get(r["algo"], r["algo"]),
+                   r["train_opponent"], f"{r['train_steps']:,}", f"{r['train_seconds']:.0f}"]
+            for opponent in against:
+                row += _cell(r["eval"].get(opponent))
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "table":
+        if len(argv) < 2 or "-h" in argv or "--help" in argv:
+            print("usage: baselines.py table RESULTS.json [MORE.json ...]: the results as a Markdown table")
+            raise SystemExit(0 if len(argv) > 1 else 2)
+        print(markdown([json.loads(Path(f).read_text()) for f in argv[1:]]))
+        return
     args = parse(argv)
     random.seed(args.seed)
     run(args)

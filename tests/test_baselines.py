@@ -58,6 +58,11 @@ def test_a_tiny_grid_writes_its_json(tmp_path: Path) -> None:
             assert low <= ev["margin"] <= high
             assert ev["margin"] == pytest.approx(np.mean(ev["per_deal_margin"]))
             assert ev["steps"] > 0
+    table = baselines.markdown([json.loads(out.read_text())]).splitlines()
+    assert table[0].startswith("| game | algorithm | trained against |") and "vs medium: win" in table[0]
+    assert len(table) == 2 + len(result["runs"]) and table[2].startswith("| twenty | MaskablePPO | random | 300 |")
+    first = result["runs"][0]["eval"]["random"]
+    assert f"{first['win_rate']:.1%} (" in table[2] and f"of {first['matches']}" in table[2]
 
 
 def test_evaluation_is_duplicate_and_seeded() -> None:

@@ -121,7 +121,7 @@ def test_playtest_noise_slips_as_often_as_asked() -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\ncolour = 1', "unknown key"),
-    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\noptions = { hand_size = 8 }', "no option"),
+    ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\noptions = { jokers = 8 }', "no option"),
     ('game = "twenty"\nplayers = ["random", "random"]\nmatches = 3\ndeals = 2', "exactly one"),
     ('game = "twenty"\nplayers = ["random"]\nmatches = 3', "needs 2 players"),
     ('game = "twenty"\nplayers = ["random", "wizard"]\nmatches = 3', "unknown bot"),
