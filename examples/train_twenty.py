@@ -15,7 +15,8 @@ ends (``reward="round"``).  To tell which move earned it, the agent also
 watches the running match margin in ``info`` (totals so far plus the
 round's scores so far, its own minus the opponent's) and credits each step
 with the change of that margin, discounted over the next few moves; summed
-over a match, the credits are exactly the environment's rewards.
+over a match, the credits are exactly the environment's rewards in points
+(the environment pays them times its ``reward_scale``, 1/50 for Twenty).
 """
 
 from __future__ import annotations
