@@ -4,6 +4,7 @@ of ``random``, ``medium`` and ``hard`` on the same games.
 
     python benchmarks/solve.py [GAME ...] [--seconds 60] [--bots random,medium,hard]
                                [--json docs/solve.json] [--plot docs/screenshots/solve.png]
+    python benchmarks/solve.py table docs/solve.json     # the figures as a Markdown table
 
 Each game is its micro variant (:attr:`parlour.game.Game.micro_options`), one round
 (``rounds_only``), through the OpenSpiel adapter.  Solvers, each for ``--seconds`` of its
@@ -170,12 +171,35 @@ def table(result: GameResult) -> Table:
     out.add_column("% of max", justify="right")
     for curve in result.curves:
         iterations, spent, value = curve.points[-1]
-        out.add_row(curve.solver, f"{iterations:,}", f"{spent:.1f}", f"{value:.4f}", f"{100 * value / top:.2f}%")
+        out.add_row(curve.solver, f"{iterations:,}", f"{spent:.1f}", f"{value:.4f}", _percent(value, top))
     for bot in result.bots:
         label = bot.bot + ("" if bot.exact else " *")
-        out.add_row(label, "", f"{bot.seconds:.1f}", f"{bot.exploitability:.4f}",
-                    f"{100 * bot.exploitability / top:.2f}%")
+        out.add_row(label, "", f"{bot.seconds:.1f}", f"{bot.exploitability:.4f}", _percent(bot.exploitability, top))
     return out
+
+
+def _percent(value: float, top: float) -> str:
+    """A share of the utility range: two significant figures below 1%, one decimal above."""
+    share = 100 * value / top
+    return f"{share:.2g}%" if share < 1 else f"{share:.1f}%"
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    """The figures of ``--json`` as one Markdown table: each game's solvers at the end of their
+    time and the bots, exploitability in points and as a share of ``max_utility``."""
+    lines = ["| game | policy | iterations | seconds | exploitability | % of `max_utility` |",
+             "|---|---|---:|---:|---:|---:|"]
+    for result in results:
+        name, top = games.get(result["game"]).name, result["max_utility"]
+        for curve in result["curves"]:
+            iterations, spent, value = curve["points"][-1]
+            lines.append(f"| {name} | {curve['solver']} | {iterations:,} | {spent:.0f} | {value:.4f} | "
+                         f"{_percent(value, top)} |")
+        for bot in result["bots"]:
+            label = bot["bot"] + ("" if bot["exact"] else " ¹")
+            lines.append(f"| {name} | {label} | | | {bot['exploitability']:.4f} | "
+                         f"{_percent(bot['exploitability'], top)} |")
+    return "\n".join(lines)
 
 
 def plot(results: list[GameResult], path: Path) -> None:
@@ -205,6 +229,13 @@ def plot(results: list[GameResult], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "table":
+        if len(argv) != 2:
+            print("usage: solve.py table FIGURES.json: the figures --json wrote, as a Markdown table")
+            return 2
+        print(markdown(json.loads(Path(argv[1]).read_text())))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="game ids (default: every game with a micro variant)")

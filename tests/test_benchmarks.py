@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "benchmarks" / "engine.py"
@@ -62,3 +65,23 @@ def test_lab_prints_the_engine_beside_one_and_two_jobs() -> None:
     assert re.search(r"lab, 1 job:\s+[\d.]+ matches/s\s+\(\d+% of the engine", out), out
     assert re.search(r"lab, 2 jobs:\s+[\d.]+ matches/s\s+\([\d.]+ × one job", out), out
     assert re.search(r"the full report for 8 matches: [\d.]+ s \(HTML and plots; 8 of them replayed", out), out
+
+
+@pytest.mark.slow
+def test_solve_prints_exploitability_and_writes_figures_a_table_reads(tmp_path: Path) -> None:
+    figures = tmp_path / "solve.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "solve.py"), "minus-twenty", "--seconds", "0.4",
+               "--bots", "random", "--json", str(figures)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert "7,786 histories, 2,295 information states" in out and "CFR+" in out, out
+    (result,) = json.loads(figures.read_text())
+    assert [c["solver"] for c in result["curves"]] == ["CFR+", "MCCFR (external)", "MCCFR (outcome)"]
+    for curve in result["curves"]:
+        assert [p[0] for p in curve["points"]] == sorted(p[0] for p in curve["points"])
+        assert all(0 <= p[2] <= result["max_utility"] for p in curve["points"])
+    (bot,) = result["bots"]
+    assert bot["bot"] == "random" and bot["exact"] and bot["exploitability"] > result["curves"][0]["points"][-1][2]
+    table = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "solve.py"), "table", str(figures)],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert table[0].startswith("| game | policy |") and len(table) == 2 + 3 + 1
+    assert table[-1].startswith("| Minus Twenty | random | | | ")
