@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from typing import Any
 
 import pytest
@@ -25,25 +24,13 @@ from parlour.games.minus_twenty import (
     minus_twenty_deck,
 )
 from parlour.match import play_bots
+from test_minus_twenty import hide_minus_twenty as hide
 
 MINUS_TWENTY = games.get("minus-twenty")
 MICRO = dict(MINUS_TWENTY.micro_options)
 DEFAULTS = MINUS_TWENTY.check_options({})
 
 
-def hide(state: State, seat: int, rng: random.Random) -> State:
-    """Re-deal what ``seat`` cannot see: the other hand's cards not seen taken, and the draw pile."""
-    assert isinstance(state, MinusTwentyState)
-    other = state.copy()
-    assert isinstance(other, MinusTwentyState)
-    hand = other.hands[1 - seat]
-    unseen = [i for i, c in enumerate(hand) if c not in other.known_cards(1 - seat)]
-    pool = [hand[i] for i in unseen] + other.stock[other.stock_pos:]
-    rng.shuffle(pool)
-    for i, card in zip(unseen, pool):
-        hand[i] = card
-    other.stock = other.stock[: other.stock_pos] + pool[len(unseen):]
-    return other
 
 
 # -- the options -------------------------------------------------------------------
@@ -282,29 +269,3 @@ def test_the_points_bound_is_not_vacuous() -> None:
     points = MINUS_TWENTY.bounds(DEFAULTS).points
     best = max(_cooperative_margin({}, seed) for seed in range(20))
     assert 0.7 * (points - 1) <= best < points
-
-
-# -- the adapters ------------------------------------------------------------------------
-
-def test_spaces_encode_the_micro_variant() -> None:
-    from parlour.envs.spaces import space
-
-    sp = space("minus-twenty", MICRO)
-    state = MINUS_TWENTY.new_match(seed=5, options=MICRO)
-    while state.current_player() is not None:
-        seat = state.current_player()
-        assert seat is not None
-        encoded = sp.encode(state.observation(seat))
-        assert encoded.shape == sp.obs_shape and (encoded == sp.encode_state(state, seat)).all()
-        assert sp.mask(state.legal_moves()).sum() == len(state.legal_moves())
-        state.apply(state.legal_moves()[-1])
-
-
-def test_openspiel_loads_the_micro_variant() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
-    import parlour.envs.openspiel  # noqa: F401  (registers the games)
-
-    text = ";".join(f"{k}:{v}" for k, v in MICRO.items())
-    game = pyspiel.load_game("python_parlour_minus_twenty", {"rounds_only": True, "options": text})
-    assert game.max_utility() == 32 and game.max_game_length() == 10
-    pyspiel.random_sim_test(game, num_sims=50, serialize=False, verbose=False)

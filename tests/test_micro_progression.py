@@ -18,25 +18,13 @@ from parlour.game import Bounds, OptionError, State
 from parlour.games._base import DRAW, TAKE
 from parlour.games.progression import PLAY, PUBLIC, VALUE, ProgressionState, max_turns, progression_deck
 from parlour.match import play_bots
+from test_progression import hide_progression as hide
 
 PROGRESSION = games.get("progression")
 MICRO = dict(PROGRESSION.micro_options)
 DEFAULTS = PROGRESSION.check_options({})
 
 
-def hide(state: State, seat: int, rng: random.Random) -> State:
-    """Re-deal what ``seat`` cannot see: the other hands' cards not seen taken, and the draw pile."""
-    assert isinstance(state, ProgressionState)
-    other = state.copy()
-    assert isinstance(other, ProgressionState)
-    places = [(s, i) for s in range(3) if s != seat
-              for i, c in enumerate(other.hands[s]) if c not in state.known_cards(s)]
-    pool = [other.hands[s][i] for s, i in places] + other.stock[other.stock_pos:]
-    rng.shuffle(pool)
-    for (s, i), card in zip(places, pool):
-        other.hands[s][i] = card
-    other.stock = other.stock[: other.stock_pos] + pool[len(places):]
-    return other
 
 
 # -- the options -------------------------------------------------------------------
@@ -277,29 +265,3 @@ def test_the_points_bound_is_not_vacuous() -> None:
     bounds = PROGRESSION.bounds(DEFAULTS)
     best = max(max(s) - min(s) for s in (_cooperative_round(seed, p) for seed in range(3) for p in range(3)))
     assert bounds.points / 2 <= best < bounds.points
-
-
-# -- the adapters ------------------------------------------------------------------------
-
-def test_spaces_encode_the_micro_variant() -> None:
-    from parlour.envs.spaces import space
-
-    sp = space("progression", MICRO)
-    state = PROGRESSION.new_match(seed=5, options=MICRO)
-    while state.current_player() is not None:
-        seat = state.current_player()
-        assert seat is not None
-        encoded = sp.encode(state.observation(seat))
-        assert encoded.shape == sp.obs_shape and (encoded == sp.encode_state(state, seat)).all()
-        assert sp.mask(state.legal_moves()).sum() == len(state.legal_moves())
-        state.apply(state.legal_moves()[-1])
-
-
-def test_openspiel_loads_the_micro_variant() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
-    import parlour.envs.openspiel  # noqa: F401  (registers the games)
-
-    text = ";".join(f"{k}:{v}" for k, v in MICRO.items())
-    game = pyspiel.load_game("python_parlour_progression", {"rounds_only": True, "options": text})
-    assert game.max_utility() == 31 and game.max_game_length() == 10
-    pyspiel.random_sim_test(game, num_sims=50, serialize=False, verbose=False)

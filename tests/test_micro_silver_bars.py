@@ -12,25 +12,15 @@ import pytest
 from parlour import bots, conformance
 from parlour.cards import Card
 from parlour.game import Move, OptionError, State
-from parlour.games.silver_bars import BAR, KIND, MINER, SilverBarsState, silver_bars_deck
+from parlour.games.silver_bars import BAR, KIND, MINER, silver_bars_deck
 from parlour.games.silver_bars.game import GAME
+from test_silver_bars import hide_silver_bars as hide
 
 MICRO = dict(GAME.micro_options)
 SMALL = {"mining_packs": 1, "suits": 2, "bar_ranks": 4, "miner_ranks": 2, "hand_size": 3, "target_score": 15}
 """A small deck that still has every special card: 16 bars and miners, 23 specials."""
 
 
-def hide(state: State, seat: int, rng: random.Random) -> State:
-    """Re-deal what ``seat`` cannot see: the opponent's hand and the draw pile's order."""
-    assert isinstance(state, SilverBarsState)
-    other = state.copy()
-    opponent = 1 - seat
-    pool = list(other.hands[opponent]) + other.stock[other.stock_pos:]
-    rng.shuffle(pool)
-    size = len(other.hands[opponent])
-    other.hands[opponent] = pool[:size]
-    other.stock = other.stock[: other.stock_pos] + pool[size:]
-    return other
 
 
 # -- the options -----------------------------------------------------------------------------
@@ -115,36 +105,6 @@ def test_bots_play_the_micro_variant_through(players: tuple[str, str]) -> None:
         assert state.is_match_over() and len(state.moves) <= GAME.bounds(state.options).moves
         for move in state.moves:  # the notation round-trips
             assert Move.parse(str(move)) == move
-
-
-def test_the_rl_spaces_and_openspiel_take_the_micro_variant() -> None:
-    from parlour.envs.spaces import space
-
-    grid = space("silver-bars", MICRO)
-    state = GAME.new_match(seed=1, options=MICRO)
-    while not state.is_round_over():
-        legal = state.legal_moves()
-        assert int(grid.mask(legal).sum()) == len(legal) and all(m in grid.index for m in legal)
-        seat = state.to_move
-        assert (grid.encode_state(state, seat) == grid.encode(state.observation(seat))).all()
-        state.apply(legal[-1])
-    pyspiel = pytest.importorskip("pyspiel")
-    import parlour.envs.openspiel  # noqa: F401  (registers the games)
-
-    text = ";".join(f"{k}:{v}" for k, v in MICRO.items())
-    game = pyspiel.load_game("python_parlour_silver_bars", {"rounds_only": True, "options": text})
-    assert game.max_utility() == GAME.bounds(GAME.check_options(MICRO)).points
-    assert game.max_game_length() == 5
-    rng = random.Random(2)
-    for _ in range(30):
-        node = game.new_initial_state()
-        while not node.is_terminal():
-            if node.is_chance_node():
-                outcomes, probs = zip(*node.chance_outcomes())
-                node.apply_action(rng.choices(outcomes, probs)[0])
-            else:
-                node.apply_action(rng.choice(node.legal_actions()))
-        assert sum(node.returns()) == 0 and max(node.returns()) < game.max_utility()
 
 
 # -- the bounds ------------------------------------------------------------------------------------

@@ -13,24 +13,12 @@ from parlour import bots, conformance, games, record
 from parlour.cards import Card, standard_deck
 from parlour.game import OptionError, State
 from parlour.games.twenty import VALUE, TwentyState, margin_bound, most_margin, pack_values
+from test_twenty import hide_twenty as hide
 
 TWENTY = games.get("twenty")
 MICRO = dict(TWENTY.micro_options)
 
 
-def hide(state: State, seat: int, rng: random.Random) -> State:
-    """Re-deal what ``seat`` cannot see: the other hand (unless open) and the stock."""
-    assert isinstance(state, TwentyState)
-    other = state.copy()
-    assert isinstance(other, TwentyState)
-    opponent = 1 - seat
-    hidden = [] if state.options["open_hands"] else list(other.hands[opponent])
-    pool = hidden + other.stock[other.stock_pos:]
-    rng.shuffle(pool)
-    if hidden:
-        other.hands[opponent] = pool[:len(hidden)]
-    other.stock = other.stock[:other.stock_pos] + pool[len(hidden):]
-    return other
 
 
 def margin(state: State) -> int:
