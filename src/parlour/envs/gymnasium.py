@@ -64,7 +64,6 @@ this module (or pass ``"parlour.envs.gymnasium:parlour/Twenty-v0"`` to
 
 from __future__ import annotations
 
-import io
 import operator
 import random
 from collections.abc import Sequence
@@ -267,17 +266,11 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
             return None
         if self.state is None:
             raise RuntimeError("call reset() before render()")
-        from rich.console import Console
-
-        from parlour.terminal.views import render_observation
+        from parlour.terminal.views import observation_text
 
         state = self.state
-        buffer = io.StringIO()
-        console = Console(file=buffer, width=100, color_system=None, force_terminal=False, emoji=False)
-        console.print(f"{self.game.name}, round {state.round_index + 1}: the learner is seat {self.seat}; "
-                      f"totals {state.totals}")
-        console.print(render_observation(state.observation(self.seat)))
-        return buffer.getvalue()
+        return observation_text(f"{self.game.name}, round {state.round_index + 1}: the learner is seat {self.seat}; "
+                                f"totals {state.totals}", state.observation(self.seat))
 
 
 def _opponents(opponent: Opponent | Sequence[Opponent], count: int) -> list[Bot]:

@@ -38,7 +38,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any, ClassVar
 
@@ -233,21 +232,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi' or 'human')")
             return None
-        from rich.console import Console
-
-        from parlour.terminal.views import render_observation
+        from parlour.terminal.views import observation_text
 
         state = self._state()
-        buffer = io.StringIO()
-        console = Console(file=buffer, width=100, color_system=None, force_terminal=False, emoji=False)
         seat = self._seat_of[self.agent_selection] if self.agent_selection in self._seat_of else 0
-        console.print(f"{self.game.name}, round {state.round_index + 1}: {self.agent_selection} "
-                      f"(seat {seat}) to move; totals {state.totals}")
-        console.print(render_observation(state.observation(seat)))
+        text = observation_text(f"{self.game.name}, round {state.round_index + 1}: {self.agent_selection} "
+                                f"(seat {seat}) to move; totals {state.totals}", state.observation(seat))
         if self.render_mode == "human":
-            print(buffer.getvalue(), end="", flush=True)
+            print(text, end="", flush=True)
             return None
-        return buffer.getvalue()
+        return text
 
     def close(self) -> None:
         """Nothing to release."""

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import copy
 import inspect
-import io
 import operator
 import random
 from collections.abc import Callable
@@ -291,14 +290,8 @@ class SelfPlayEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
             return None
-        from rich.console import Console
-
-        from parlour.terminal.views import render_observation
+        from parlour.terminal.views import observation_text
 
         state = self._state()
-        buffer = io.StringIO()
-        console = Console(file=buffer, width=100, color_system=None, force_terminal=False, emoji=False)
-        console.print(f"{self.game.name}, round {state.round_index + 1}: the learner is seat {self.seat}; "
-                      f"totals {state.totals}")
-        console.print(render_observation(state.observation(self.seat)))
-        return buffer.getvalue()
+        return observation_text(f"{self.game.name}, round {state.round_index + 1}: the learner is seat {self.seat}; "
+                                f"totals {state.totals}", state.observation(self.seat))

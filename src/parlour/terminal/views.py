@@ -5,10 +5,11 @@ Views take only an observation (what the seat may see), never a state.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -59,6 +60,16 @@ def render_observation(obs: dict[str, Any]) -> RenderableType:
     """
     render: Callable[[dict[str, Any]], RenderableType] = games.entry(obs["game"]).load_terminal().render
     return render(obs)
+
+
+def observation_text(heading: str, obs: dict[str, Any], width: int = 100) -> str:
+    """``heading`` and the picture of ``obs`` as plain text (no colour, no emoji): what the RL
+    environments' ``render()`` gives."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False, emoji=False)
+    console.print(heading)
+    console.print(render_observation(obs))
+    return buffer.getvalue()
 
 
 def render_round_end(state: State) -> RenderableType:
