@@ -16,13 +16,15 @@ pytest.importorskip("pettingzoo")
 from parlour import bots, games
 from parlour.envs.gymnasium import ENV_IDS, ParlourEnv
 from parlour.envs.pettingzoo import env as aec_env
-from parlour.envs.rewards import REWARD_SCALES, default_reward_scale
+from parlour.envs.rewards import default_reward_scale
 from parlour.envs.selfplay import SelfPlayEnv
 from parlour.match import play_bots
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs"
 SHORT = {"silver-bars": {"target_score": 40}}
 """Options that keep a test's matches short."""
+REWARD_SCALES = {game_id: games.entry(game_id).reward_scale for game_id in games.GAME_IDS}
+"""Each game's default scale, from its registry entry."""
 
 
 def _gym_rewards(game_id: str, reward: str, scale: float | None, seed: int) -> tuple[list[float], ParlourEnv]:

@@ -28,24 +28,17 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["REWARD_SCALES", "default_reward_scale", "reward_scale_for"]
+from parlour import games
 
-REWARD_SCALES: Mapping[str, float] = {
-    "twenty": 0.02,
-    "minus-twenty": 0.01,
-    "progression": 0.02,
-    "silver-bars": 0.02,
-}
-"""Game id → the default reward scale (points are multiplied by it); see the module docstring."""
+__all__ = ["default_reward_scale", "reward_scale_for"]
 
 
 def default_reward_scale(game_id: str, options: Mapping[str, Any] | None = None) -> float:
-    """The scale the adapters use for ``game_id`` when none is given (the same for every
-    choice of rule options: a smaller variant pays smaller rewards)."""
-    try:
-        return REWARD_SCALES[game_id]
-    except KeyError:
-        raise ValueError(f"no default reward scale for game {game_id!r}; pass reward_scale") from None
+    """The scale the adapters use for ``game_id`` when none is given: its registry entry's
+    (:attr:`parlour.games.registry.GameEntry.reward_scale`; 1, raw points, for a plug-in that
+    gives none), the same for every choice of rule options (a smaller variant pays smaller
+    rewards)."""
+    return games.entry(game_id).reward_scale
 
 
 def reward_scale_for(game_id: str, reward_scale: float | None, options: Mapping[str, Any] | None = None) -> float:

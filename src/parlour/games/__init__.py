@@ -21,23 +21,24 @@ from parlour.games.registry import GameEntry, Registry
 __all__ = ["GAME_IDS", "GameEntry", "all_games", "entry", "get", "ids", "register"]
 
 
-def _family(game_id: str, space: str, hard: int, expert: int) -> GameEntry:
+def _family(game_id: str, space: str, hard: int, expert: int, reward_scale: float) -> GameEntry:
     """The entry of one of parlour's own games: its parts live where the layout says."""
     module = game_id.replace("-", "_")
     return GameEntry(
         id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
         terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
         space=f"parlour.envs.spaces:{space}",
-        levels=MappingProxyType({"hard": hard, "expert": expert}),
+        levels=MappingProxyType({"hard": hard, "expert": expert}), reward_scale=reward_scale,
     )
 
 
 FAMILY = (
     # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
-    _family("minus-twenty", "MinusTwentySpace", hard=1850, expert=7400),
-    _family("progression", "ProgressionSpace", hard=2400, expert=9600),
-    _family("twenty", "TwentySpace", hard=1200, expert=4800),
-    _family("silver-bars", "SilverBarsSpace", hard=850, expert=3400),
+    # Reward scales: one over random play's 90th-percentile match margin, rounded (parlour.envs.rewards).
+    _family("minus-twenty", "MinusTwentySpace", hard=1850, expert=7400, reward_scale=0.01),
+    _family("progression", "ProgressionSpace", hard=2400, expert=9600, reward_scale=0.02),
+    _family("twenty", "TwentySpace", hard=1200, expert=4800, reward_scale=0.02),
+    _family("silver-bars", "SilverBarsSpace", hard=850, expert=3400, reward_scale=0.02),
 )
 """The four games of the family, in the order parlour lists them."""
 

@@ -12,6 +12,7 @@ no game, and a game's RL space is not imported by the terminal):
   (see :mod:`parlour.web.layouts`);
 - ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
 - ``levels``: search iterations per search level (``hard``, ``expert``);
+- ``reward_scale``: what the RL environments multiply points by (:mod:`parlour.envs.rewards`);
 - ``inference``: how hard the search reads the others' hands from their moves
   (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly).
 
@@ -57,6 +58,9 @@ class GameEntry:
     """``module:attribute`` of the RL :class:`~parlour.envs.spaces.GameSpace` class."""
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Search iterations per search level: ``{"hard": 600, "expert": 2400}``."""
+    reward_scale: float = 1.0
+    """What the RL environments multiply points by when not told (:mod:`parlour.envs.rewards`):
+    one that puts a typical match margin within about ±1; 1 (raw points) unless the game gives one."""
     inference: int = 0
     """Chain steps a search decision spends reading the others' hidden cards from their
     moves this round (:mod:`parlour.bots.infer`); 0: the hidden cards are sampled

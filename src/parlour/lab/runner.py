@@ -115,10 +115,14 @@ def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
 
 def _check_stored(store: Store, spec: ExperimentSpec) -> None:
     """Raise :class:`ValueError` if an experiment of ``spec``'s name is stored with another definition."""
+    from parlour import games
+
     row = store.experiment(spec.name)
     if row is None:
         return
-    stored = {"game": row.game, "options": row.options, "players": row.players, "mode": row.mode,
+    # A release that knew fewer options stored fewer: the ones added since play at their defaults.
+    options = games.get(row.game).check_options(row.options) if row.game in games.ids() else row.options
+    stored = {"game": row.game, "options": options, "players": row.players, "mode": row.mode,
               "count": row.count, "seed": row.seed, "rounds_only": row.rounds_only, "noise": row.noise}
     if stored != spec.definition():
         raise ValueError(f"experiment {spec.name!r} is already stored with other settings; give it another name")
