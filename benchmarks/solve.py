@@ -4,7 +4,8 @@ of ``random``, ``medium`` and ``hard`` on the same games.
 
     python benchmarks/solve.py [GAME ...] [--seconds 60] [--bots random,medium,hard]
                                [--json docs/solve.json] [--plot docs/screenshots/solve.png]
-    python benchmarks/solve.py table docs/solve.json     # the figures as a Markdown table
+    python benchmarks/solve.py table docs/solve.json [MORE.json ...]    # as a Markdown table
+    python benchmarks/solve.py plot OUT.png docs/solve.json [MORE.json ...]    # drawn
 
 Each game is its micro variant (:attr:`parlour.game.Game.micro_options`), one round
 (``rounds_only``), through the OpenSpiel adapter.  Solvers, each for ``--seconds`` of its
@@ -50,7 +51,7 @@ SOLVERS = {
     "MCCFR (external)": lambda game, seed: pyspiel.ExternalSamplingMCCFRSolver(game, seed=seed),
     "MCCFR (outcome)": lambda game, seed: pyspiel.OutcomeSamplingMCCFRSolver(game, seed=seed),
 }
-CHECKPOINTS = (1 / 8, 1 / 4, 1 / 2, 1.0)
+CHECKPOINTS = (1 / 4, 1 / 2, 1.0)
 """When a solver's exploitability is measured, as shares of its time."""
 
 
@@ -79,6 +80,14 @@ class GameResult:
     information_states: int
     curves: list[Curve]
     bots: list[BotResult]
+
+
+def _result(data: dict[str, Any]) -> GameResult:
+    """A game's figures as ``--json`` wrote them, read back."""
+    curves = [Curve(c["solver"], [tuple(p) for p in c["points"]]) for c in data["curves"]]  # type: ignore[misc]
+    bots = [BotResult(**b) for b in data["bots"]]
+    return GameResult(data["game"], data["options"], data["max_utility"], data["histories"],
+                      data["information_states"], curves, bots)
 
 
 def micro_game(game_id: str) -> pos.ParlourGame:
@@ -230,11 +239,17 @@ def plot(results: list[GameResult], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "table":
-        if len(argv) != 2:
-            print("usage: solve.py table FIGURES.json: the figures --json wrote, as a Markdown table")
+    if argv and argv[0] == "plot":
+        if len(argv) < 3:
+            print("usage: solve.py plot OUT.png FIGURES.json [MORE.json ...]: exploitability over time, drawn")
             return 2
-        print(markdown(json.loads(Path(argv[1]).read_text())))
+        plot([_result(r) for path in argv[2:] for r in json.loads(Path(path).read_text())], Path(argv[1]))
+        return 0
+    if argv and argv[0] == "table":
+        if len(argv) < 2:
+            print("usage: solve.py table FIGURES.json [MORE.json ...]: the figures --json wrote, as a Markdown table")
+            return 2
+        print(markdown([result for path in argv[1:] for result in json.loads(Path(path).read_text())]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
