@@ -15,9 +15,10 @@ own time on one core (checking exploitability is not counted):
 * ``MCCFR (external)``: ``pyspiel.ExternalSamplingMCCFRSolver``, seeded;
 * ``MCCFR (outcome)``: ``pyspiel.OutcomeSamplingMCCFRSolver``, seeded.
 
-Exploitability is OpenSpiel's: the mean over seats of what a best response to the policy
-gains over the policy's value, in points (NashConv divided by the number of players); 0 is
-a Nash equilibrium.  It is printed beside ``max_utility``, the most a seat can win.
+Exploitability is the mean over seats of what a best response to the others' policy gains
+over the policy's own value, in points: OpenSpiel's NashConv divided by the number of
+players (for two players, OpenSpiel's exploitability; Progression has three); 0 is a Nash
+equilibrium.  It is printed beside ``max_utility``, the most a seat can win.
 
 A bot is an OpenSpiel policy through :class:`parlour.envs.policies.BotPolicy`: exactly
 where the bot knows its chances (``random``; ``medium`` at its club temperature), otherwise
@@ -118,8 +119,9 @@ def tree_size(game: Any) -> tuple[int, int]:
 
 
 def exploitability_of(game: Any, policy: Any) -> float:
-    """OpenSpiel's exploitability of a C++ tabular policy (a solver's average policy)."""
-    return float(pyspiel.exploitability(game, policy))
+    """The exploitability of a C++ tabular policy (a solver's average policy): its NashConv
+    over the number of players (for two, OpenSpiel's exploitability)."""
+    return float(pyspiel.nash_conv(game, policy)) / game.num_players()
 
 
 def run_solver(name: str, game: Any, seconds: float, seed: int, progress: Progress) -> Curve:
@@ -146,7 +148,7 @@ def measure_bot(spec: str, game: Any, seed: int, hard_iterations: int) -> BotRes
         name = f"ismcts:iterations={hard_iterations},rollout=heuristic"
     policy = BotPolicy(game, name, seed=seed)
     start = time.process_time()
-    value = float(exploitability.exploitability(game, policy))
+    value = float(exploitability.nash_conv(game, policy)) / game.num_players()
     label = spec if name == spec else f"{spec} (IS-MCTS, {hard_iterations} iterations)"
     return BotResult(label, value, policy.exact, time.process_time() - start)
 
