@@ -121,7 +121,7 @@ def tree_size(game: Any) -> tuple[int, int]:
 def exploitability_of(game: Any, policy: Any) -> float:
     """The exploitability of a C++ tabular policy (a solver's average policy): its NashConv
     over the number of players (for two, OpenSpiel's exploitability)."""
-    return float(pyspiel.nash_conv(game, policy)) / game.num_players()
+    return float(pyspiel.nash_conv(game, policy, True)) / game.num_players()
 
 
 def run_solver(name: str, game: Any, seconds: float, seed: int, progress: Progress) -> Curve:
