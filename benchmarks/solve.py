@@ -218,6 +218,7 @@ def plot(results: list[GameResult], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import ScalarFormatter
 
     fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.6), squeeze=False)
     for ax, result in zip(axes[0], results):
@@ -229,6 +230,11 @@ def plot(results: list[GameResult], path: Path) -> None:
             ax.axhline(100 * bot.exploitability / top, color="grey", linestyle=style, label=bot.bot)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(ScalarFormatter())
+        if any(b.exploitability == 0 for b in result.bots):  # a log scale cannot draw 0
+            ax.text(0.02, 0.02, "exactly 0: " + ", ".join(b.bot for b in result.bots if b.exploitability == 0),
+                    transform=ax.transAxes, fontsize=7)
         ax.set_title(f"{games.get(result.game).name} (micro)")
         ax.set_xlabel("solver seconds (one core)")
         ax.set_ylabel("exploitability, % of max utility")
