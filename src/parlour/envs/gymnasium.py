@@ -249,14 +249,7 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
 
     def _info(self, state: State) -> dict[str, Any]:
         legal = state.legal_moves() if state.current_player() == self.seat else []
-        return {
-            "action_mask": self.space.mask(legal),
-            "legal_moves": [str(m) for m in legal],
-            "totals": state.totals,
-            "scores": list(state.scores),
-            "seat": self.seat,
-            "round": state.round_index + 1,
-        }
+        return seat_info(state, self.seat, self.space.mask(legal), [str(m) for m in legal])
 
     # -- showing it ------------------------------------------------------------------
     def render(self) -> str | None:
@@ -271,6 +264,13 @@ class ParlourEnv(gymnasium.Env[Observation, np.int64]):
         state = self.state
         return observation_text(f"{self.game.name}, round {state.round_index + 1}: the learner is seat {self.seat}; "
                                 f"totals {state.totals}", state.observation(self.seat))
+
+
+def seat_info(state: State, seat: int, mask: Any, legal: list[str]) -> dict[str, Any]:
+    """The ``info`` a single-seat environment returns: the seat's action mask and legal moves
+    in notation, the match totals, the round's scores, the seat and the round (from 1)."""
+    return {"action_mask": mask, "legal_moves": legal, "totals": state.totals, "scores": list(state.scores),
+            "seat": seat, "round": state.round_index + 1}
 
 
 def _opponents(opponent: Opponent | Sequence[Opponent], count: int) -> list[Bot]:

@@ -65,6 +65,7 @@ from gymnasium import spaces as gym_spaces
 
 from parlour import bots
 from parlour.bots import Bot
+from parlour.envs.gymnasium import seat_info
 from parlour.envs.pettingzoo import raw_env
 from parlour.game import IllegalMoveError, State
 from parlour.match import bot_rng
@@ -274,16 +275,9 @@ class SelfPlayEnv(gymnasium.Env[Observation, np.int64]):
         return self.space.encode_state(self._state(), self.seat)
 
     def _info(self) -> dict[str, Any]:
-        state = self._state()
         mask = self.action_masks()
-        return {
-            "action_mask": mask.astype(np.int8),
-            "legal_moves": [str(self.space.actions[i]) for i in np.flatnonzero(mask)],
-            "totals": state.totals,
-            "scores": list(state.scores),
-            "seat": self.seat,
-            "round": state.round_index + 1,
-        }
+        return seat_info(self._state(), self.seat, mask.astype(np.int8),
+                         [str(self.space.actions[i]) for i in np.flatnonzero(mask)])
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the table as the learner's seat sees it, as text."""

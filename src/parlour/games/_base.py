@@ -12,11 +12,28 @@ replaces it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from parlour.cards import ALL_CARDS, SUITS, Card, sort_hand, to_text
 from parlour.game import BaseObservation, Deal, Move, State
+
+
+def best_over_suits(suit: Mapping[tuple[int, int], int], suits: int,
+                    fits: Callable[[tuple[int, int]], bool]) -> int:
+    """The best total of ``suits`` suits, each contributing one of ``suit``'s entries
+    ((leader's cards, trailer's cards) → points), with every running pair of card counts
+    inside ``fits``: the knapsack the games' ``bounds`` solve for the widest round margin."""
+    best = {(0, 0): 0}
+    for _ in range(suits):
+        after: dict[tuple[int, int], int] = {}
+        for (a, b), total in best.items():
+            for (more_a, more_b), gain in suit.items():
+                key = (a + more_a, b + more_b)
+                if fits(key) and after.get(key, total + gain - 1) < total + gain:
+                    after[key] = total + gain
+        best = after
+    return max(best.values())
 
 
 class Turns:

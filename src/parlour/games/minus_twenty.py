@@ -62,7 +62,7 @@ from parlour.game import (
 from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
-from parlour.games._base import PlayThenDraw, TurnObservation
+from parlour.games._base import PlayThenDraw, TurnObservation, best_over_suits
 from parlour.narrate import card_text, plural, suit_text
 
 HAND = 7
@@ -271,16 +271,8 @@ def margin_of(suits: int, numbers: int, investments: int, hand_size: int, turns:
                     key = (high + mine, low + theirs)
                     suit[key] = max(suit.get(key, gain), gain)
     # Suit by suit: the best total for each (winner's cards, loser's cards) within the limits.
-    best = {(0, 0): 0}
-    for _ in range(suits):
-        after: dict[tuple[int, int], int] = {}
-        for (a, b), total in best.items():
-            for (more_a, more_b), gain in suit.items():
-                key = (a + more_a, b + more_b)
-                if key[0] <= own and key[1] <= own and key[0] + key[1] <= min(stock, turns):
-                    after[key] = max(after.get(key, total + gain), total + gain)
-        best = after
-    return max(best.values())
+    return best_over_suits(suit, suits, lambda key: key[0] <= own and key[1] <= own
+                           and key[0] + key[1] <= min(stock, turns))
 
 
 class MinusTwentyObservation(TurnObservation):

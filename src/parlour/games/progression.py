@@ -57,7 +57,7 @@ from parlour.game import (
 from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
-from parlour.games._base import PlayThenDraw, TurnObservation
+from parlour.games._base import PlayThenDraw, TurnObservation, best_over_suits
 from parlour.narrate import card_text, plural, suit_text
 
 PLAYERS = 3
@@ -146,17 +146,7 @@ def _max_margin(suits: int, numbers: int, faces: int, table: int, one: int, two:
                 key = (f + n, g)
                 if suit.get(key, -1) < gain:
                     suit[key] = gain
-    best = {(0, 0): 0}
-    for _ in range(suits):
-        merged: dict[tuple[int, int], int] = {}
-        for (a, b), gain in best.items():
-            for (da, db), more in suit.items():
-                key = (a + da, b + db)
-                if key[0] <= one and key[1] <= one and sum(key) <= min(two, table) \
-                        and merged.get(key, -1_000_000) < gain + more:
-                    merged[key] = gain + more
-        best = merged
-    return max(best.values())
+    return best_over_suits(suit, suits, lambda key: key[0] <= one and key[1] <= one and sum(key) <= min(two, table))
 
 
 def stack_score(cards: Iterable[Card]) -> int:
