@@ -375,13 +375,41 @@ def serve_command(
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="another origin whose pages may use this server (e.g. https://cards.example.org); repeatable")]
     = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        help="a host name requests may be addressed to besides localhost and the listening address "
+             "(e.g. cards.example.org, *.example.org); others are refused (DNS rebinding); repeatable")] = None,
+    trust_proxy: Annotated[list[str] | None, typer.Option(
+        help="the address of a reverse proxy whose X-Forwarded-For and -Proto are believed (limits then count "
+             "the client's address it forwards); repeatable")] = None,
+    first_move_minutes: Annotated[float, typer.Option(
+        min=0.01, help="a table nobody has moved at ends when no player has sat at it for this long")] = 10.0,
+    max_waiting: Annotated[int, typer.Option(
+        min=1, help="tables nobody has moved at yet (the oldest unattended ends to make room)")] = 1000,
+    max_address_open: Annotated[int, typer.Option(
+        min=1, help="tables being played that one client address may have started")] = 30,
+    max_address_per_hour: Annotated[int, typer.Option(
+        min=1, help="tables one client address may start in an hour")] = 120,
+    max_address_bot_tables: Annotated[int, typer.Option(
+        min=0, help="tables of bots only that one client address may have")] = 4,
+    new_players_per_hour: Annotated[int, typer.Option(
+        min=1, help="new identities (visits without a cookie) one client address may make in an hour")] = 600,
+    max_sockets: Annotated[int, typer.Option(min=1, help="WebSocket connections open at once from one address")]
+    = 60,
+    max_spectators: Annotated[int, typer.Option(
+        min=0, help="of them, connections watching a table (not sitting at it)")] = 12,
+    sockets_per_minute: Annotated[int, typer.Option(
+        min=1, help="WebSocket connections one address may open in a minute")] = 120,
+    replays_per_minute: Annotated[int, typer.Option(
+        min=1, help="replays (uploaded records, finished tables) one address may ask for in a minute")] = 20,
+    hints_per_minute: Annotated[int, typer.Option(min=1, help="hints one seat may ask for in a minute")] = 20,
 ) -> None:
     """Play in the browser: tables, friends, bots, spectators and replays. Open the printed address.
 
-    The session cookies are signed with $PARLOUR_SECRET_KEY, or a key kept in the database."""
+    The session cookies are signed with $PARLOUR_SECRET_KEY, or a key kept in the database.  Every limit
+    holds per identity and per client address (behind a reverse proxy, name it with --trust-proxy)."""
     try:
         from parlour.web.app import serve
-        from parlour.web.tables import Limits
+        from parlour.web.limits import Limits
     except ImportError as exc:
         raise _fail(f"the web server needs its packages ({exc.name}): run make serve, or pip install parlour") \
             from None
@@ -389,11 +417,17 @@ def serve_command(
 
     limits = Limits(open_tables=max_open, tables_per_hour=max_per_hour, live_tables=max_tables,
                     bot_tables=max_bot_tables, idle_seconds=idle_minutes * 60, messages_per_second=message_rate,
-                    message_burst=max(1, round(2 * message_rate)))
+                    message_burst=max(1, round(2 * message_rate)), first_move_seconds=first_move_minutes * 60,
+                    waiting_tables=max_waiting, address_open_tables=max_address_open,
+                    address_tables_per_hour=max_address_per_hour, address_bot_tables=max_address_bot_tables,
+                    new_players_per_hour=new_players_per_hour, sockets=max_sockets, spectators=max_spectators,
+                    sockets_per_minute=sockets_per_minute, replays_per_minute=replays_per_minute,
+                    hints_per_minute=hints_per_minute)
     _check_database_path(db, "parlour.db")
     try:
         serve(host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, https_only=https_only,
-              allowed_origins=frozenset(allow_origin or ()))
+              allowed_origins=frozenset(allow_origin or ()), allowed_hosts=allowed_host or (),
+              trusted_proxies=trust_proxy or ())
     except (SQLAlchemyError, ImportError) as exc:  # the database is opened (and migrated) before the first request
         raise _database_error(db, exc) from None
 

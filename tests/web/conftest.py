@@ -198,9 +198,10 @@ class ServerProcess:
         with httpx.Client(trust_env=False, timeout=30.0) as client:
             return client.post(self.url + path, **kwargs)
 
-    def person(self, name: str | None = None) -> Person:
-        """A new browser: its own identity (session cookie), with ``name`` chosen if given."""
-        person = Person(self, name)
+    def person(self, name: str | None = None, address: str | None = None) -> Person:
+        """A new browser: its own identity (session cookie), with ``name`` chosen if given, at ``address``
+        (a loopback address: 127.0.0.1 by default)."""
+        person = Person(self, name, address)
         self.people.append(person)
         return person
 
@@ -241,9 +242,13 @@ class Person:
     """One browser as the server sees it: an HTTP client that keeps the session cookie (the player's
     identity) and hands it to its WebSocket connections."""
 
-    def __init__(self, server: ServerProcess, name: str | None = None) -> None:
+    def __init__(self, server: ServerProcess, name: str | None = None, address: str | None = None) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.url, trust_env=False, timeout=30.0)
+        self.address = address
+        """The loopback address its connections come from (127.0.0.1 unless given): another address is
+        another client as far as the server's limits per address go."""
+        transport = httpx.HTTPTransport(local_address=address) if address else None
+        self.http = httpx.Client(base_url=server.url, trust_env=False, timeout=30.0, transport=transport)
         first = self.http.get("/")
         assert first.status_code == 200 and "parlour_session" in self.http.cookies, first.headers
         if name:
@@ -439,16 +444,18 @@ class Client:
 
     def __init__(
         self, server: ServerProcess, table_id: str, person: Person | None = None, *, hello: bool = True,
-        timeout: float = 10.0, origin: str | None = None,
+        timeout: float = 10.0, origin: str | None = None, address: str | None = None,
     ) -> None:
         self.server = server
         self.table_id = table_id
         self.person = person
         self.timeout = timeout
         headers = {"Cookie": person.cookie} if person is not None else {}
+        address = address or getattr(person, "address", None)
+        source = {"source_address": (address, 0)} if address else {}
         self.ws: ClientConnection = connect(
             server.table_ws_url(table_id), open_timeout=timeout, proxy=None, max_size=None, compression=None,
-            additional_headers=headers, origin=origin, **_DIRECT,  # type: ignore[arg-type]
+            additional_headers=headers, origin=origin, **_DIRECT, **source,  # type: ignore[arg-type]
         )
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str | bytes] = []

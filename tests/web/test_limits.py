@@ -35,7 +35,9 @@ def test_a_bucket_allows_its_burst_then_its_rate(monkeypatch: pytest.MonkeyPatch
 def test_only_the_servers_own_origin_may_change_things() -> None:
     assert same_origin(None, "127.0.0.1:8000")  # not from a browser page
     assert same_origin("http://127.0.0.1:8000", "127.0.0.1:8000")
-    assert same_origin("https://Cards.Example.org", "cards.example.org")
+    assert same_origin("https://Cards.Example.org", "cards.example.org", scheme="https")
+    assert not same_origin("https://127.0.0.1:8000", "127.0.0.1:8000")  # another scheme is another site
+    assert not same_origin("http://cards.example.org", "cards.example.org", scheme="https")
     assert not same_origin("http://evil.example", "127.0.0.1:8000")
     assert not same_origin("http://127.0.0.1:8001", "127.0.0.1:8000")
     assert not same_origin("null", "127.0.0.1:8000")

@@ -476,24 +476,47 @@ def test_limits_on_open_and_bots_only_tables(tmp_path: Path) -> None:
 
 
 def test_limits_per_hour_and_for_the_whole_server(tmp_path: Path) -> None:
-    server = limited_server(tmp_path, "--max-per-hour", "3", "--max-tables", "5")
+    server = limited_server(tmp_path, "--max-per-hour", "3", "--max-tables", "2", "--max-waiting", "2")
     pat = server.person("Pat")
     for _ in range(3):
         created(pat, FRIENDS)
     text = one_line_error(create(pat, FRIENDS), 429)
     assert "hour" in text and "3" in text, text
-    created(server.person(), FRIENDS)  # someone else still can
-    created(server.person(), BOTS_ONLY)
+    # The server's cap counts tables people play: two people move at a table each, and it is full.
+    for name in ("Ann", "Bo"):
+        person = server.person(name)
+        table = created(person, [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+        with Client(server, table["table_id"], person) as client:
+            client.wait_version(0)
+            state = client.recv_until("state", lambda m: bool(m["legal"]), timeout=10) \
+                if not client.state or not client.state["legal"] else client.state
+            client.send({"type": "move", "move": state["legal"][0], "version": state["version"]})
+            client.wait_version(state["version"] + 1)
     text = one_line_error(create(server.person(), FRIENDS), 429)
-    assert "full" in text, text
+    assert "full" in text and "2 tables are being played" in text, text
     one_line_error(create(server.person(), BOTS_ONLY), 429)
+
+
+def test_tables_nobody_plays_make_room_for_new_ones(tmp_path: Path) -> None:
+    """Tables nobody has moved at share a cap of their own: a new one ends the oldest that nobody sits at."""
+    server = limited_server(tmp_path, "--max-waiting", "2")
+    keeper = server.person("Keeper")
+    kept = created(keeper, WITH_OPEN_SEAT)
+    with Client(server, kept["table_id"], keeper):  # sitting at it: it is never the one to go
+        first = created(server.person(), WITH_OPEN_SEAT)
+        second = created(server.person(), WITH_OPEN_SEAT)  # the oldest unattended (first) ends for it
+        assert summary_of(None, server, first["table_id"])["status"] == "abandoned"
+        third = created(server.person(), WITH_OPEN_SEAT)
+        assert summary_of(None, server, second["table_id"])["status"] == "abandoned"
+        assert summary_of(None, server, third["table_id"])["status"] == "playing"
+        assert summary_of(None, server, kept["table_id"])["status"] == "playing"
 
 
 # -- 5. abandoned tables ----------------------------------------------------------------------
 
 def test_a_table_nobody_is_at_ends_as_abandoned(tmp_path: Path) -> None:
     # 3 s of idle time: long enough for a test to connect to a table it has just made
-    server = limited_server(tmp_path, "--idle-minutes", "0.05")
+    server = limited_server(tmp_path, "--idle-minutes", "0.05", "--first-move-minutes", "0.05")
     alice = server.person("Alice")
     idle = server.create_table("twenty", seats=WITH_OPEN_SEAT, host=alice)
     kept = server.create_table("twenty", seats=WITH_OPEN_SEAT)

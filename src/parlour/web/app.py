@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import json
 import logging
 import os
 import secrets
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -34,14 +36,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import games, record
 from parlour.bots import levels as bot_levels
+from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.store import TableStore
 from parlour.web.tables import (
     Connection,
-    Limits,
     ProtocolError,
     TableError,
     TableManager,
-    TokenBucket,
     error,
     parse_message,
 )
@@ -74,39 +75,101 @@ def _option(option: Any) -> dict[str, Any]:
             "minimum": option.minimum, "maximum": option.maximum, "nullable": option.nullable}
 
 
-def same_origin(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset()) -> bool:
-    """Whether a request's ``Origin`` header is this server's own (or one it was told to allow).
-    Requests without an ``Origin`` (not from a browser page) are allowed."""
+def same_origin(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset(),
+                scheme: str = "http") -> bool:
+    """Whether a request's ``Origin`` header is this server's own (the same scheme, host and port as the
+    request itself, whose scheme is ``scheme``) or one it was told to allow.  Requests without an
+    ``Origin`` (not from a browser page) are allowed."""
     if origin is None:
         return True
     if origin in allowed:
         return True
-    return origin != "null" and host is not None and urlsplit(origin).netloc.lower() == host.lower()
+    if origin == "null" or host is None:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme.lower() == scheme and parts.netloc.lower() == host.lower()
+
+
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+@dataclass(frozen=True)
+class Hosts:
+    """The host names a request may be addressed to (its ``Host`` header), against DNS rebinding: a page
+    of another site whose name an attacker points at this server's address is refused.
+
+    Always the localhost forms and the address the server listens on; ``names`` given with
+    ``--allowed-host`` (``*.example.org`` for its subdomains, ``*`` for any); when listening on every
+    interface, any IP address too (a rebinding page's Host is a name, never an address)."""
+
+    names: frozenset[str] = LOCAL_HOSTS
+    any_address: bool = False
+
+    @classmethod
+    def for_server(cls, listen: str, allowed: Sequence[str] = ()) -> Hosts:
+        wildcard = listen in ("0.0.0.0", "::", "")
+        names = set(LOCAL_HOSTS) | {h.strip().lower().strip("[]") for h in allowed if h.strip()}
+        if not wildcard:
+            names.add(listen.lower().strip("[]"))
+        return cls(frozenset(names), wildcard)
+
+    def allows(self, header: str | None) -> bool:
+        if header is None:
+            return False
+        host = header.strip().lower()
+        if host.startswith("["):
+            host = host[1:host.find("]")] if "]" in host else host
+        elif host.count(":") == 1:
+            host = host.split(":")[0]
+        if "*" in self.names or host in self.names:
+            return True
+        if any(n.startswith("*.") and host.endswith(n[1:]) for n in self.names):
+            return True
+        if self.any_address:
+            try:
+                ipaddress.ip_address(host)
+            except ValueError:
+                return False
+            return True
+        return False
 
 
 class Guard:
-    """ASGI middleware: security headers on every answer; state-changing requests and WebSocket
-    handshakes from a foreign ``Origin`` refused with 403."""
+    """ASGI middleware: the security headers on every answer; requests addressed to a host this server
+    is not (DNS rebinding) refused with 400, state-changing requests and WebSocket handshakes from a
+    foreign ``Origin`` (another scheme, host or port) with 403."""
 
-    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str] = frozenset()) -> None:
+    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str] = frozenset(),
+                 hosts: Hosts | None = None, https_only: bool = False) -> None:
         self.app = app
         self.allowed = allowed_origins
+        self.hosts = hosts or Hosts(any_address=True, names=frozenset({"*"}))
+        self.https_only = https_only
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, status: int, message: str) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": message[:100]})
+            return
+        body = json.dumps({"error": message}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        if not self.hosts.allows(headers.get("host")):
+            await self._refuse(scope, send, 400, "this server does not answer to that host name "
+                               "(parlour serve --allowed-host NAME lets it)")
+            return
         changing = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD", "OPTIONS")
-        if changing and not same_origin(headers.get("origin"), headers.get("host"), self.allowed):
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": "foreign origin"})
-                return
-            body = json.dumps({"error": "requests from another site's pages are refused"}).encode()
-            await send({"type": "http.response.start", "status": 403, "headers": [
-                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                *SECURITY_HEADERS]})
-            await send({"type": "http.response.body", "body": body})
+        scheme = "https" if self.https_only or scope.get("scheme") in ("https", "wss") else "http"
+        if changing and not same_origin(headers.get("origin"), headers.get("host"), self.allowed, scheme):
+            await self._refuse(scope, send, 403, "requests from another site's pages are refused")
             return
         if scope["type"] == "websocket":  # no HTTP answer to add headers to: every frame goes straight out
             await self.app(scope, receive, send)
@@ -123,20 +186,52 @@ class Guard:
 
 
 def player_of(request: Request | WebSocket, make: bool = True) -> str | None:
-    """The player id in the session cookie (made on the first visit when ``make``)."""
+    """The player id in the session cookie (made on the first visit when ``make``, within the new
+    identities its address may make: over that, :class:`TableError` 429)."""
     player = request.session.get("player")
     if isinstance(player, str) and 8 <= len(player) <= 32:
         return player
     if not make:
         return None
+    newcomers: KeyedBuckets | None = getattr(request.app.state, "newcomers", None)
+    if newcomers is not None:
+        address = address_of(request.scope)
+        if not newcomers.allow(address):
+            raise TableError("too many new visitors from your address: try again "
+                             f"{retry_text(newcomers.wait(address))}", 429)
     player = secrets.token_urlsafe(16)
     request.session["player"] = player
     return player
 
 
+def identity(request: Request) -> str:
+    """The player a state-changing request comes from (made now if it is their first)."""
+    player = player_of(request)
+    assert player is not None
+    return player
+
+
+class AsciiJSON(JSONResponse):
+    """JSON answers with every character outside ASCII escaped: text a client sent that is not valid
+    Unicode (a lone surrogate) is answered as its escape instead of failing to encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def _valid_unicode(value: Any) -> bool:
+    """Whether every string in a decoded JSON value is valid Unicode (JSON's ``\\ud800`` escapes can
+    make lone surrogates, which no database, log or answer can hold)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announce: str | None = None,
                limits: Limits | None = None, secret_key: str | None = None, https_only: bool = False,
-               allowed_origins: frozenset[str] = frozenset()) -> FastAPI:
+               allowed_origins: frozenset[str] = frozenset(), hosts: Hosts | None = None) -> FastAPI:
     """The web app over the database ``db``; bots wait ``bot_delay`` seconds before moving.
 
     ``secret_key`` signs the session cookies (default: ``$PARLOUR_SECRET_KEY``, else a key kept in
@@ -163,28 +258,43 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         await manager.stop()
 
     # The API is described at /openapi.json; no docs page, whose script would come from a CDN (CSP forbids it).
-    app = FastAPI(title="parlour", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="parlour", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  default_response_class=AsciiJSON)
+    app.state.newcomers = KeyedBuckets.per_hour(limits.new_players_per_hour)
     app.add_middleware(SessionMiddleware, secret_key=key, session_cookie=SESSION_COOKIE,
                        max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=https_only)
-    app.add_middleware(Guard, allowed_origins=allowed_origins)
+    app.add_middleware(Guard, allowed_origins=allowed_origins, hosts=hosts, https_only=https_only)
+    sessions = KeyedBuckets.per_minute(limits.sockets_per_minute)
 
     def manager() -> TableManager:
         return holder["manager"]
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return AsciiJSON({"error": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        """A bug of ours (logged with its traceback): a plain answer, with the security headers, which
+        answers made here (outside the Guard) would otherwise lack."""
+        return AsciiJSON({"error": "the server could not handle that request"}, status_code=500,
+                         headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
 
     async def body(request: Request, limit: int = 64 * 1024) -> Any:
-        raw = await request.body()
-        if len(raw) > limit:
-            raise TableError(f"the request is larger than {limit // 1024} kB", 413)
+        raw = bytearray()
+        async for chunk in request.stream():  # never more than the limit in memory, whatever the client sends
+            raw += chunk
+            if len(raw) > limit:
+                raise TableError(f"the request is larger than {limit // 1024} kB", 413)
         try:
-            return json.loads(raw)
+            data = json.loads(raw)
         except RecursionError:
             raise TableError("the request body is JSON nested too deeply") from None
         except ValueError:
-            raise TableError("the request body must be JSON") from None
+            raise TableError("the request body must be JSON (UTF-8)") from None
+        if not _valid_unicode(data):
+            raise TableError("the request holds text that is not valid Unicode (a lone surrogate, like \\ud800)")
+        return data
 
     # -- pages ---------------------------------------------------------------------
     index = STATIC / "index.html"
@@ -193,7 +303,10 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/replay", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
     async def page(request: Request, table_id: str | None = None) -> FileResponse:
-        player_of(request)  # the identity is made on the first visit
+        try:
+            player_of(request)  # the identity is made on the first visit
+        except TableError:
+            pass  # too many newcomers from this address: the page says so when it asks for something
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -223,15 +336,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.put("/api/me")
     async def rename(request: Request) -> dict[str, Any]:
         """Choose your name (your seats at tables being played take it too)."""
-        player = player_of(request)
-        assert player is not None
-        return await manager().rename(player, await body(request))
+        return await manager().rename(identity(request), await body(request))
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
-        player = player_of(request)
-        assert player is not None
-        return await manager().create(await body(request), player)
+        return await manager().create(await body(request), identity(request), address_of(request.scope))
 
     @app.get("/api/tables")
     async def lobby(page: int = 1, per_page: int = 20) -> dict[str, Any]:
@@ -240,23 +349,17 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        player = player_of(request)
-        assert player is not None
-        return await manager().join(table_id, await body(request), player)
+        return await manager().join(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/accept")
     async def accept(table_id: str, request: Request) -> dict[str, Any]:
         """Accept an invitation: the first player to accept takes the seat for good."""
-        player = player_of(request)
-        assert player is not None
-        return await manager().accept(table_id, await body(request), player)
+        return await manager().accept(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reopen")
     async def reopen(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         """The host takes back a seat whose player left, with a new invitation."""
-        player = player_of(request)
-        assert player is not None
-        return await manager().reopen(table_id, seat, player)
+        return await manager().reopen(table_id, seat, identity(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request) -> dict[str, Any]:
@@ -286,16 +389,25 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
+        address = address_of(websocket.scope)
         await websocket.accept()
-        conn = Connection(player_of(websocket, make=False),
-                          TokenBucket(limits.messages_per_second, limits.message_burst))
+        if not sessions.allow(address):
+            await _refuse(websocket, "too many connections from your address in the last minute: try again "
+                          f"{retry_text(sessions.wait(address))}")
+            return
+        if not manager().sockets.take(address, limits.sockets):
+            await _refuse(websocket, f"{limits.sockets} connections from your address are open already: "
+                          "close one first")
+            return
+        conn = Connection(player_of(websocket, make=False), address=address, limits=limits)
         writer = asyncio.create_task(_write(websocket, conn))
         try:
             await _read(websocket, conn, table_id, manager(), limits.flood_strikes)
         except WebSocketDisconnect:
             pass
         finally:
-            manager().leave(conn)
+            manager().closed(conn)
+            manager().sockets.give_back(address)
             writer.cancel()
 
     return app
@@ -310,6 +422,12 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(text)
         except Exception:  # the client has gone; the reader notices and cleans up
             return
+
+
+async def _refuse(websocket: WebSocket, message: str) -> None:
+    """Turn away a connection before it is one of the server's: a ``too_many`` error, then close."""
+    await websocket.send_text(json.dumps(error("too_many", message)))
+    await websocket.close(code=POLICY_VIOLATION)
 
 
 async def _close(websocket: WebSocket, conn: Connection, code: str, message: str) -> None:
@@ -332,14 +450,16 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
         if raw["type"] == "websocket.disconnect":
             return
         version = conn.table.version if conn.table is not None else None
+        size = len(raw.get("text") or "") + len(raw.get("bytes") or b"")
+        if not conn.bytes.allow(size):
+            await _close(websocket, conn, "rate_limited", "too much data: the connection is closed")
+            return
         if not conn.bucket.allow():
-            conn.strikes += 1
-            if conn.strikes >= flood_strikes:
+            if conn.strikes.add() >= flood_strikes:
                 await _close(websocket, conn, "rate_limited", "too many messages: the connection is closed")
                 return
             conn.send(error("rate_limited", "too many messages: slow down", version))
             continue
-        conn.strikes = 0
         text = raw.get("text")
         if text is None:
             conn.send(error("malformed", "messages are JSON text, not binary", version))
@@ -397,13 +517,20 @@ def _firm_websockets() -> Any:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlour.db",
           bot_delay: float = 0.6, limits: Limits | None = None, https_only: bool = False,
-          allowed_origins: frozenset[str] = frozenset()) -> None:
-    """Run the server until interrupted."""
+          allowed_origins: frozenset[str] = frozenset(), allowed_hosts: Sequence[str] = (),
+          trusted_proxies: Sequence[str] = ()) -> None:
+    """Run the server until interrupted.
+
+    ``trusted_proxies``: the addresses of reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (uvicorn's proxy-headers middleware); from anyone else they are
+    ignored, so that a client cannot choose the address its limits are counted under."""
     import uvicorn
 
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/", limits=limits,
-                     https_only=https_only, allowed_origins=allowed_origins)
+                     https_only=https_only, allowed_origins=allowed_origins,
+                     hosts=Hosts.for_server(host, allowed_hosts))
     uvicorn.run(app, host=host, port=port, ws=_firm_websockets(), ws_max_size=MAX_FRAME, log_level="warning",
-                access_log=False)
+                access_log=False, proxy_headers=bool(trusted_proxies),
+                forwarded_allow_ips=list(trusted_proxies) if trusted_proxies else None)
     sys.stdout.flush()

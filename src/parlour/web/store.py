@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -82,6 +83,9 @@ class TableRow(Base):
     """The player who created the table."""
     active: Mapped[_dt.datetime | None] = mapped_column(DateTime, nullable=True)
     """When a person last moved or was at the table (``updated`` for tables of the first release)."""
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A keyed digest of the client address the table was started from (:meth:`TableStore.address_digest`;
+    ``None`` for tables of earlier releases)."""
 
 
 class PlayerRow(Base):
@@ -154,6 +158,7 @@ class TableStore:
         self.engine: Engine = open_engine(self.url)
         migrate(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._address_key: bytes | None = None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -194,11 +199,23 @@ class TableStore:
         with self.session() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(active=now()))
 
-    def created_since(self, host: str, since: _dt.datetime) -> int:
-        """How many tables ``host`` created since ``since``."""
+    def created_since(self, host: str, since: _dt.datetime, address: str | None = None) -> tuple[int, int]:
+        """How many tables ``host``, and how many the address with digest ``address``, created since ``since``."""
         with self.session() as session:
-            return int(session.scalar(select(func.count()).select_from(TableRow)
-                                      .where(TableRow.host == host, TableRow.created >= since)) or 0)
+            by_host = session.scalar(select(func.count()).select_from(TableRow)
+                                     .where(TableRow.host == host, TableRow.created >= since))
+            by_address = 0 if address is None else session.scalar(
+                select(func.count()).select_from(TableRow)
+                .where(TableRow.address == address, TableRow.created >= since))
+            return int(by_host or 0), int(by_address or 0)
+
+    def address_digest(self, address: str) -> str:
+        """How a client address is stored: an HMAC-SHA-256 under a key kept in the database, so that the
+        database never holds addresses, and the same address always gives the same digest."""
+        key = self._address_key
+        if key is None:
+            key = self._address_key = self.secret("address_key").encode()
+        return hmac.new(key, address.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:40]
 
     # -- players and settings -----------------------------------------------------
     def player_name(self, player: str) -> str | None:
@@ -215,9 +232,7 @@ class TableStore:
                 session.add(PlayerRow(id=player, name=name))
             else:
                 row.name = name
-            for table_id, seat, seat_name in seats:
-                session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                                .values(name=seat_name))
+            self._rename(session, seats)
 
     def secret(self, key: str) -> str:
         """A random secret kept in the database under ``key`` (made on first use)."""
@@ -273,9 +288,10 @@ class TableStore:
             session.execute(update(TableRow).where(TableRow.id == table_id)
                             .values(version=version, status=status, updated=now()))
 
-    def claim_seat(self, table_id: str, seat: int, owner: str, name: str) -> bool:
-        """Give the seat to ``owner`` if nobody holds it (its invitation is then used up);
-        False if someone took it first."""
+    def claim_seat(self, table_id: str, seat: int, owner: str, name: str,
+                   renamed: Sequence[tuple[str, int, str]] = ()) -> bool:
+        """Give the seat to ``owner`` if nobody holds it (its invitation is then used up), and other seats
+        new names, as (table, seat, name), so that no two share one; False if someone took it first."""
         with self.session() as session:
             result = session.execute(
                 update(SeatRow)
@@ -283,7 +299,16 @@ class TableStore:
                        SeatRow.kind != "bot")
                 .values(owner=owner, name=name, invite=None)
             )
-            return bool(result.rowcount)  # type: ignore[attr-defined]
+            if not result.rowcount:  # type: ignore[attr-defined]
+                return False
+            self._rename(session, renamed)
+            return True
+
+    @staticmethod
+    def _rename(session: Session, seats: Sequence[tuple[str, int, str]]) -> None:
+        for table_id, seat, seat_name in seats:
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                            .values(name=seat_name))
 
     def reopen_seat(self, table_id: str, seat: int, invite: str) -> None:
         """Take the seat from its holder and give it a new invitation."""

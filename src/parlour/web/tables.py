@@ -22,10 +22,12 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import json
+import logging
 import math
 import multiprocessing
 import os
 import random
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -34,14 +36,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour import bots, games, narrate
+from parlour import names as naming
 from parlour.bots import levels
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.web import layouts, views
+from parlour.web.limits import Gauge, Limits, Strikes, TokenBucket, retry_text
+from parlour.web.scheduler import BOT, HINT, FairScheduler
 from parlour.web.store import LIVE, NEXT_ROUND, SeatRow, TableRow, TableStore, digest, now
 
+log = logging.getLogger("parlour.web")
 PERSON_KINDS = ("me", "friend", "open")
 SEAT_KINDS = (*PERSON_KINDS, "bot")
-MAX_NAME = 40
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
+"""What an invitation or a seat's secret link looks like (``secrets.token_urlsafe``)."""
 
 
 class TableError(ValueError):
@@ -90,27 +97,6 @@ def _background_worker_init() -> None:
     os.nice(19)
 
 
-@dataclass(frozen=True)
-class Limits:
-    """What one player, and the whole server, may hold (``parlour serve`` sets them)."""
-
-    open_tables: int = 10
-    """Live tables a player may have created and not finished."""
-    tables_per_hour: int = 30
-    """Tables a player may create in an hour."""
-    live_tables: int = 1000
-    """Live tables on the whole server."""
-    bot_tables: int = 2
-    """Live bots-only tables a player may have."""
-    idle_seconds: float = 24 * 3600
-    """A table nobody is at and nobody moved at for this long ends as abandoned."""
-    messages_per_second: float = 20.0
-    message_burst: int = 40
-    """A connection's message rate (a token bucket): more get ``rate_limited``."""
-    flood_strikes: int = 100
-    """A connection whose messages are refused this many times in a row is closed."""
-
-
 # -- tables ---------------------------------------------------------------------
 @dataclass
 class Seat:
@@ -141,24 +127,6 @@ class Seat:
                 "taken": self.taken, "connected": connected}
 
 
-class TokenBucket:
-    """``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        clock = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (clock - self.stamp) * self.rate)
-        self.stamp = clock
-        if self.tokens >= 1.0 - 1e-9:  # a sender at exactly the rate is never refused for rounding
-            self.tokens -= 1.0
-            return True
-        return False
-
-
 encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 """A message (or any JSON value) as the JSON text sent to the browser: the same text as
 ``json.dumps(message, separators=(",", ":"))``, made without checking for cycles (a message is a tree)."""
@@ -183,17 +151,24 @@ def encode_with(message: dict[str, Any], encoded: dict[str, str]) -> str:
 
 
 class Connection:
-    """One WebSocket: the player behind it (from the cookie), its seat (None for a spectator),
-    its message budget, and an outgoing queue of JSON texts, so that a slow reader never holds
-    up a table."""
+    """One WebSocket: the player behind it (from the cookie) and its address, its seat (None for a
+    spectator), its message and byte budgets, and an outgoing queue of JSON texts, so that a slow reader
+    never holds up a table."""
 
-    def __init__(self, player: str | None = None, bucket: TokenBucket | None = None) -> None:
+    def __init__(self, player: str | None = None, bucket: TokenBucket | None = None, address: str = "unknown",
+                 limits: Limits | None = None) -> None:
+        limits = limits or Limits()
         self.player = player
+        self.address = address
         self.seat: int | None = None
         self.table: Table | None = None
-        self.bucket = bucket or TokenBucket(Limits.messages_per_second, Limits.message_burst)
-        self.strikes = 0
-        """Messages refused in a row by the rate limit."""
+        self.bucket = bucket or TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.bytes = TokenBucket(limits.bytes_per_second, limits.byte_burst)
+        """What it may send, in bytes."""
+        self.strikes = Strikes()
+        """Messages refused by the rate limit, decaying (see :class:`~parlour.web.limits.Strikes`)."""
+        self.watching = False
+        """Whether it holds one of its address's spectator places."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -283,6 +258,12 @@ class Table:
     """The ``state`` message of the current version for each viewer: a seat, or None (spectators)."""
     narration: dict[int | None, Narration] = field(default_factory=dict)
     """The round's moves in words for each viewer (see :func:`parlour.narrate.move_log`)."""
+    address: str | None = None
+    """The digest of the address the table was started from (see :meth:`TableStore.address_digest`)."""
+    hints: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = field(default_factory=dict)
+    """The hint for (version, seat), worked out once: asked for or in the making."""
+    hint_budgets: dict[int, TokenBucket] = field(default_factory=dict)
+    """Each seat's hint budget, shared by all its connections."""
 
     @property
     def status(self) -> str:
@@ -298,7 +279,28 @@ class Table:
 
     @property
     def people(self) -> list[int]:
-        return [s.seat for s in self.seats if not s.is_bot]
+        """The seats people hold (an untaken seat is nobody's: a bot never plays for it)."""
+        return [s.seat for s in self.seats if not s.is_bot and s.owner is not None]
+
+    @property
+    def bots_only(self) -> bool:
+        """Made with bots in every seat."""
+        return all(s.is_bot for s in self.seats)
+
+    @property
+    def played(self) -> bool:
+        """Whether a person has moved here: only such tables count against the server's cap."""
+        return any(seat is not None and not self.seats[seat].is_bot for seat, _change in self.changes)
+
+    def attended(self) -> bool:
+        """Whether someone is at the table: a connection sitting at a seat, or the host watching the
+        bots of a bots-only table.  Spectators alone do not keep a table alive."""
+        return any(c.seat is not None or (self.bots_only and c.player is not None and c.player == self.host)
+                   for c in self.connections)
+
+    def current_seat_is(self, seat: int) -> bool:
+        """Whether it is ``seat``'s turn."""
+        return self.live and self.state.current_player() == seat
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -358,15 +360,23 @@ class TableManager:
         self.background = background or ProcessPoolExecutor(
             max_workers=1, mp_context=spawn, initializer=_background_worker_init)
         """Bots of bots-only tables: one worker at the lowest priority."""
+        self.people_bots = FairScheduler(self.executor, bot_workers)
+        """Fair turns at :attr:`executor`, player by player."""
+        self.background_bots = FairScheduler(self.background, 1)
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
         """Database writes go one at a time, off the event loop."""
         self._pending: list[tuple[tuple[str, int, int | None, str, int, str, bool], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
-        """Small database writes nobody waits for."""
+        """Small database writes and hints on their way, which nobody waits for."""
         self.names: dict[str, str | None] = {}
         """Players' chosen names, as far as they have been looked up."""
+        self._creating = asyncio.Lock()
+        self.sockets = Gauge()
+        """Open WebSockets per address."""
+        self.spectators = Gauge()
+        """Of them, those watching a table, per address."""
 
     async def _run_db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -375,9 +385,13 @@ class TableManager:
     async def start(self) -> None:
         """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
         cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
+        await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
         for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
             table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
             self.tables[table.id] = table
+            if table.active <= time.time() - self._idle_limit(table):  # nobody can be at it yet
+                await self._abandon(table)
+                continue
             self._after_change(table)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
@@ -398,8 +412,10 @@ class TableManager:
         state = new_state(game, row.options, row.seed, [s.name for s in seats])
         for _seat, change in changes:
             apply_change(state, change)
+        active = row.active or row.updated or row.created
         table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
-                      created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned")
+                      created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned",
+                      active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address)
         return table
 
     async def get(self, table_id: str) -> Table:
@@ -416,32 +432,43 @@ class TableManager:
 
     async def _sweep_forever(self) -> None:
         """Now and then: end idle tables as abandoned and unload tables nobody is at."""
-        pause = max(0.5, min(60.0, self.limits.idle_seconds / 4))
+        shortest = min(self.limits.idle_seconds, self.limits.first_move_seconds)
+        pause = max(0.5, min(60.0, shortest / 4))
         while True:
             await asyncio.sleep(pause)
             try:
                 await self.sweep()
             except Exception:  # a database hiccup: try again next time
-                import logging
+                log.exception("while ending idle tables")
 
-                logging.getLogger("parlour.web").exception("while ending idle tables")
+    def _idle_limit(self, table: Table) -> float:
+        """How long ``table`` may stay unattended: a table people play keeps for the idle time, one
+        nobody has moved at (bots-only tables too) only for the time to a first move."""
+        return self.limits.idle_seconds if table.played else self.limits.first_move_seconds
 
     async def sweep(self) -> None:
-        """End live tables idle for longer than the limit (no connection, no person's move) as abandoned;
-        unload ended tables that nobody is looking at."""
-        cutoff = time.time() - self.limits.idle_seconds
+        """End live tables left alone for longer than their limit (:meth:`_idle_limit`; spectators do not
+        count) as abandoned; unload ended tables that nobody is looking at."""
+        clock = time.time()
         for table in list(self.tables.values()):
-            if table.connections or table.active > cutoff:
-                continue
             if table.live:
-                async with table.lock:
-                    if table.connections or not table.live:
-                        continue
-                    await self._run_db(self.store.abandon, table.id)
-                    if table.task is not None:
-                        table.task.cancel()
-                    table.abandoned, table.task, table.deadline = True, None, None
-            self.tables.pop(table.id, None)
+                if table.attended() or table.active > clock - self._idle_limit(table):
+                    continue
+                await self._abandon(table)
+            if not table.connections:
+                self.tables.pop(table.id, None)
+
+    async def _abandon(self, table: Table) -> bool:
+        """End a live table as abandoned (if it still is live and nobody sits at it)."""
+        async with table.lock:
+            if table.attended() or not table.live:
+                return False
+            await self._run_db(self.store.abandon, table.id)
+            if table.task is not None:
+                table.task.cancel()
+            table.abandoned, table.task, table.deadline = True, None, None
+            self._changed(table)
+        return True
 
     # -- players ---------------------------------------------------------------------
     async def player_name(self, player: str | None) -> str | None:
@@ -457,35 +484,52 @@ class TableManager:
         name = self._name(request.get("name") if isinstance(request, dict) else None)
         if name is None:
             raise TableError("give your name, as {\"name\": \"…\"}")
-        changed: list[tuple[Table, Seat]] = [(t, s) for t in self.tables.values() if t.live
-                                             for s in t.seats if s.owner == player]
-        new_names = [(t.id, s.seat, self._unique(t, s.seat, name)) for t, s in changed]
-        await self._run_db(self.store.set_player_name, player, name, new_names)
+        tables = [t for t in self.tables.values() if t.live and t.seat_of(player) is not None]
+        renamed = {t.id: self._fit(t, t.seat_of(player), name) for t in tables}  # type: ignore[arg-type]
+        await self._run_db(self.store.set_player_name, player, name,
+                           [(table_id, seat, seat_name) for table_id, names in renamed.items()
+                            for seat, seat_name in names.items()])
         self.names[player] = name
-        for (table, seat), (_id, _n, seat_name) in zip(changed, new_names):
-            seat.name = seat_name
-            table.state.names = tuple(s.name for s in table.seats)
-            self._changed(table)
+        for table in tables:
+            self._rename_seats(table, renamed[table.id])
         return {"name": name}
 
     @staticmethod
-    def _name(value: Any) -> str | None:
-        if not isinstance(value, str) or not value.strip():
+    def _name(value: Any, what: str = "a name") -> str | None:
+        """A name as given in a request, checked (:func:`parlour.names.check_name`); None if none was given."""
+        if value is None or (isinstance(value, str) and not value.strip()):
             return None
-        name = " ".join(value.split())
-        if len(name) > MAX_NAME:
-            raise TableError(f"a name is at most {MAX_NAME} characters")
-        return name
+        try:
+            return naming.check_name(value, what=what)
+        except naming.BadName as exc:
+            raise TableError(str(exc)) from None
 
     @staticmethod
-    def _unique(table: Table, seat: int, name: str) -> str:
-        """``name`` for ``seat``, with the seat's number if another seat has it already."""
-        taken = {s.name for s in table.seats if s.seat != seat}
-        return name if name not in taken else f"{name[:MAX_NAME - 3]} {seat + 1}"
+    def _fit(table: Table, seat: int, name: str) -> dict[int, str]:
+        """The seats' new names when a person at ``seat`` takes ``name``: no two seats share a name (the
+        later person's gets a number), and a bot whose name the person wants gives it up (the bot's gets
+        a number), so that a bot never passes for a person."""
+        others = [s for s in table.seats if s.seat != seat]
+        people = [s.name for s in others if not s.is_bot]
+        mine = naming.unique_name(name, people)
+        out = {seat: mine}
+        taken = [*people, mine]
+        for bot in (s for s in others if s.is_bot):
+            if naming.name_key(bot.name) in {naming.name_key(t) for t in taken}:
+                out[bot.seat] = naming.unique_name(bot.name, [*taken, *(b.name for b in others if b.is_bot)])
+            taken.append(out.get(bot.seat, bot.name))
+        return out
+
+    def _rename_seats(self, table: Table, names: dict[int, str]) -> None:
+        """Give seats new names in memory (stored already) and tell the table."""
+        for number, seat_name in names.items():
+            table.seats[number].name = seat_name
+        table.state.names = tuple(s.name for s in table.seats)
+        self._changed(table)
 
     # -- HTTP ---------------------------------------------------------------------
-    async def create(self, request: Any, player: str) -> dict[str, Any]:
-        """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player``."""
+    async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
+        """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player`` at ``address``."""
         if not isinstance(request, dict):
             raise TableError("the request must be a JSON object")
         try:
@@ -516,7 +560,7 @@ class TableManager:
             if kind == "bot":
                 if not isinstance(level, str) or level not in bots.LEVELS:
                     raise TableError(f"seat {number + 1}: level must be one of {', '.join(bots.LEVELS)}")
-                name = self._name(item.get("name")) or f"{level.capitalize()} bot"
+                name = self._name(item.get("name"), f"seat {number + 1}'s name") or f"{level.capitalize()} bot"
             else:
                 level = None
                 name = (my_name if kind == "me" else None) or f"Player {number + 1}"
@@ -526,43 +570,67 @@ class TableManager:
                                  owner=player if kind == "me" else None, invite=invite))
         if sum(s.kind == "me" for s in seats) > 1:
             raise TableError("only one seat can be yours: a friend on this device can take an invitation")
-        names = [s.name for s in seats]
-        for seat in seats:
-            if names.count(seat.name) > 1:
-                seat.name = f"{seat.name} {seat.seat + 1}"
-        await self._check_limits(player, bots_only=all(s.kind == "bot" for s in seats))
-        seed = secrets.randbits(62)
-        row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
-                       status="playing", created=now(), host=player, active=now())
-        state = new_state(game, options, seed, [s.name for s in seats])
-        await self._run_db(self.store.add_table, row, seats)
-        table = Table(table_id, game, options, seed, turn,
-                      [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
-                      state, created=row.created.isoformat() + "Z", host=player)
-        self.tables[table_id] = table
+        taken: list[str] = []  # people's seats name themselves first; a bot gives way (it gets a number)
+        for seat in sorted(seats, key=lambda s: s.kind == "bot"):
+            seat.name = naming.unique_name(seat.name, taken)
+            taken.append(seat.name)
+        where = self.store.address_digest(address)
+        bots_only = all(s.kind == "bot" for s in seats)
+        async with self._creating:  # one at a time: the limits are checked against every table made before
+            await self._check_limits(player, where, bots_only)
+            seed = secrets.randbits(62)
+            row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
+                           status="playing", created=now(), host=player, active=now(), address=where)
+            state = new_state(game, options, seed, [s.name for s in seats])
+            await self._run_db(self.store.add_table, row, seats)
+            table = Table(table_id, game, options, seed, turn,
+                          [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
+                          state, created=row.created.isoformat() + "Z", host=player, address=where)
+            self.tables[table_id] = table
         self._after_change(table)
         out = table.summary(player)
         out["url"] = f"/table/{table_id}"
         return out
 
-    async def _check_limits(self, player: str, bots_only: bool) -> None:
-        """Refuse a new table (429) when ``player`` or the server has as many as it may."""
+    async def _check_limits(self, player: str, address: str, bots_only: bool) -> None:
+        """Refuse a new table (429) when ``player``, its ``address`` (a digest) or the server has as many as
+        it may.  The server's cap counts the tables people play; when the tables nobody has moved at fill
+        their own share, the one left alone longest ends to make room."""
         limits = self.limits
         live = [t for t in self.tables.values() if t.live]
-        if len(live) >= limits.live_tables:
-            raise TableError(f"the server is full ({len(live)} tables are being played): try again later", 429)
+        played = sum(t.played for t in live)
+        if played >= limits.live_tables:
+            raise TableError(f"the server is full ({played} tables are being played): try again later", 429)
         mine = [t for t in live if t.host == player]
         if len(mine) >= limits.open_tables:
             raise TableError(f"you already have {len(mine)} tables being played (the limit is "
                              f"{limits.open_tables}): finish one before you start another", 429)
-        if bots_only and sum(not t.people for t in mine) >= limits.bot_tables:
+        if bots_only and sum(t.bots_only for t in mine) >= limits.bot_tables:
             raise TableError(f"you already have {limits.bot_tables} tables of bots only being played: "
                              "wait until one is over", 429)
+        here = [t for t in live if t.address == address]
+        if len(here) >= limits.address_open_tables:
+            raise TableError(f"{len(here)} tables started from your address are being played (the limit is "
+                             f"{limits.address_open_tables}): finish one before you start another", 429)
+        if bots_only and sum(t.bots_only for t in here) >= limits.address_bot_tables:
+            raise TableError(f"{limits.address_bot_tables} tables of bots only started from your address are "
+                             "being played: wait until one is over", 429)
         since = now() - _dt.timedelta(hours=1)
-        made = await self._run_db(self.store.created_since, player, since)
+        made, made_here = await self._run_db(self.store.created_since, player, since, address)
         if made >= limits.tables_per_hour:
             raise TableError(f"you have started {made} tables in the last hour (the limit is "
                              f"{limits.tables_per_hour}): try again later", 429)
+        if made_here >= limits.address_tables_per_hour:
+            raise TableError(f"{made_here} tables were started from your address in the last hour (the limit "
+                             f"is {limits.address_tables_per_hour}): try again later", 429)
+        waiting = sorted((t for t in live if not t.played), key=lambda t: t.active)
+        if len(waiting) >= limits.waiting_tables:
+            for table in waiting:
+                if not table.attended() and await self._abandon(table):
+                    log.info("table %s ended unplayed to make room for a new one", table.id)
+                    return
+            raise TableError(f"the server is busy ({len(waiting)} new tables wait for their first move): "
+                             "try again in a few minutes", 429)
 
     def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
         """Live tables with a free ``open`` seat, newest first, a page at a time."""
@@ -584,17 +652,19 @@ class TableManager:
     async def _claim(self, table: Table, seat: Seat, player: str, name: str | None) -> None:
         """Give ``seat`` to ``player`` for good (holding the table's lock); a ``name`` given becomes
         the player's name too."""
-        seat_name = self._unique(table, seat.seat, name or await self.player_name(player) or seat.name)
-        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, seat_name)
+        names = self._fit(table, seat.seat, name or await self.player_name(player) or seat.name)
+        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, names[seat.seat],
+                                [(table.id, n, seat_name) for n, seat_name in names.items() if n != seat.seat])
         if not ok:
             raise TableError("someone took that seat a moment ago: you can watch the table", 409)
         if name is not None and name != self.names.get(player):
             await self._run_db(self.store.set_player_name, player, name, [])
             self.names[player] = name
-        seat.owner, seat.name, seat.invite = player, seat_name, None
-        table.state.names = tuple(s.name for s in table.seats)
+        seat.owner, seat.invite = player, None
         table.active = time.time()
-        self._changed(table)
+        self._rename_seats(table, names)
+        if table.current_seat_is(seat.seat):
+            self._after_change(table)  # its turn now has a person behind it: the turn timer starts
 
     async def join(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
         """Take a free ``open`` seat."""
@@ -623,7 +693,7 @@ class TableManager:
         """Accept an invitation: its seat becomes ``player``'s, unless someone accepted it first."""
         table = await self.get(table_id)
         code = request.get("invite") if isinstance(request, dict) else None
-        if not isinstance(code, str) or not code or len(code) > 100:
+        if not isinstance(code, str) or not TOKEN.fullmatch(code):
             raise TableError("give the invitation, as {\"invite\": \"…\", \"name\": \"…\"}")
         name = self._name(request.get("name"))
         wanted = digest(code)
@@ -697,11 +767,19 @@ class TableManager:
         """The connection's player takes their seat (or watches); ``welcome`` and the state go to it alone."""
         table = await self.get(table_id)
         token = message.get("token")
-        if token is not None and not isinstance(token, str):
-            raise ProtocolError("malformed", "token must be a string or null")
+        if token is not None and (not isinstance(token, str) or not (token == "" or TOKEN.fullmatch(token))):
+            raise ProtocolError("malformed", "token must be a seat's link (letters, digits, - and _) or null")
         seat = table.seat_of(conn.player)
         if seat is None and token:
             seat = await self._legacy_token(table, token, conn.player)
+        if seat is None and not conn.watching:
+            if not self.spectators.take(conn.address, self.limits.spectators):
+                raise ProtocolError("too_many", f"{self.limits.spectators} connections from your address watch "
+                                    "tables already: close one to watch another")
+            conn.watching = True
+        elif seat is not None and conn.watching:
+            self.spectators.give_back(conn.address)
+            conn.watching = False
         if conn.table is not None and conn.table is not table:
             self.leave(conn)
         was_there = seat is not None and table.connected(seat)
@@ -731,6 +809,7 @@ class TableManager:
         return seat.seat
 
     def leave(self, conn: Connection) -> None:
+        """The connection has gone (or moves to another table)."""
         table = conn.table
         if table is not None and conn in table.connections:
             table.connections.discard(conn)
@@ -748,6 +827,13 @@ class TableManager:
             await self._run_db(self.store.touch, table_id)
         except Exception:  # shutting down, or the database is away: the next move stores it anyway
             pass
+
+    def closed(self, conn: Connection) -> None:
+        """The connection is closed: it leaves its table and gives back its address's places."""
+        self.leave(conn)
+        if conn.watching:
+            self.spectators.give_back(conn.address)
+            conn.watching = False
 
     def _presence(self, table: Table, skip: Connection | None) -> None:
         """Tell the table who is connected (a small message: the views do not change)."""
@@ -911,21 +997,56 @@ class TableManager:
             self._after_change(table)
 
     async def _hint(self, conn: Connection, table: Table, version: int) -> None:
+        """The three best moves for the connection's seat, worked out once per version and seat (every tab
+        of the player shares it, and asking again costs nothing), within the seat's hint budget."""
         self._check_version(table, version)
         seat = conn.seat
         if not self._against_bots(table, seat) or table.state.current_player() != seat or seat is None:
             raise ProtocolError("not_allowed", "hints are for your own turn at a table against bots")
-        observation = table.state.observation(seat)
-        legal = [str(m) for m in table.state.legal_moves()]
-        moves = await asyncio.get_running_loop().run_in_executor(
-            self.executor, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
+        future = table.hints.get((version, seat))
+        if future is None:
+            budget = table.hint_budgets.setdefault(seat, TokenBucket(self.limits.hints_per_minute / 60,
+                                                                     max(1, self.limits.hints_per_minute // 4)))
+            if not budget.allow():
+                raise ProtocolError("rate_limited", f"too many hints: ask again {retry_text(budget.wait())}")
+            future = table.hints[(version, seat)] = asyncio.ensure_future(self._work_out_hint(table, seat, version))
+        # The connection goes on reading (a ping, a move) while the hint is worked out.
+        task = asyncio.create_task(self._send_hint(conn, table, seat, version, future))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _send_hint(self, conn: Connection, table: Table, seat: int, version: int,
+                         future: asyncio.Future[list[dict[str, Any]]]) -> None:
+        try:
+            moves = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.exception("while working out a hint at table %s", table.id)
+            table.hints.pop((version, seat), None)
+            conn.send(error("internal", "the hint could not be worked out", version))
+            return
         if conn.table is not table or conn.seat != seat or table.version != version:
             return  # the table moved on meanwhile: the hint is about a position that has gone
+        conn.send({"type": "hint", "version": version, "moves": moves})
+
+    async def _work_out_hint(self, table: Table, seat: int, version: int) -> list[dict[str, Any]]:
+        observation = table.state.observation(seat)
+        legal = [str(m) for m in table.state.legal_moves()]
+        state = table.state.copy()
+        moves: list[dict[str, Any]] = await self.people_bots.run(
+            self._lane(table), HINT, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
         for entry in moves:  # in words, for the player who asked: "You play 9♣ on your ♣ meld: +2.7 ± 1.3 …"
             margin = "?" if entry["margin"] is None else f"{entry['margin']:.1f}"
-            entry["text"] = (f"{table.state.describe_move(Move.parse(entry['move']), seat)}: "
+            entry["text"] = (f"{state.describe_move(Move.parse(entry['move']), seat)}: "
                              f"{entry['value']:+.1f} ± {margin} points ({entry['share']:.0%} of the search)")
-        conn.send({"type": "hint", "version": version, "moves": moves})
+        return moves
+
+    @staticmethod
+    def _lane(table: Table) -> str:
+        """Whose turn at the bot workers a table's work waits for: its host's (one player's many tables
+        and tabs queue behind each other, not in front of anyone else)."""
+        return table.host or table.id
 
     # -- bots, timers, broadcasting -------------------------------------------------------
     def _after_change(self, table: Table) -> None:
@@ -946,10 +1067,11 @@ class TableManager:
         elif table.seats[seat].is_bot:
             level = table.seats[seat].level or "medium"
             table.task = asyncio.create_task(self._later(table, table.version, seat, level, self.bot_delay))
-        elif table.turn_seconds:
+        elif table.turn_seconds and table.seats[seat].owner is not None:  # nobody's seat: nobody's timer
             table.deadline = time.time() + table.turn_seconds
             table.task = asyncio.create_task(
                 self._later(table, table.version, seat, levels.TIMER_LEVEL, table.turn_seconds))
+        table.hints.clear()
         self._changed(table)
 
     async def _later(self, table: Table, version: int, seat: int | None, spec: str | None, delay: float) -> None:
@@ -964,9 +1086,9 @@ class TableManager:
             assert spec is not None
             observation = table.state.observation(seat)
             legal = [str(m) for m in table.state.legal_moves()]
-            pool = self.executor if table.people else self.background
-            move = await asyncio.get_running_loop().run_in_executor(
-                pool, bot_move, spec, observation, legal, f"bot:{table.seed}:{seat}:{version}")
+            pool = self.people_bots if table.people else self.background_bots
+            move = await pool.run(self._lane(table), BOT, bot_move, spec, observation, legal,
+                                  f"bot:{table.seed}:{seat}:{version}")
             async with table.lock:
                 if table.version == version:
                     await self._commit(table, seat, move)
