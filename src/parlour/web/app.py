@@ -45,6 +45,7 @@ from parlour.web.tables import (
     TableManager,
     error,
     parse_message,
+    valid_unicode,
 )
 
 log = logging.getLogger("parlour.web")
@@ -219,15 +220,6 @@ class AsciiJSON(JSONResponse):
         return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
-def _valid_unicode(value: Any) -> bool:
-    """Whether every string in a decoded JSON value is valid Unicode (JSON's ``\\ud800`` escapes can
-    make lone surrogates, which no database, log or answer can hold)."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
 
 def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announce: str | None = None,
                limits: Limits | None = None, secret_key: str | None = None, https_only: bool = False,
@@ -292,7 +284,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             raise TableError("the request body is JSON nested too deeply") from None
         except ValueError:
             raise TableError("the request body must be JSON (UTF-8)") from None
-        if not _valid_unicode(data):
+        if not valid_unicode(data):
             raise TableError("the request holds text that is not valid Unicode (a lone surrogate, like \\ud800)")
         return data
 

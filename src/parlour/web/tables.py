@@ -1165,4 +1165,16 @@ def parse_message(text: str) -> dict[str, Any]:
         raise ProtocolError("malformed", "a message is one JSON object") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("malformed", "a message is a JSON object with a 'type'")
+    if not valid_unicode(data):
+        raise ProtocolError("malformed", "a message holds text that is not valid Unicode (a lone surrogate)")
     return data
+
+
+def valid_unicode(value: Any) -> bool:
+    """Whether every string in a decoded JSON value is valid Unicode (JSON's ``\\ud800`` escapes can
+    make lone surrogates, which no database, log or answer can hold)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
