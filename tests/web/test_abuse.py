@@ -162,7 +162,7 @@ def bot_reply_seconds(client: Client, moves: int) -> list[float]:
         started = time.monotonic()
         client.send({"type": "move", "move": state["legal"][0], "version": state["version"]})
         answered = state["version"] + 2
-        client.recv_until("state", lambda m: m["version"] >= answered or m["status"] != "playing", timeout=60)
+        client.recv_until("state", lambda m, v=answered: m["version"] >= v or m["status"] != "playing", timeout=60)
         seconds.append(time.monotonic() - started)
     return seconds
 

@@ -767,8 +767,8 @@ class TableManager:
         """The connection's player takes their seat (or watches); ``welcome`` and the state go to it alone."""
         table = await self.get(table_id)
         token = message.get("token")
-        if token is not None and (not isinstance(token, str) or not (token == "" or TOKEN.fullmatch(token))):
-            raise ProtocolError("malformed", "token must be a seat's link (letters, digits, - and _) or null")
+        if token is not None and not isinstance(token, str):
+            raise ProtocolError("malformed", "token must be a string or null")
         seat = table.seat_of(conn.player)
         if seat is None and token:
             seat = await self._legacy_token(table, token, conn.player)
@@ -796,8 +796,8 @@ class TableManager:
     async def _legacy_token(self, table: Table, token: str, player: str | None) -> int:
         """A seat's secret link of the first release: it gives the seat to the first player who brings it
         (as an invitation does), so that tables of the first release go on after an upgrade."""
-        wanted = digest(token)
-        seat = next((s for s in table.seats if s.token_digest is not None and s.owner is None
+        wanted = digest(token) if TOKEN.fullmatch(token) else ""  # no link looks otherwise
+        seat = next((s for s in table.seats if wanted and s.token_digest is not None and s.owner is None
                      and secrets.compare_digest(s.token_digest, wanted)), None)
         if seat is None or player is None:
             raise ProtocolError("unauthorized", "that link holds no free seat at this table")
