@@ -29,6 +29,17 @@ _KEYS = {"format", "game", "options", "players", "first", "rounds", "totals", "m
 _ROUND_KEYS = {"deal", "moves", "scores"}
 MAX_DEPTH = 64  # nesting of arrays and objects: a record needs 4, its free ``meta`` a few more
 MAX_REASON = 240  # characters of an error's reason (one readable line)
+MAX_ROUNDS = 100
+"""The most rounds a record may hold: the most any match lasts.  A match to a target score or a
+best-of stops after 100 rounds (Minus Twenty's and Progression's ROUND_CAP), and no game's ``rounds``
+option goes higher; a match as the rules set it lasts 2 (Twenty), 3 (Minus Twenty) or 6
+(Progression) rounds, and Silver Bars stops after its ``max_rounds`` (50) at the latest."""
+MAX_MOVES = 40_000
+"""The most moves a record may hold, over all its rounds.  A round played by people or bots takes
+50 (Twenty) to about 150 moves; random play is the longest, with rounds of about 180 moves in Minus
+Twenty and 230 in Progression, none seen over 400.  So even 100 rounds of random play (about 19,000
+and 23,000 moves when a target is never reached) stay well inside this bound, and what a record asks
+the server to replay stays bounded whatever it holds."""
 # What the engine may raise on data of the wrong type or size (besides ValueError).
 _ENGINE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
 
@@ -62,6 +73,10 @@ class RecordError(ValueError):
         self.round = round_number
         self.move = move_number
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[int, int, str]]:
+        # Pickled by its parts (a replay worked out in another process raises it there).
+        return RecordError, (self.round, self.move, self.reason)
 
     def as_json(self) -> dict[str, Any]:
         """The error as ``parlour replay --json`` prints it."""
@@ -191,6 +206,9 @@ def from_data(data: Any) -> Record:
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list) or not rounds_data:
         raise RecordError(0, 0, "rounds must be a non-empty list")
+    if len(rounds_data) > MAX_ROUNDS:
+        raise RecordError(0, 0, f"a record holds at most {MAX_ROUNDS} rounds; this one has {len(rounds_data)}")
+    moves_so_far = 0
     rounds: list[RoundRecord] = []
     for number, item in enumerate(rounds_data, 1):
         if not isinstance(item, dict):
@@ -207,6 +225,11 @@ def from_data(data: Any) -> Record:
         moves = item.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError(number, 0, "moves must be a list of move texts")
+        moves_so_far += len(moves)
+        if moves_so_far > MAX_MOVES:
+            total = sum(len(r.get("moves", [])) for r in rounds_data if isinstance(r, dict)
+                        and isinstance(r.get("moves", []), list))
+            raise RecordError(0, 0, f"a record holds at most {MAX_MOVES:,} moves; this one has {total:,}")
         scores = item.get("scores")
         if scores is not None:
             scores = _int_list(scores, game.players, "scores", (number, len(moves)))

@@ -347,3 +347,72 @@ def test_only_known_host_names_are_answered(tmp_path: Path) -> None:
     with pytest.raises(Exception):  # noqa: B017 (the handshake is refused, however the library words it)
         Client(server, "x", None, origin="http://evil.example")
     assert json.loads(server.get("/api/me").text) == {"name": None}
+
+
+# -- 6. replays cost what they are worth ------------------------------------------------------------------
+
+def peak_rss_mb(pid: int) -> float:
+    """The peak resident memory (VmHWM) of process ``pid`` and of each of its children, added up (MB)."""
+    def hwm(of: int) -> float:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{of}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(stat.parent.name))
+    return hwm(pid) + sum(hwm(child) for child in children)
+
+
+def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path) -> None:
+    from .test_replay_limits import capped_record
+
+    server = own_server(tmp_path, None)
+    data = capped_record()  # the longest match the rules allow: 100 rounds of Minus Twenty, about 400 kB
+    bomb = json.dumps(data).encode()
+    longer = dict(data, rounds=data["rounds"] + data["rounds"][:20])
+    refused = httpx.post(f"{server.url}/api/replay", content=json.dumps(longer).encode(), timeout=30)
+    assert one_line_error(refused, 422) == "a record holds at most 100 rounds; this one has 120"
+    total = httpx.post(f"{server.url}/api/replay", content=bomb, params={"count": 1}, timeout=60).json()["total"]
+    assert total > 10_000
+    table = server.create_table("twenty", seats=FRIENDS)
+    victim = Client(server, table["table_id"], table["seats"][0]["person"])
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def bomber(address: str) -> None:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=60,
+                          transport=httpx.HTTPTransport(local_address=address)) as script:
+            for number in range(40):
+                if stop.is_set():
+                    return
+                other = json.dumps(dict(data, meta={"n": number})).encode() if number % 2 else bomb  # a new one
+                answer = script.post("/api/replay", content=other, params={"offset": (number * 7919) % total})
+                answers.append(answer.status_code)
+
+    bombers = [threading.Thread(target=bomber, args=(f"127.0.0.{n}",), daemon=True) for n in (2, 3, 4)]
+    for thread in bombers:
+        thread.start()
+    pings = []
+    started = time.monotonic()
+    while any(t.is_alive() for t in bombers) and time.monotonic() - started < 60:
+        before = time.monotonic()
+        assert [m["type"] for m in victim.ping(timeout=10)] == []
+        pings.append(time.monotonic() - before)
+        time.sleep(0.05)
+    stop.set()
+    for thread in bombers:
+        thread.join(timeout=60)
+    victim.close()
+    assert 200 in answers and set(answers) <= {200, 429, 503}, sorted(set(answers))
+    assert 429 in answers, "one address cannot ask for replays without end"
+    # The event loop never waits for a replay: it used to freeze for 5.5 s.  (A ping takes a few ms;
+    # a second allows for a machine twice as busy as CI's.)
+    assert max(pings) < 1.0, sorted(pings)[-5:]
+    # It used to reach 1.1 GB: a page of steps is at most a couple of MB, whatever the record.
+    assert peak_rss_mb(server.proc.pid) < 500  # type: ignore[union-attr]
+    assert "Traceback" not in server.output(2000)

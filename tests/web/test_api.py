@@ -26,7 +26,8 @@ SEAT_KEYS = {"seat", "kind", "level", "name", "taken", "connected"}
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the read-mostly API checks of this module (SQLite)."""
     folder: Path = tmp_path_factory.mktemp("api")
-    proc = ServerProcess(f"sqlite:///{folder / 'parlour.db'}", log_path=folder / "server.log").start()
+    proc = ServerProcess(f"sqlite:///{folder / 'parlour.db'}", log_path=folder / "server.log",
+                         extra=("--replays-per-minute", "100000")).start()
     yield proc
     proc.stop()
     proc.close_people()
@@ -288,20 +289,28 @@ def test_record_is_409_until_the_match_is_over_then_replays(server: ServerProces
     assert state.is_match_over() and state.totals == last["summary"]["totals"]
     full = server.get(f"/api/tables/{table_id}/replay").json()
     assert full["full"] is True and all(len(s["all_hands"]) == 2 for s in full["steps"])
-    assert len(full["steps"]) == last["version"] + 1
+    assert full["total"] == last["version"] + 1 and full["offset"] == 0
+    assert len(full["steps"]) == min(100, full["total"]), "a page at a time: 100 steps by default"
+    # paged: the pages put together are the whole match, the last page ends where the match ended
+    pages = [server.get(f"/api/tables/{table_id}/replay", params={"offset": o, "count": 40}).json()["steps"]
+             for o in range(0, full["total"], 40)]
+    whole = [step for page in pages for step in page]
+    assert len(whole) == full["total"] and whole[:len(full["steps"])] == full["steps"]
+    tail = server.get(f"/api/tables/{table_id}/replay", params={"offset": -1}).json()
+    assert tail["steps"] == whole[-1:] and tail["steps"][0]["totals"] == last["summary"]["totals"]
     for client in clients:
         client.close()
 
 
 def test_replay_of_a_golden_record_gives_every_step(api: ServerProcess) -> None:
     data = load_record("twenty-illustrative.json")
-    answer = api.post("/api/replay", json=data)
+    answer = api.post("/api/replay", json=data, params={"count": 200})
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["full"] is True
     steps = body["steps"]
     moves = sum(len(r["moves"]) for r in data["rounds"])
-    assert len(steps) == 1 + moves + len(data["rounds"]) - 1
+    assert len(steps) == body["total"] == 1 + moves + len(data["rounds"]) - 1
     assert all(len(s["all_hands"]) == 2 for s in steps)
     assert steps[-1]["totals"] == data["totals"] and steps[-1]["match_over"] is True
     assert steps[0]["all_hands"] == data["rounds"][0]["deal"]["hands"]

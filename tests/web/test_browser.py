@@ -1262,3 +1262,34 @@ def test_screenshots_of_every_game_mid_game(server: ServerProcess, browser: Brow
             page.close()
     finally:
         ctx.close()
+
+
+def test_a_long_replay_comes_a_page_at_a_time(server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+    """The longest match the rules allow (100 rounds, some 20,000 steps) replays in the browser: the
+    server sends a page of steps at a time, and the viewer fetches the page of the step it goes to."""
+    from .test_replay_limits import capped_record
+
+    path = tmp_path / "long.json"
+    data = capped_record()
+    path.write_text(json.dumps(data))
+    ctx = person(browser)
+    try:
+        page = new_page(ctx)
+        pages: list[str] = []
+        page.on("request", lambda r: pages.append(r.url) if "/api/replay" in r.url else None)
+        page.goto(server.url + "/replay")
+        page.set_input_files("#record-file", str(path))
+        page.locator("#replay-counter").wait_for()
+        first = page.locator("#replay-counter").inner_text()
+        total = int(first.split(" / ")[1])
+        assert first == f"step 0 / {total}" and total > 10_000
+        page.locator("#replay-last").click()
+        page.wait_for_function(f"() => document.querySelector('#replay-counter').textContent === 'step {total} / {total}'"
+                               " && document.querySelector('#replay-loading').hidden")
+        assert page.locator(".replay-round").inner_text().startswith("Round 100")
+        page.keyboard.press("ArrowLeft")
+        assert page.locator("#replay-counter").inner_text() == f"step {total - 1} / {total}"
+        assert len(pages) == 2 and "offset=0" in pages[0] and f"offset={(total // 100) * 100}" in pages[1], pages
+        no_errors(page)
+    finally:
+        ctx.close()

@@ -516,11 +516,11 @@ class MinusTwenty(Game):
                "may want less)", int, 0, 54),
         Option("stall_limit", STALL_LIMIT, "turns in a row taking from a discard pile that end the round (0: off)",
                int, 0),
-        Option("rounds", 3, "rounds in a match (ignored with target_score or best_of)", int, 1),
+        Option("rounds", 3, "rounds in a match (ignored with target_score or best_of)", int, 1, ROUND_CAP),
         Option("target_score", None, "play rounds until a player has at least this many points", int, 1,
-               nullable=True),
+               1000, nullable=True),
         Option("best_of", None, "play until a player has won more than half of this many rounds", int, 1,
-               nullable=True),
+               ROUND_CAP, nullable=True),
     )
     micro_options: ClassVar[Mapping[str, Any]] = {
         "suits": 1, "numbers": 4, "investments": 1, "minus": 12, "hand_size": 1, "stall_limit": 2, "rounds": 1,

@@ -410,11 +410,11 @@ class Progression(Game):
     summary = "three players: rising private stacks, open public stacks, face-card multipliers"
     observation_type = ProgressionObservation
     options = (
-        Option("rounds", 6, "rounds in the match (ignored with target_score)", int, minimum=1),
+        Option("rounds", 6, "rounds in the match (ignored with target_score)", int, minimum=1, maximum=ROUND_CAP),
         Option(
             "target_score", None,
             f"play rounds until a player has at least this many points (at most {ROUND_CAP} rounds)",
-            int, minimum=1, nullable=True,
+            int, minimum=1, maximum=1000, nullable=True,
         ),
         Option("takeback", True, "a player may take back the card just played to a public stack", bool),
         Option(

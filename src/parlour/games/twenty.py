@@ -596,7 +596,7 @@ class Twenty(Game):
         Option("hand_size", HAND, "cards in each hand (Five Tally is still five cards)", int, 1, HAND),
         Option("hands", HANDS_A_ROUND, "hands each player is dealt in a round (the rest of the stock is not played)",
                int, 1),
-        Option("rounds", ROUNDS, "rounds in a match; the players take turns to play first", int, 1),
+        Option("rounds", ROUNDS, "rounds in a match; the players take turns to play first", int, 1, 100),
     )
     micro_options: ClassVar[Mapping[str, Any]] = {"suits": 1, "ranks": 7, "hand_size": 2, "hands": 1, "rounds": 1}
     """One suit of 7 to K (values 7, 8, 9 and four ten cards), two revealed, a hand of two each

@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import games, record
 from parlour.bots import levels as bot_levels
+from parlour.web import replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.store import TableStore
 from parlour.web.tables import (
@@ -54,7 +55,6 @@ MAX_MESSAGE = 16 * 1024
 """The largest client message answered (bigger ones get ``too_large``)."""
 MAX_FRAME = 1024 * 1024
 """uvicorn closes a connection whose frame is bigger than this."""
-MAX_RECORD = 5 * 1024 * 1024
 HELLO_SECONDS = 10
 """A connection must say a valid ``hello`` this soon after it opens."""
 POLICY_VIOLATION = 1008
@@ -248,11 +248,13 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             print(announce, flush=True)
         yield
         await manager.stop()
+        replay_service.close()
 
     # The API is described at /openapi.json; no docs page, whose script would come from a CDN (CSP forbids it).
     app = FastAPI(title="parlour", lifespan=lifespan, docs_url=None, redoc_url=None,
                   default_response_class=AsciiJSON)
     app.state.newcomers = KeyedBuckets.per_hour(limits.new_players_per_hour)
+    replay_service = replays.ReplayService(limits.replays_per_minute)
     app.add_middleware(SessionMiddleware, secret_key=key, session_cookie=SESSION_COOKIE,
                        max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=https_only)
     app.add_middleware(Guard, allowed_origins=allowed_origins, hosts=hosts, https_only=https_only)
@@ -260,6 +262,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     def manager() -> TableManager:
         return holder["manager"]
+
+    @app.exception_handler(replays.ReplayRefused)
+    async def replay_refused(_request: Request, exc: replays.ReplayRefused) -> JSONResponse:
+        headers = {"Retry-After": "5"} if exc.status in (429, 503) else None
+        return AsciiJSON({"error": str(exc)}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
@@ -364,19 +371,37 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
                         headers={"Content-Disposition": f'attachment; filename="parlour-{table_id}.json"'})
 
     @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().replay(table_id, player_of(request, make=False))
+    async def table_replay(table_id: str, request: Request) -> Response:
+        """A page of the match's steps (``offset``, negative from the end, and ``count``): from the player's
+        seat during play, with all cards once it is over (those pages are kept: they never change)."""
+        offset, count = replays.paging(request.query_params)
+        kept = replay_service.kept(table_id, offset, count)
+        if kept is not None:
+            return Response(kept, media_type="application/json")
+        table = await manager().get(table_id)
+        finished = table.status == "finished"
+        viewer = None
+        if not finished:
+            viewer = table.seat_of(player_of(request, make=False))
+            if viewer is None:
+                raise TableError("during play, a replay is shown only to the players, each from their own seat", 403)
+        spec = replays.TableSpec(table.game.id, dict(table.options), table.seed, tuple(s.name for s in table.seats),
+                                 tuple(change for _seat, change in table.changes), finished)
+        text = await replay_service.table(table_id, spec, viewer, address_of(request.scope), offset, count)
+        return Response(text, media_type="application/json")
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> Any:
-        data = await body(request, MAX_RECORD)
+    async def replay_upload(request: Request) -> Response:
+        """A page of an uploaded record's steps, all cards shown (``offset``, ``count`` as above)."""
+        offset, count = replays.paging(request.query_params)
+        address = address_of(request.scope)
+        replay_service.check(address)
+        raw = await replays.read_upload(request.stream(), request.headers.get("content-length"))
         try:
-            from parlour.web.views import record_steps
-
-            steps = await asyncio.to_thread(record_steps, data)
+            text = await replay_service.upload(raw, address, offset, count)
         except record.RecordError as exc:
-            return JSONResponse({"error": str(exc), "round": exc.round, "move": exc.move}, status_code=422)
-        return {"steps": steps, "full": True}
+            return AsciiJSON({"error": str(exc), "round": exc.round, "move": exc.move}, status_code=422)
+        return Response(text, media_type="application/json")
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -741,18 +741,6 @@ class TableManager:
             self._changed(table)
         return {"seat": number, "url": invite_url(table.id, invite)}
 
-    async def replay(self, table_id: str, player: str | None) -> dict[str, Any]:
-        """Replay steps: from the player's seat during play, with all cards after the match."""
-        table = await self.get(table_id)
-        state = new_state(table.game, table.options, table.seed, [s.name for s in table.seats])
-        changes = [c for _s, c in table.changes]
-        if table.status == "finished":
-            return {"steps": list(views.steps(state, changes, views.full_view)), "full": True}
-        seat = table.seat_of(player)
-        if seat is None:
-            raise TableError("during play, a replay is shown only to the players, each from their own seat", 403)
-        return {"steps": list(views.steps(state, changes, lambda s: s.observation(seat))), "full": False}
-
     async def record(self, table_id: str) -> dict[str, Any]:
         """The match record, once the match is over."""
         from parlour import record

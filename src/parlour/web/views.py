@@ -5,12 +5,14 @@ from :meth:`~parlour.game.State.observation`, the one view of a state for a seat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from parlour import games, record
-from parlour.game import Move, State
+from parlour.game import Deal, Move, State
 from parlour.web import layouts
+from parlour.web.store import NEXT_ROUND
 
 View = dict[str, Any]
 
@@ -65,11 +67,34 @@ def steps(state: State, changes: Sequence[str], view: Callable[[State], View]) -
     ``state`` starts at the beginning of the match and is played forward."""
     yield _step(view(state), None)
     for change in changes:
-        if change == "next round":
-            state.next_round()
-        else:
-            state.apply(Move.parse(change))
+        _make(state, change, None)
         yield _step(view(state), change)
+
+
+def page(state: State, changes: Sequence[str], view: Callable[[State], View], offset: int, count: int,
+         deals: Iterable[Deal] | None = None) -> list[View]:
+    """Steps ``offset`` to ``offset + count - 1`` of :func:`steps` (fewer at the end; none past it).
+
+    The changes before ``offset`` are made without a view: a page costs its own views and a
+    replay of the moves before it, never the views of the whole match.  ``deals``, if given, deal
+    the rounds after the first in turn (a record's); without them, each is shuffled by the state.
+    """
+    dealt = iter(deals) if deals is not None else None
+    out: list[View] = []
+    if offset == 0 and count > 0:
+        out.append(_step(view(state), None))
+    for number, change in enumerate(itertools.islice(changes, max(0, offset + count - 1)), 1):
+        _make(state, change, dealt)
+        if number >= offset:
+            out.append(_step(view(state), change))
+    return out
+
+
+def _make(state: State, change: str, deals: Iterator[Deal] | None) -> None:
+    if change == NEXT_ROUND:
+        state.next_round(next(deals) if deals is not None else None)
+    else:
+        state.apply(Move.parse(change))
 
 
 def _step(view: View, change: str | None) -> View:
@@ -79,6 +104,19 @@ def _step(view: View, change: str | None) -> View:
     return view
 
 
+def record_page(rec: record.Record, offset: int, count: int) -> tuple[list[View], int]:
+    """Steps ``offset`` to ``offset + count - 1`` of a replayed record, with all cards, and how
+    many steps it has in all.  ``rec`` must have replayed (:func:`~parlour.record.replay`)."""
+    changes: list[str] = []
+    for number, rnd in enumerate(rec.rounds):
+        if number:
+            changes.append(NEXT_ROUND)  # dealt with the record's own deal, not a shuffle
+        changes.extend(rnd.moves)
+    state = rec.game.new_match(options=rec.options, first=rec.first, names=rec.players, deal=rec.rounds[0].deal)
+    shown = page(state, changes, full_view, offset, count, (rnd.deal for rnd in rec.rounds[1:]))
+    return shown, len(changes) + 1
+
+
 def record_steps(data: Any) -> list[View]:
     """Every step of a ``parlour-record/1`` record, with all cards.
 
@@ -86,14 +124,5 @@ def record_steps(data: Any) -> list[View]:
     """
     rec = record.from_data(data)
     record.replay(rec)
-    first_deal = rec.rounds[0].deal
-    state = rec.game.new_match(options=rec.options, first=rec.first, names=rec.players, deal=first_deal)
-    out = [_step(full_view(state), None)]
-    for number, rnd in enumerate(rec.rounds):
-        if number:
-            state.next_round(rnd.deal)
-            out.append(_step(full_view(state), "next round"))
-        for text in rnd.moves:
-            state.apply(Move.parse(text))
-            out.append(_step(full_view(state), text))
-    return out
+    every = sum(len(rnd.moves) for rnd in rec.rounds) + len(rec.rounds)
+    return record_page(rec, 0, every)[0]

@@ -1101,8 +1101,10 @@
     }
 
     function openLiveReplay() {
-      api("/api/tables/" + encodeURIComponent(tableId) + "/replay").then(function (res) {
-        T.replay = replayViewer(res.steps, res.full, {
+      const path = "/api/tables/" + encodeURIComponent(tableId) + "/replay";
+      // Open at the last step: the last page first (a negative offset counts from the end).
+      replayFetch(path, -REPLAY_PAGE, REPLAY_PAGE).then(function (page) {
+        T.replay = replayViewer(page, function (offset, count) { return replayFetch(path, offset, count); }, {
           seat: T.seat === null ? 0 : T.seat,
           names: T.state ? seatNames(T.state, T.state.view) : null,
           onClose: function () { T.replay = null; overlay.remove(); },
@@ -1110,7 +1112,7 @@
         const overlay = h("div.overlay#replay-overlay", { role: "dialog", "aria-label": "Replay" },
           h("div.overlay-box", T.replay.el));
         document.body.append(overlay);
-        T.replay.go(res.steps.length - 1);
+        T.replay.go(T.replay.total - 1);
       }).catch(function (err) { toast("No replay: " + err.message, "error"); });
     }
 
@@ -1518,14 +1520,33 @@
   }
   /* ------------------------------------------------------------- replays */
 
-  /** A step-by-step viewer over replay steps (views); returns {el, go, close}. */
-  function replayViewer(steps, full, opts) {
+  /** Steps asked for at once; the server sends a page at a time. */
+  const REPLAY_PAGE = 100;
+
+  /** A page of a replay: GET ``path`` or, with ``body``, POST it again (an uploaded record). */
+  function replayFetch(path, offset, count, body) {
+    const url = path + "?offset=" + offset + "&count=" + count;
+    return api(url, body === undefined ? {} : { method: "POST", body: body }).then(asReplayPage);
+  }
+
+  /** A page as {steps, full, offset, total} (a server answering the whole replay at once: all of it). */
+  function asReplayPage(res) {
+    if (res.total === undefined) return { steps: res.steps, full: res.full, offset: 0, total: res.steps.length };
+    return res;
+  }
+
+  /** A step-by-step viewer over a replay fetched a page at a time: ``first`` is a page
+      ({steps, full, offset, total}), ``fetchPage(offset, count)`` a promise of another.
+      Returns {el, go, close, i, total}. */
+  function replayViewer(first, fetchPage, opts) {
     opts = opts || {};
-    const R = { i: 0, steps: steps };
+    const full = first.full;
+    const R = { i: 0, shown: 0, total: 0, known: {}, loading: null };
     const stage = h("div.replay-stage");
     const counter = h("span.replay-counter#replay-counter");
     const change = h("span.replay-change");
-    const slider = h("input.replay-slider", { type: "range", min: "0", max: String(Math.max(0, steps.length - 1)), value: "0", "aria-label": "Step" });
+    const loading = h("span.muted.replay-loading#replay-loading", { hidden: true }, "loading…");
+    const slider = h("input.replay-slider", { type: "range", min: "0", max: "0", value: "0", "aria-label": "Step" });
     slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
     const btn = function (label, title, fn, id) { return h("button.btn.small" + (id ? "#" + id : ""), { type: "button", title: title, onclick: fn }, label); };
     const controls = h("div.replay-controls",
@@ -1533,17 +1554,46 @@
       btn("◀", "Previous step (←)", function () { go(R.i - 1); }, "replay-prev"),
       slider,
       btn("▶", "Next step (→)", function () { go(R.i + 1); }, "replay-next"),
-      btn("▶|", "Last step (End)", function () { go(steps.length - 1); }, "replay-last"),
+      btn("▶|", "Last step (End)", function () { go(R.total - 1); }, "replay-last"),
       opts.onClose ? btn("✕ Close", "Back to the table (Esc)", function () { opts.onClose(); }, "replay-close") : null);
     const el = h("div.replay",
-      h("div.replay-head", h("h2", "Replay"), h("span.muted", full ? "all cards shown" : "as seen from your seat"), counter, change),
+      h("div.replay-head", h("h2", "Replay"), h("span.muted", full ? "all cards shown" : "as seen from your seat"), counter, change, loading),
       controls, stage);
+    /** Keep a page's steps; a replay that grew or shrank since (a table being played) starts afresh. */
+    function keep(page) {
+      if (page.total !== R.total) {
+        R.known = {};
+        R.total = page.total;
+        slider.max = String(Math.max(0, R.total - 1));
+      }
+      page.steps.forEach(function (step, k) { R.known[page.offset + k] = step; });
+    }
+    /** Fetch the page holding step R.i, one page at a time; then show whatever step is wanted by then. */
+    function load() {
+      if (R.loading !== null) return;
+      const offset = Math.floor(R.i / REPLAY_PAGE) * REPLAY_PAGE;
+      R.loading = offset;
+      loading.hidden = false;
+      fetchPage(offset, REPLAY_PAGE).then(function (page) {
+        R.loading = null;
+        keep(page);
+        go(R.i);
+      }).catch(function (err) {
+        R.loading = null;
+        loading.hidden = true;
+        toast("Replay: " + err.message, "error");
+        if (R.known[R.shown]) go(R.shown);  // back to the step on the board
+      });
+    }
     function go(i) {
-      if (!steps.length) { stage.textContent = "No steps."; return; }
-      R.i = Math.max(0, Math.min(steps.length - 1, i));
+      if (!R.total) { stage.textContent = "No steps."; return; }
+      R.i = Math.max(0, Math.min(R.total - 1, i));
       slider.value = String(R.i);
-      const view = steps[R.i];
-      counter.textContent = "step " + R.i + " / " + (steps.length - 1);
+      counter.textContent = "step " + R.i + " / " + (R.total - 1);
+      const view = R.known[R.i];
+      if (!view) { load(); return; }
+      R.shown = R.i;
+      loading.hidden = R.loading === null;
       change.textContent = view.change ? "· " + (view.change === "next round" ? "new round dealt" : notationText(view.change)) : "· the deal";
       const names = opts.names || view.names || [];
       const ctx = {
@@ -1556,6 +1606,7 @@
         return n + " " + num((view.totals || [])[k] + (view.round_over ? 0 : (view.scores || [])[k] || 0));
       }).join(" · ")), renderBoard(ctx));
     }
+    keep(first);
     R.el = el;
     R.go = go;
     R.close = opts.onClose || null;
@@ -1571,7 +1622,7 @@
     if (ev.key === "ArrowRight") { R.go(R.i + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { R.go(R.i - 1); ev.preventDefault(); }
     else if (ev.key === "Home") { R.go(0); ev.preventDefault(); }
-    else if (ev.key === "End") { R.go(R.steps.length - 1); ev.preventDefault(); }
+    else if (ev.key === "End") { R.go(R.total - 1); ev.preventDefault(); }
     else if (ev.key === "Escape" && R.close) { R.close(); }
   }
 
@@ -1589,14 +1640,15 @@
       const f = file.files[0];
       if (!f) return;
       f.text().then(function (text) {
-        let data;
-        try { data = JSON.parse(text); } catch (e) { throw new Error("This file is not JSON."); }
-        return api("/api/replay", { method: "POST", body: data });
-      }).then(function (res) {
-        out.innerHTML = "";
-        current = replayViewer(res.steps, res.full, {});
-        out.append(current.el);
-        current.go(0);
+        try { JSON.parse(text); } catch (e) { throw new Error("This file is not JSON."); }
+        // Every page sends the same record again: the server keeps nothing of an upload.
+        const fetchPage = function (offset, count) { return replayFetch("/api/replay", offset, count, text); };
+        return fetchPage(0, REPLAY_PAGE).then(function (page) {
+          out.innerHTML = "";
+          current = replayViewer(page, fetchPage, {});
+          out.append(current.el);
+          current.go(0);
+        });
       }).catch(function (err) {
         out.innerHTML = "";
         const d = err.data || {};
