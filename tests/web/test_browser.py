@@ -1284,8 +1284,8 @@ def test_a_long_replay_comes_a_page_at_a_time(server: ServerProcess, browser: Br
         total = int(first.split(" / ")[1])
         assert first == f"step 0 / {total}" and total > 10_000
         page.locator("#replay-last").click()
-        page.wait_for_function(f"() => document.querySelector('#replay-counter').textContent === 'step {total} / {total}'"
-                               " && document.querySelector('#replay-loading').hidden")
+        page.wait_for_function("() => document.querySelector('#replay-counter').textContent === "
+                               f"'step {total} / {total}' && document.querySelector('#replay-loading').hidden")
         assert page.locator(".replay-round").inner_text().startswith("Round 100")
         page.keyboard.press("ArrowLeft")
         assert page.locator("#replay-counter").inner_text() == f"step {total - 1} / {total}"
