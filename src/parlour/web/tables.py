@@ -258,6 +258,8 @@ class Table:
     """The ``state`` message of the current version for each viewer: a seat, or None (spectators)."""
     narration: dict[int | None, Narration] = field(default_factory=dict)
     """The round's moves in words for each viewer (see :func:`parlour.narrate.move_log`)."""
+    played: bool = False
+    """Whether a person has moved here: only such tables count against the server's cap."""
     address: str | None = None
     """The digest of the address the table was started from (see :meth:`TableStore.address_digest`)."""
     hints: dict[tuple[int, int], asyncio.Future[list[dict[str, Any]]]] = field(default_factory=dict)
@@ -287,9 +289,8 @@ class Table:
         """Made with bots in every seat."""
         return all(s.is_bot for s in self.seats)
 
-    @property
-    def played(self) -> bool:
-        """Whether a person has moved here: only such tables count against the server's cap."""
+    def person_moved(self) -> bool:
+        """Whether one of the table's changes is a person's move."""
         return any(seat is not None and not self.seats[seat].is_bot for seat, _change in self.changes)
 
     def attended(self) -> bool:
@@ -416,6 +417,7 @@ class TableManager:
         table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
                       created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned",
                       active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address)
+        table.played = table.person_moved()
         return table
 
     async def get(self, table_id: str) -> Table:
@@ -773,7 +775,7 @@ class TableManager:
         was_there = seat is not None and table.connected(seat)
         conn.table, conn.seat = table, seat
         table.connections.add(conn)
-        if conn.player is not None and seat is not None:
+        if conn.player is not None and (seat is not None or (table.bots_only and conn.player == table.host)):
             table.active = time.time()
         conn.send({"type": "welcome", "seat": seat, "role": "spectator" if seat is None else "player",
                    "table": table.summary(conn.player)})
@@ -801,7 +803,8 @@ class TableManager:
         table = conn.table
         if table is not None and conn in table.connections:
             table.connections.discard(conn)
-            table.active = time.time()
+            if conn.seat is not None or (table.bots_only and conn.player == table.host):
+                table.active = time.time()  # someone was at it until now (a spectator's coming and going is not)
             if conn.seat is not None and not table.connected(conn.seat):
                 self._presence(table, None)
                 if table.live:
@@ -916,6 +919,7 @@ class TableManager:
         for viewer, entry in said.items():
             table.narration[viewer].append(entry)
         table.changes.append((seat, change))
+        table.played = table.played or (seat is not None and not table.seats[seat].is_bot)
         table.version += 1
         self._after_change(table)
 
