@@ -7,6 +7,8 @@ import copy
 import json
 import pickle
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,8 @@ import pytest
 from parlour import games, record
 from parlour.game import State
 from parlour.record import MAX_MOVES, MAX_ROUNDS, RecordError
+
+DATA = Path(__file__).parent / "data"
 
 
 def random_match(game_id: str, seed: int, options: dict[str, Any] | None = None) -> tuple[State, list[str]]:
@@ -117,3 +121,15 @@ def test_a_record_error_crosses_processes_whole() -> None:
     assert (again.round, again.move, again.reason) == (2, 5, "play QQ is not a move")
     header = pickle.loads(pickle.dumps(RecordError(0, 0, "x " * 200)))
     assert str(header) == str(RecordError(0, 0, "x " * 200))
+
+
+def test_players_names_are_checked_as_everywhere_else() -> None:
+    """A record's names are shown beside every move of a replay: a lone surrogate, a NUL or a direction
+    override is refused in one line naming the character (parlour.names), as at a table."""
+    data = json.loads((DATA / "twenty-illustrative.json").read_text())
+    for bad, says in (("\ud800", "U+D800"), ("A\u0000", "U+0000"), ("\u202eevE", "U+202E")):
+        broken = dict(data, players=[bad, data["players"][1]])
+        with pytest.raises(record.RecordError, match=re.escape(says)) as info:
+            record.from_data(broken)
+        assert str(info.value).startswith("player 1's name") and "\n" not in str(info.value)
+    assert record.from_data(dict(data, players=["  Zoë   Ann ", "Bo"])).players == ["Zoë Ann", "Bo"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlour import games
+from parlour import games, names
 from parlour.game import Deal, Game, Move, State
 
 FORMAT = "parlour-record/1"
@@ -200,6 +200,11 @@ def from_data(data: Any) -> Record:
         or not all(isinstance(p, str) for p in players)
     ):
         raise RecordError(0, 0, f"players must be a list of {game.players} names")
+    try:  # shown beside every move of a replay: names checked as everywhere else (parlour.names)
+        players = [names.check_name(p, what=f"player {seat + 1}'s name") or f"Player {seat + 1}"
+                   for seat, p in enumerate(players)]
+    except names.BadName as exc:
+        raise RecordError(0, 0, str(exc)) from None
     first = data.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < game.players:
         raise RecordError(0, 0, f"first must be a seat from 0 to {game.players - 1}, not {_show(first)}")
