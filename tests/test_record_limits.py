@@ -20,11 +20,12 @@ from parlour.record import MAX_MOVES, MAX_ROUNDS, RecordError
 DATA = Path(__file__).parent / "data"
 
 
-def random_match(game_id: str, seed: int, options: dict[str, Any] | None = None) -> tuple[State, list[str]]:
+def random_match(game_id: str, seed: int, options: dict[str, Any] | None = None,
+                 names: list[str] | None = None) -> tuple[State, list[str]]:
     """A whole match of random legal moves, and its changes as a table stores them (moves in
     notation, ``next round`` between rounds)."""
     rng = random.Random(seed)
-    state = games.get(game_id).new_match(seed=seed, options=options or {}, names=None)
+    state = games.get(game_id).new_match(seed=seed, options=options or {}, names=names)
     changes: list[str] = []
     while not state.is_match_over():
         if state.is_round_over():

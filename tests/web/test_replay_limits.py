@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import random
 import re
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -15,12 +14,13 @@ from typing import Any
 
 import pytest
 from fastapi.encoders import jsonable_encoder
+from tests.test_record_limits import capped_record
+from tests.test_record_limits import random_match as any_random_match
 
 from parlour import games, record
 from parlour.game import State
 from parlour.web import replays, views
 from parlour.web.replays import MAX_PAGE, MAX_UPLOAD, PAGE, ReplayRefused, ReplayService, TableSpec
-from parlour.web.store import NEXT_ROUND
 
 from .conftest import DATA
 
@@ -37,27 +37,8 @@ def service() -> Iterator[ReplayService]:
 
 
 def random_match(game_id: str, seed: int, options: dict[str, Any] | None = None) -> tuple[State, list[str]]:
-    """A whole match of random legal moves, and its changes as a table keeps them (moves in
-    notation, ``next round`` between rounds).  (``tests/test_record_limits.py`` has the same: this
-    file runs alone under ``pytest`` too, where ``tests`` is not a package to import from.)"""
-    rng = random.Random(seed)
-    game = games.get(game_id)
-    state = game.new_match(seed=seed, options=options or {}, names=[*NAMES, "Cy"][:game.players])
-    changes: list[str] = []
-    while not state.is_match_over():
-        if state.is_round_over():
-            state.next_round()
-            changes.append(NEXT_ROUND)
-        else:
-            move = rng.choice(state.legal_moves())
-            state.apply(move)
-            changes.append(str(move))
-    return state, changes
-
-
-def capped_record() -> dict[str, Any]:
-    """A Minus Twenty match to 1000 points of random play, stopped by the rules after 100 rounds."""
-    return record.to_data(random_match("minus-twenty", 3, {"target_score": 1000})[0])
+    """A whole match of random legal moves between Ann, Bo (and Cy), and its changes as a table keeps them."""
+    return any_random_match(game_id, seed, options, [*NAMES, "Cy"][:games.get(game_id).players])
 
 
 def run(coroutine: Any) -> Any:
