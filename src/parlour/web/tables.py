@@ -603,28 +603,22 @@ class TableManager:
         played = sum(t.played for t in live)
         if played >= limits.live_tables:
             raise TableError(f"the server is full ({played} tables are being played): try again later", 429)
-        mine = [t for t in live if t.host == player]
-        if len(mine) >= limits.open_tables:
-            raise TableError(f"you already have {len(mine)} tables being played (the limit is "
-                             f"{limits.open_tables}): finish one before you start another", 429)
-        if bots_only and sum(t.bots_only for t in mine) >= limits.bot_tables:
-            raise TableError(f"you already have {limits.bot_tables} tables of bots only being played: "
-                             "wait until one is over", 429)
-        here = [t for t in live if t.address == address]
-        if len(here) >= limits.address_open_tables:
-            raise TableError(f"{len(here)} tables started from your address are being played (the limit is "
-                             f"{limits.address_open_tables}): finish one before you start another", 429)
-        if bots_only and sum(t.bots_only for t in here) >= limits.address_bot_tables:
-            raise TableError(f"{limits.address_bot_tables} tables of bots only started from your address are "
-                             "being played: wait until one is over", 429)
-        since = now() - _dt.timedelta(hours=1)
-        made, made_here = await self._run_db(self.store.created_since, player, since, address)
-        if made >= limits.tables_per_hour:
-            raise TableError(f"you have started {made} tables in the last hour (the limit is "
-                             f"{limits.tables_per_hour}): try again later", 429)
-        if made_here >= limits.address_tables_per_hour:
-            raise TableError(f"{made_here} tables were started from your address in the last hour (the limit "
-                             f"is {limits.address_tables_per_hour}): try again later", 429)
+        made, made_here = await self._run_db(self.store.created_since, player, now() - _dt.timedelta(hours=1),
+                                             address)
+        for who, has, holds, most_open, most_bots, started, most_started in (
+                ("you", "have", [t for t in live if t.host == player], limits.open_tables, limits.bot_tables,
+                 made, limits.tables_per_hour),
+                ("your address", "has", [t for t in live if t.address == address], limits.address_open_tables,
+                 limits.address_bot_tables, made_here, limits.address_tables_per_hour)):
+            if len(holds) >= most_open:
+                raise TableError(f"{who} already {has} {len(holds)} tables being played (the limit is "
+                                 f"{most_open}): finish one before you start another", 429)
+            if bots_only and sum(t.bots_only for t in holds) >= most_bots:
+                raise TableError(f"{who} already {has} {most_bots} tables of bots only being played: "
+                                 "wait until one is over", 429)
+            if started >= most_started:
+                raise TableError(f"{who} started {started} tables in the last hour (the limit is "
+                                 f"{most_started}): try again later", 429)
         waiting = sorted((t for t in live if not t.played), key=lambda t: t.active)
         if len(waiting) >= limits.waiting_tables:
             for table in waiting:
