@@ -43,6 +43,7 @@ def test_only_the_servers_own_origin_may_change_things() -> None:
     assert not same_origin("http://evil.example", "127.0.0.1:8000")
     assert not same_origin("http://127.0.0.1:8001", "127.0.0.1:8000")
     assert not same_origin("null", "127.0.0.1:8000")
+    assert not same_origin("http://[", "127.0.0.1:8000")  # not a URL: no site's own
     assert not same_origin("http://127.0.0.1:8000", None)
     assert same_origin("https://ok.example", "127.0.0.1:8000", frozenset({"https://ok.example"}))
 

@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import games, record
 from parlour.bots import levels as bot_levels
-from parlour.web import replays
+from parlour.web import openapi, replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.store import TableStore
 from parlour.web.tables import (
@@ -87,7 +87,10 @@ def same_origin(origin: str | None, host: str | None, allowed: frozenset[str] = 
         return True
     if origin == "null" or host is None:
         return False
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # not a URL at all ("http://["): no site's own
+        return False
     return parts.scheme.lower() == scheme and parts.netloc.lower() == host.lower()
 
 
@@ -427,6 +430,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             manager().sockets.give_back(address)
             writer.cancel()
 
+    openapi.describe(app)
     return app
 
 

@@ -425,6 +425,8 @@ class TableManager:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if not TOKEN.fullmatch(table_id) or len(table_id) > 32:  # no table's id looks otherwise
+            raise TableError(f"no table {table_id[:40]!r}: it may have been mistyped", 404)
         loaded = await self._run_db(self.store.load, table_id)
         if loaded is None:
             raise TableError(f"no table {table_id!r}: it may have been mistyped", 404)
