@@ -42,8 +42,10 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src
 
+# Both cores: the tests are independent (each web test has a server, a port and a database of its own);
+# a file's tests stay together, so that a module's server or browser is started once.
 pytest: $(DEV_STAMP) test-setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test: lint typecheck pytest
 

@@ -846,7 +846,8 @@ def test_an_abandoned_table_says_so_with_the_scores(sqlite_url: str, tmp_path: P
     """A table nobody used for the server's idle time ends as abandoned; its page says so, shows the
     scores so far, and does not keep reconnecting."""
     server = ServerProcess(sqlite_url, log_path=tmp_path / "server.log",
-                           extra=("--idle-minutes", "0.02", "--message-rate", "1000")).start()
+                           extra=("--idle-minutes", "0.02", "--first-move-minutes", "0.02",
+                                  "--message-rate", "1000")).start()
     ctx = person(browser)
     try:
         name_me(ctx, server, "Ada")
