@@ -179,8 +179,8 @@ def open_seat_to_move(server: ServerProcess, table_id: str) -> int:
         return version
 
 
-def test_one_players_timers_and_hints_do_not_starve_another_players_bot(tmp_path: Path) -> None:
-    server = own_server(tmp_path, None, "--message-rate", "1000", "--max-open", "20")
+def test_one_players_timers_and_hints_do_not_starve_another_players_bot(tmp_path: Path, db_url: str | None) -> None:
+    server = own_server(tmp_path, db_url, "--message-rate", "1000", "--max-open", "20")
     spammer = server.person("Spammer")
     # eight tables of an open seat against an expert bot with a 5 s timer: nobody sits at the open seat,
     # so no timer plays for it and the expert never thinks
@@ -368,10 +368,10 @@ def peak_rss_mb(pid: int) -> float:
     return hwm(pid) + sum(hwm(child) for child in children)
 
 
-def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path) -> None:
+def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path, db_url: str | None) -> None:
     from .test_replay_limits import capped_record
 
-    server = own_server(tmp_path, None)
+    server = own_server(tmp_path, db_url)
     data = capped_record()  # the longest match the rules allow: 100 rounds of Minus Twenty, about 400 kB
     bomb = json.dumps(data).encode()
     longer = dict(data, rounds=data["rounds"] + data["rounds"][:20])
