@@ -75,11 +75,11 @@ def test_a_cookieless_flood_never_keeps_a_person_from_playing(tmp_path: Path, db
     server = own_server(tmp_path, db_url, "--max-waiting", "20", "--first-move-minutes", "0.05",
                         "--max-address-open", "12")
     made, refusal = flood_tables(server, "127.0.0.2")
-    assert made == 12 and "your address" in refusal, (made, refusal)
+    assert made >= 12 and "your address" in refusal, (made, refusal)  # more if some ended meanwhile
     # more addresses (a botnet): tables nobody moved at make room for each other; nobody is refused
     for address in ("127.0.0.3", "127.0.0.4"):
         made, refusal = flood_tables(server, address)
-        assert made == 12 and "your address" in refusal, (made, refusal)
+        assert made >= 12 and "your address" in refusal, (made, refusal)  # more if some ended meanwhile
     live = [t for t in lobby(server) if t["status"] == "playing"]
     assert len(live) <= 20, len(live)
     # a spectator on a flood table does not keep it alive
@@ -237,13 +237,14 @@ def test_a_seat_taken_later_gets_its_timer(tmp_path: Path) -> None:
     server = own_server(tmp_path, None, "--message-rate", "1000")
     host = server.person("Host")
     table = created(host, [{"kind": "open"}, {"kind": "bot", "level": "easy"}], turn_seconds=5)
+    version = open_seat_to_move(server, table["table_id"])  # where the bot leads, after its first move
     time.sleep(6)
-    assert summary_of(None, server, table["table_id"])["version"] == 0, "nobody's seat, nobody's timer"
+    assert summary_of(None, server, table["table_id"])["version"] == version, "nobody's seat, nobody's timer"
     joiner = server.person("Joiner")
     assert joiner.post(f"/api/tables/{table['table_id']}/join", json={"seat": 0}).status_code == 200
     # the joiner never moves: the timer plays for them
-    wait_for(lambda: summary_of(None, server, table["table_id"])["version"] >= 1, "the timer plays the taken seat",
-             timeout=30)
+    wait_for(lambda: summary_of(None, server, table["table_id"])["version"] > version,
+             "the timer plays the taken seat", timeout=30)
 
 
 # -- 3. floods are closed ---------------------------------------------------------------------------------
@@ -256,9 +257,10 @@ def test_a_paced_flood_is_closed_whatever_is_interleaved(tmp_path: Path) -> None
     started = time.monotonic()
     accepted = 0
     closed = False
-    while time.monotonic() - started < 40 and not closed:  # 50 a second: some get through, most not
+    while time.monotonic() - started < 40 and not closed:  # over 100 a second: some get through, most not
         try:
-            flooder.send({"type": "ping"})
+            for _ in range(3):
+                flooder.send({"type": "ping"})
             while True:
                 message = flooder.recv(timeout=0.001)
                 accepted += message["type"] == "pong"
