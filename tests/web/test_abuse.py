@@ -83,8 +83,11 @@ def test_a_cookieless_flood_never_keeps_a_person_from_playing(tmp_path: Path, db
     live = [t for t in lobby(server) if t["status"] == "playing"]
     assert len(live) <= 20, len(live)
     # a spectator on a flood table does not keep it alive
-    watched = live[0]["table_id"]
-    with Client(server, watched, None, address="127.0.0.5") as spectator:
+    with cookieless(server, "127.0.0.5") as script:
+        answer = script.post("/api/tables", json={"game": "twenty", "seats": WITH_OPEN_SEAT})
+        assert answer.status_code == 200, answer.text
+        watched = answer.json()["table_id"]
+    with Client(server, watched, None, address="127.0.0.6") as spectator:
         assert spectator.seat is None
         wait_for(lambda: summary_of(None, server, watched)["status"] == "abandoned",
                  "a table only a spectator is at ends (no first move within 3 s)", timeout=30)
