@@ -200,6 +200,14 @@ async def flood(ctx: Ctx) -> dict[str, Any]:
     return tally
 
 
+async def count_states(ws: ClientConnection, tally: dict[str, Any], key: str) -> None:
+    """Watch a table until the connection closes, counting its ``state`` messages in ``tally[key]``."""
+    with contextlib.suppress(ConnectionClosed):
+        async for raw in ws:
+            if isinstance(raw, str) and '"type":"state"' in raw:
+                tally[key] += 1
+
+
 # -- bots: bots-only tables of expert bots, each watched (the second scenario of issue 16) ----------------------
 async def bots(ctx: Ctx) -> dict[str, Any]:
     """``bot_tables`` tables of two expert bots, ``bots_per_person`` per new identity, each watched by a
@@ -209,12 +217,6 @@ async def bots(ctx: Ctx) -> dict[str, Any]:
                              "watchers_refused": 0}
     sockets: list[ClientConnection] = []
     tasks: list[asyncio.Task[Any]] = []
-
-    async def watch(ws: ClientConnection) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for raw in ws:
-                if isinstance(raw, str) and '"type":"state"' in raw:
-                    tally["changes"] += 1
 
     async with ctx.http() as http:
         cookie: str | None = None
@@ -239,7 +241,7 @@ async def bots(ctx: Ctx) -> dict[str, Any]:
                 tally["watchers_refused"] += 1
                 continue
             sockets.append(ws)
-            tasks.append(asyncio.create_task(watch(ws)))
+            tasks.append(asyncio.create_task(count_states(ws, tally, "changes")))
     ctx.ready.set()
     await ctx.wait()
     await cancel_all(tasks)
@@ -353,12 +355,6 @@ async def starve(ctx: Ctx) -> dict[str, Any]:
     sockets: list[ClientConnection] = []
     tasks: list[asyncio.Task[Any]] = []
 
-    async def watch(ws: ClientConnection) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for raw in ws:
-                if isinstance(raw, str) and '"type":"state"' in raw:
-                    tally["timer_changes"] += 1
-
     async def tab(table: str, cookie: str | None) -> None:
         for _attempt in range(10):  # reconnects when the server closes the tab
             if ctx.over():
@@ -426,7 +422,7 @@ async def starve(ctx: Ctx) -> dict[str, Any]:
                 ws = await ctx.connect(table, cookie)
                 sockets.append(ws)
                 await hello(ws)
-                tasks.append(asyncio.create_task(watch(ws)))
+                tasks.append(asyncio.create_task(count_states(ws, tally, "changes")))
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed, RuntimeError):
                 tally["tabs_refused"] += 1
         status, table = await ctx.create(http, cookie, {"game": ctx.config["game"], "options": {}, "seats": [
