@@ -92,6 +92,19 @@ class Ctx:
             return 200, str(answer.json()["table_id"])
         return answer.status_code, said(answer.status_code, answer.text)
 
+    async def own_table(self, tally: dict[str, Any]) -> tuple[str | None, str] | None:
+        """A new identity and a table of its own (``me`` and ``friend``): (cookie, table id), or None when the
+        server refuses it (the refusal goes in ``tally`` and the phase is told the abuser is ready)."""
+        async with self.http() as http:
+            cookie = await self.identity(http)
+            status, table = await self.create(http, cookie, {"game": self.config["game"], "options": {},
+                                                             "seats": [{"kind": "me"}, {"kind": "friend"}]})
+        if status != 200:
+            tally["table_refused"] = f"{status} {table}"
+            self.ready.set()
+            return None
+        return cookie, str(table)
+
     async def connect(self, table_id: str, cookie: str | None) -> ClientConnection:
         return await connect(self.ws_url(table_id), proxy=None, compression=None, max_size=None, open_timeout=10,
                              close_timeout=1, local_addr=(ABUSER, 0),
@@ -149,14 +162,10 @@ async def flood(ctx: Ctx) -> dict[str, Any]:
     limit = int(ctx.config["flood_limit"])
     tally: dict[str, Any] = {"sent": 0, "connections": 0, "closed": {}, "refused": 0, "received": 0,
                              "rate_limited": 0, "lifetimes": []}
-    async with ctx.http() as http:
-        cookie = await ctx.identity(http)
-        status, table = await ctx.create(http, cookie, {"game": ctx.config["game"], "options": {},
-                                                         "seats": [{"kind": "me"}, {"kind": "friend"}]})
-    if status != 200:
-        tally["table_refused"] = f"{status} {table}"
-        ctx.ready.set()
+    own = await ctx.own_table(tally)
+    if own is None:
         return tally
+    cookie, table = own
 
     def over() -> bool:
         return ctx.over() or tally["sent"] >= limit or tally["connections"] >= max(1, limit // 10)
@@ -510,14 +519,10 @@ async def paced(ctx: Ctx) -> dict[str, Any]:
             counts["bytes"] += len(BIG_FRAME)
             await asyncio.sleep(0)  # a send the kernel took at once does not yield: let the paced sockets send
 
-    async with ctx.http() as http:
-        cookie = await ctx.identity(http)
-        status, table = await ctx.create(http, cookie, {"game": ctx.config["game"], "options": {},
-                                                         "seats": [{"kind": "me"}, {"kind": "friend"}]})
-    if status != 200:
-        tally["table_refused"] = f"{status} {table}"
-        ctx.ready.set()
+    own = await ctx.own_table(tally)
+    if own is None:
         return tally
+    cookie, table = own
     tasks = [asyncio.create_task(slot("messages", table, cookie)) for _ in range(int(ctx.config["paced_sockets"]))]
     tasks += [asyncio.create_task(slot("bytes", table, cookie)) for _ in range(int(ctx.config["bytes_sockets"]))]
     ctx.ready.set()
