@@ -421,3 +421,32 @@ def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path, db_u
     # It used to reach 1.1 GB: a page of steps is at most a couple of MB, whatever the record.
     assert peak_rss_mb(server.proc.pid) < 500  # type: ignore[union-attr]
     assert "Traceback" not in server.output(2000)
+
+
+# -- 7. the address a limit counts --------------------------------------------------------------------------
+
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    """X-Forwarded-For from anyone but a proxy named with --trust-proxy changes nothing: a script cannot
+    choose the address its limits are counted under.  From the named proxy, each forwarded address
+    counts on its own."""
+    def make(server: ServerProcess, forwarded: str) -> httpx.Response:
+        with cookieless(server, "127.0.0.2") as script:
+            return script.post("/api/tables", json={"game": "twenty", "seats": WITH_OPEN_SEAT},
+                               headers={"X-Forwarded-For": forwarded})
+
+    plain = own_server(tmp_path, None, "--max-address-open", "2")
+    assert [make(plain, f"203.0.113.{n}").status_code for n in range(3)] == [200, 200, 429]
+    plain.stop()
+    proxied = ServerProcess(f"sqlite:///{tmp_path / 'proxied.db'}", log_path=tmp_path / "proxied.log",
+                            extra=("--max-address-open", "2", "--trust-proxy", "127.0.0.2")).start()
+    assert [make(proxied, f"203.0.113.{n}").status_code for n in range(3)] == [200, 200, 200]
+    assert [make(proxied, "198.51.100.7").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_tables_started_in_the_last_hour_are_counted_across_a_restart(tmp_path: Path) -> None:
+    server = own_server(tmp_path, None, "--max-address-per-hour", "3")
+    assert flood_tables(server, "127.0.0.2")[0] == 3
+    server.restart()
+    made, refusal = flood_tables(server, "127.0.0.2")
+    assert made == 0 and "your address started 3 tables in the last hour" in refusal, refusal
+    play_one_move_against_a_bot(server.person("Someone else"), server)  # another address is not counted
