@@ -270,7 +270,7 @@ class ReplayService:
     def kept(self, key: str, offset: int = 0, count: int = PAGE) -> str | None:
         """The page of finished table ``key`` (every card shown) if it is kept, else None: a page
         kept needs no table loaded (only a finished table's pages are kept, and it never changes)."""
-        return self.cache.get((key, None, offset, min(count, MAX_PAGE)))
+        return self.cache.get((key, None, offset, _count(count)))
 
     def check(self, address: str) -> None:
         """Raise :class:`ReplayRefused` now if any page asked for from ``address`` would be refused

@@ -299,10 +299,6 @@ class Table:
         return any(c.seat is not None or (self.bots_only and c.player is not None and c.player == self.host)
                    for c in self.connections)
 
-    def current_seat_is(self, seat: int) -> bool:
-        """Whether it is ``seat``'s turn."""
-        return self.live and self.state.current_player() == seat
-
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
@@ -488,14 +484,15 @@ class TableManager:
         name = self._name(request.get("name") if isinstance(request, dict) else None)
         if name is None:
             raise TableError("give your name, as {\"name\": \"…\"}")
-        tables = [t for t in self.tables.values() if t.live and t.seat_of(player) is not None]
-        renamed = {t.id: self._fit(t, t.seat_of(player), name) for t in tables}  # type: ignore[arg-type]
+        renamed = [(t, self._fit(t, seat, name)) for t in self.tables.values()
+                   if t.live and (seat := t.seat_of(player)) is not None]
         await self._run_db(self.store.set_player_name, player, name,
-                           [(table_id, seat, seat_name) for table_id, names in renamed.items()
+                           [(table.id, seat, seat_name) for table, names in renamed
                             for seat, seat_name in names.items()])
         self.names[player] = name
-        for table in tables:
-            self._rename_seats(table, renamed[table.id])
+        for table, names in renamed:
+            self._rename_seats(table, names)
+            self._changed(table)
         return {"name": name}
 
     @staticmethod
@@ -524,12 +521,12 @@ class TableManager:
             taken.append(out.get(bot.seat, bot.name))
         return out
 
-    def _rename_seats(self, table: Table, names: dict[int, str]) -> None:
-        """Give seats new names in memory (stored already) and tell the table."""
+    @staticmethod
+    def _rename_seats(table: Table, names: dict[int, str]) -> None:
+        """Give seats new names in memory (stored already); the caller tells the table."""
         for number, seat_name in names.items():
             table.seats[number].name = seat_name
         table.state.names = tuple(s.name for s in table.seats)
-        self._changed(table)
 
     # -- HTTP ---------------------------------------------------------------------
     async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
@@ -661,8 +658,10 @@ class TableManager:
         seat.owner, seat.invite = player, None
         table.active = time.time()
         self._rename_seats(table, names)
-        if table.current_seat_is(seat.seat):
+        if table.live and table.state.current_player() == seat.seat:
             self._after_change(table)  # its turn now has a person behind it: the turn timer starts
+        else:
+            self._changed(table)
 
     async def join(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
         """Take a free ``open`` seat."""
