@@ -450,3 +450,26 @@ def test_tables_started_in_the_last_hour_are_counted_across_a_restart(tmp_path: 
     made, refusal = flood_tables(server, "127.0.0.2")
     assert made == 0 and "your address started 3 tables in the last hour" in refusal, refusal
     play_one_move_against_a_bot(server.person("Someone else"), server)  # another address is not counted
+
+
+def test_a_seat_asks_for_hints_within_its_budget(tmp_path: Path) -> None:
+    """The same position's hint again costs nothing; a new position's hint spends the seat's budget,
+    shared by all its tabs, and over it the answer says when to ask again."""
+    server = own_server(tmp_path, None, "--hints-per-minute", "1")
+    person = server.person("Ann")
+    table = created(person, [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    tabs = [Client(server, table["table_id"], person) for _ in range(2)]
+    state = tabs[0].state
+    assert state is not None
+    if not state["can_hint"]:
+        state = tabs[0].recv_until("state", lambda m: m["can_hint"], timeout=30)
+    for tab in tabs:  # one hint, twice: the budget of one a minute is spent once
+        tab.send({"type": "hint", "version": state["version"]})
+        assert tab.recv_until("hint", timeout=60)["version"] == state["version"]
+    tabs[0].send({"type": "move", "move": state["legal"][0], "version": state["version"]})
+    state = tabs[1].recv_until("state", lambda m: m["can_hint"], timeout=30)  # a Twenty round lasts 20 moves
+    tabs[1].send({"type": "hint", "version": state["version"]})
+    refused = tabs[1].recv_until("error", timeout=30)
+    assert refused["code"] == "rate_limited" and "ask again in" in refused["message"], refused
+    for tab in tabs:
+        tab.close()
