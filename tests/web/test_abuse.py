@@ -18,7 +18,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .conftest import Client, Person, ServerProcess
+from .conftest import DATA, Client, Person, ServerProcess
 from .test_security import closed_within, create, created, one_line_error, summary_of, wait_for
 
 FRIENDS = [{"kind": "me"}, {"kind": "friend"}]
@@ -131,7 +131,7 @@ def test_new_identities_and_sockets_are_limited_per_address(tmp_path: Path) -> N
     # three sockets at once from one address: the fourth is turned away with a reason
     fourth = Client(server, table_id, None, address="127.0.0.3", hello=False)
     assert fourth.recv_until("error")["code"] == "too_many"
-    closed_within(fourth, 10)
+    closed_within(fourth, 60)  # the server drops the TCP connection at the end of its closing handshake
     for client in [*watchers, third]:
         client.close()
     # sessions a minute: 8 in all from the address (bursts of 4) ...
@@ -217,6 +217,8 @@ def test_one_players_timers_and_hints_do_not_starve_another_players_bot(tmp_path
     try:
         with Client(server, game["table_id"], victim) as client:
             replies = bot_reply_seconds(client, 12)
+        # a hint is a search of the hard level: on a busy machine the first may come after the victim's moves
+        wait_for(lambda: hints, "a hint is answered", timeout=180)
     finally:
         stop.set()
         for thread in threads:
@@ -414,7 +416,13 @@ def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path, db_u
         thread.join(timeout=60)
     victim.close()
     assert 200 in answers and set(answers) <= {200, 429, 503}, sorted(set(answers))
-    assert 429 in answers, "one address cannot ask for replays without end"
+    # One address cannot ask for replays without end: 30 new records one after the other spend a budget of
+    # 20 a minute in bursts of 10, unless each took 3 s to work out (a small record takes milliseconds).
+    small = json.loads((DATA / "twenty-illustrative.json").read_text())
+    with httpx.Client(base_url=server.url, trust_env=False, timeout=60,
+                      transport=httpx.HTTPTransport(local_address="127.0.0.7")) as script:
+        codes = [script.post("/api/replay", json=dict(small, meta={"n": n})).status_code for n in range(30)]
+    assert 429 in codes and set(codes) <= {200, 429}, codes
     # The event loop never waits for a replay: it used to freeze for 5.5 s.  (A ping takes a few ms;
     # a second allows for a machine twice as busy as CI's.)
     assert max(pings) < 1.0, sorted(pings)[-5:]
