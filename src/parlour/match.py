@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parlour.bots import Bot, view_for
+from parlour.bots import Bot, blind_view
 from parlour.game import Game, IllegalMoveError, Move, State
 
 
@@ -35,16 +35,38 @@ def play_bots(
     if len(bots) != game.players:
         raise ValueError(f"{game.name} needs {game.players} players, got {len(bots)}")
     state = game.new_match(seed=seed, options=options, names=names)
-    rngs = [bot_rng(seed, seat) for seat in range(game.players)]
+    return play_out(state, bots, [bot_rng(seed, seat) for seat in range(game.players)], on_move=on_move)
+
+
+def play_out(
+    state: State,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    *,
+    rounds_only: bool = False,
+    on_move: Callable[[State, int, Move], None] | None = None,
+) -> State:
+    """Play ``state`` on to the end of its match (with ``rounds_only``, of its round), the bot in
+    each seat choosing with that seat's RNG from ``rngs``, and return it: the one match loop of
+    :func:`play_bots` and the lab's arena, which seed their bots' RNGs each their own way.
+
+    A bot that reads no observation gets the same blind view every move, built once, and the
+    state's methods are looked up once: this is the lab's inner loop."""
+    game_id = state.game.id
+    chooses = [bot.choose for bot in bots]
+    blind = [None if bot.reads_observation else blind_view(game_id, seat) for seat, bot in enumerate(bots)]
+    current_player, legal_moves, apply, observation = (
+        state.current_player, state.legal_moves, state.apply, state.observation)
     while True:
-        seat = state.current_player()
+        seat = current_player()
         if seat is None:
-            if state.is_match_over():
+            if state.is_match_over() or rounds_only:
                 return state
             state.next_round()
             continue
-        move = bots[seat].choose(view_for(bots[seat], state, seat), state.legal_moves(), rngs[seat])
-        state.apply(move)
+        view = blind[seat]
+        move = chooses[seat](observation(seat) if view is None else view, legal_moves(), rngs[seat])
+        apply(move)
         if on_move is not None:
             on_move(state, seat, move)
 

@@ -20,6 +20,7 @@ from typing import Any
 from parlour import bots, games, record
 from parlour.game import State
 from parlour.lab.stats import mean_and_margin, wilson_interval
+from parlour.match import play_out
 
 
 def seatings(players: int) -> list[tuple[int, ...]]:
@@ -60,29 +61,22 @@ def play_match(
     """Play one match (or only its first round) with players seated as ``seating``; with
     ``noise``, every bot slips that often (:func:`parlour.bots.slipping`).
 
-    The lab's inner loop: a bot that reads no observation gets the same blind view every
-    move, built once, and the state's methods are looked up once."""
+    The bots' RNGs are the arena's own (:func:`arena_bot_rng`); the loop is
+    :func:`parlour.match.play_out`."""
     game = games.get(game_id)
-    names = _names(specs)
+    names = player_labels(specs)
     players = [bots.make(specs[p]) for p in seating]
     if noise:
         players = [bots.slipping(player, noise) for player in players]
     state = game.new_match(seed=seed, options=options, names=[names[p] for p in seating])
-    rngs = [random.Random(f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{s}") for s in range(len(seating))]
-    chooses = [player.choose for player in players]
-    blind = [None if player.reads_observation else bots.blind_view(game_id, seat)
-             for seat, player in enumerate(players)]
-    current_player, legal_moves, apply, observation = (
-        state.current_player, state.legal_moves, state.apply, state.observation)
-    while True:
-        seat = current_player()
-        if seat is None:
-            if state.is_match_over() or rounds_only:
-                return state
-            state.next_round()
-            continue
-        view = blind[seat]
-        apply(chooses[seat](observation(seat) if view is None else view, legal_moves(), rngs[seat]))
+    rngs = [arena_bot_rng(seed, seating, seat) for seat in range(len(seating))]
+    return play_out(state, players, rngs, rounds_only=rounds_only)
+
+
+def arena_bot_rng(seed: int, seating: Sequence[int], seat: int) -> random.Random:
+    """The RNG the bot in ``seat`` uses in the lab's match played from ``seed`` with ``seating``
+    (seeded otherwise than :func:`parlour.match.bot_rng`, which the lab's stored results keep)."""
+    return random.Random(f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{seat}")
 
 
 def outcome(state: State, rounds_only: bool) -> tuple[list[int], list[int]]:
@@ -94,7 +88,9 @@ def outcome(state: State, rounds_only: bool) -> tuple[list[int], list[int]]:
     return totals, [seat for seat, t in enumerate(totals) if t == best]
 
 
-def _names(specs: Sequence[str]) -> list[str]:
+def player_labels(specs: Sequence[str]) -> list[str]:
+    """How the lab names the players of ``specs``: by their spec, numbered when a spec repeats
+    (``random#1``, ``random#2``), in the records, the tournament's results and the report."""
     return [spec if list(specs).count(spec) == 1 else f"{spec}#{i + 1}" for i, spec in enumerate(specs)]
 
 
@@ -162,7 +158,7 @@ def summarise(specs: Sequence[str], results: Sequence[MatchResult]) -> list[Play
     deal's seatings averaged first), as duplicate play makes the seatings
     of one deal dependent.
     """
-    names = _names(specs)
+    names = player_labels(specs)
     stats = []
     deals = sorted({r.deal for r in results})
     for player, name in enumerate(names):

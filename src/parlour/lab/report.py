@@ -42,7 +42,7 @@ from sqlalchemy import select
 from parlour import games
 from parlour.game import RoundEnding
 from parlour.lab import measures
-from parlour.lab.arena import _names  # the arena's player labels, so both name players alike
+from parlour.lab.arena import player_labels
 from parlour.lab.stats import holm, icc_interval, paired_difference, t_interval, units_needed, wilson_interval
 from parlour.store import EventRow, Experiment, Match, RoundRow, Store
 
@@ -191,7 +191,7 @@ def _load(store: Store, experiment: Experiment) -> _Played:
     np.add.at(counts, (event_round, column[event_kind.ravel()]), 1)
     return _Played(
         experiment=experiment,
-        labels=_names(experiment.players),
+        labels=player_labels(experiment.players),
         deal=np.array([-1 if row.deal is None else row.deal for row in rows], dtype=np.int64),
         first=np.array([row.first for row in rows], dtype=np.int64),
         seat_of=np.argsort(seating, axis=1).astype(np.int64),
