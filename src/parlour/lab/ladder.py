@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from parlour import games
 from parlour.bots import levels
-from parlour.lab.plan import ExperimentSpec, make_spec
+from parlour.lab.spec import ExperimentSpec, make_spec
 from parlour.store import Store
 
 LEVELS = tuple(level.name for level in levels.LEVELS)

@@ -45,133 +45,20 @@ values = "5..9"                   # or a list: [5, 6, 7, 8, 9]; "0,10,20"; "true
 from __future__ import annotations
 
 import dataclasses
-import random
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlour import bots, games
-from parlour.lab.arena import seatings
+from parlour.lab import studies
+from parlour.lab.spec import ExperimentSpec, StudyShape, Task, make_spec
+
+__all__ = ["ExperimentSpec", "Task", "load_plan", "make_spec"]
+"""A plan's own name, and the experiments it makes (:mod:`parlour.lab.spec`), named here too so
+that ``plan.make_spec`` reads as what it is: one variant of a plan."""
 
 _KEYS = {"name", "game", "players", "deals", "matches", "seed", "rounds_only", "options", "noise"}
 _PLAN_KEYS = {"baseline", "sweep"}
 """Keys of the plan as a whole, not of a variant."""
-
-
-@dataclass(frozen=True)
-class Task:
-    """One match of an experiment: its place, deal, seating and seed."""
-
-    index: int
-    deal: int | None
-    seating: tuple[int, ...]
-    seed: int
-
-
-@dataclass(frozen=True)
-class ExperimentSpec:
-    """What an experiment plays: everything needed to reproduce its results."""
-
-    name: str
-    game: str
-    options: dict[str, Any]
-    players: tuple[str, ...]
-    mode: str
-    """``matches`` or ``deals``."""
-    count: int
-    seed: int = 0
-    rounds_only: bool = False
-    noise: float = 0.0
-    """Playtest noise: each bot's chance of a random legal move instead of its own
-    (:class:`parlour.bots.Slips`)."""
-    study: str | None = None
-    """The study (plan) the experiment belongs to; None for a quick run."""
-    baseline: str | None = None
-    """The name of the study's baseline experiment, which the others are compared with."""
-
-    @property
-    def total(self) -> int:
-        """How many matches the experiment plays."""
-        return self.count * len(self.players) if self.mode == "deals" else self.count
-
-    def task(self, index: int) -> Task:
-        """Match number ``index``: its seed and seating follow from the experiment's seed alone."""
-        orders = seatings(len(self.players))
-        if self.mode == "deals":
-            deal, turn = divmod(index, len(self.players))
-            return Task(index, deal, orders[turn], _derive(self.seed, deal))
-        return Task(index, None, orders[index % len(orders)], _derive(self.seed, index))
-
-    def tasks(self, skip: set[int] | None = None) -> Iterator[Task]:
-        """Every task not in ``skip``, in order (generated lazily)."""
-        for index in range(self.total):
-            if skip is None or index not in skip:
-                yield self.task(index)
-
-    def definition(self) -> dict[str, Any]:
-        """The fields that define the results (to check a stored experiment matches)."""
-        return {"game": self.game, "options": self.options, "players": list(self.players),
-                "mode": self.mode, "count": self.count, "seed": self.seed, "rounds_only": self.rounds_only,
-                "noise": self.noise}
-
-
-def _derive(seed: int, number: int) -> int:
-    return random.Random(f"parlour-lab:{seed}:{number}").randrange(2**62)
-
-
-def make_spec(
-    *,
-    game: str,
-    players: Sequence[str],
-    matches: int | None = None,
-    deals: int | None = None,
-    options: Mapping[str, Any] | None = None,
-    seed: int = 0,
-    rounds_only: bool = False,
-    name: str | None = None,
-    noise: float = 0.0,
-    study: str | None = None,
-    baseline: str | None = None,
-) -> ExperimentSpec:
-    """A checked experiment (exactly one of ``matches`` and ``deals``)."""
-    definition = games.get(game)
-    values = definition.check_options(dict(options or {}))
-    if len(players) != definition.players:
-        raise ValueError(f"{definition.name} needs {definition.players} players, got {len(players)}")
-    for spec in players:
-        _check_restrictions(game, values, spec, bots.make(spec))
-    if (matches is None) == (deals is None):
-        raise ValueError("give exactly one of matches and deals")
-    count = matches if matches is not None else deals
-    assert count is not None
-    if not isinstance(count, int) or count < 1:
-        raise ValueError(f"matches/deals must be a positive whole number, not {count!r}")
-    mode = "matches" if matches is not None else "deals"
-    if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 1:
-        raise ValueError(f"noise is a chance between 0 and 1, not {noise!r}")
-    noise = float(noise)
-    if name is None:
-        changed = definition.non_default_options(values)
-        opts = "".join(f" {k}={v}" for k, v in changed.items())
-        name = (f"{game}{opts} {','.join(players)} {count} {mode} seed {seed}" + (" rounds" if rounds_only else "")
-                + (f" noise {noise:g}" if noise else ""))
-    return ExperimentSpec(name, game, values, tuple(players), mode, count, seed, rounds_only, noise, study, baseline)
-
-
-def _check_restrictions(game: str, options: Mapping[str, Any], spec: str, bot: bots.Bot) -> None:
-    """A restricted bot's kind of move must be one the game offers beside others, under its
-    default options or these (a misspelt kind would restrict nothing and quietly play
-    unrestricted; a kind these options take away is a fair question: it should cost nothing)."""
-    from parlour.lab.studies import kinds_of
-
-    while isinstance(bot, bots.Restricted):
-        known = list(dict.fromkeys([*kinds_of(game), *kinds_of(game, options)]))
-        if bot.kind not in known:
-            raise ValueError(f"bot {spec!r}: {bot.kind!r} is not a kind of move {game} offers among others "
-                             f"(its kinds: {', '.join(known)})")
-        bot = bot.bot
 
 
 def load_plan(path: str | Path) -> list[ExperimentSpec]:
@@ -204,8 +91,6 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
 
 def _sweep(path: Path, data: dict[str, Any], study: str) -> list[ExperimentSpec]:
     """The variants of a plan's ``[sweep]`` table, with the plan's other keys."""
-    from parlour.lab import studies
-
     table = data.pop("sweep")
     if "variant" in data:
         raise ValueError(f"{path}: give [sweep] or [[variant]], not both (a sweep makes its own variants)")
@@ -259,4 +144,16 @@ def _variants(path: Path, data: dict[str, Any], prefix: str) -> list[ExperimentS
             ))
         except ValueError as exc:
             raise ValueError(f"{path}, {name}: {exc}") from None
-    return specs
+    return _shaped(specs)
+
+
+def _shaped(specs: list[ExperimentSpec]) -> list[ExperimentSpec]:
+    """A plan's variants with their study's shape: a sweep of the one option they differ in when
+    they differ in that alone (the same bots, noise and mode), else variants that vary more."""
+    first = specs[0]
+    changed = {key for s in specs for key, value in s.options.items() if first.options.get(key) != value}
+    alike = all((s.players, s.noise, s.mode) == (first.players, first.noise, first.mode) for s in specs)
+    if len(changed) == 1 and alike:
+        (option,) = changed
+        return [dataclasses.replace(s, shape=StudyShape("sweep", option, s.options[option])) for s in specs]
+    return [dataclasses.replace(s, shape=StudyShape("variants", None)) for s in specs]

@@ -25,7 +25,7 @@ from typing import Any
 
 from parlour import record
 from parlour.lab.arena import outcome, play_match
-from parlour.lab.plan import ExperimentSpec, Task
+from parlour.lab.spec import ExperimentSpec, Task
 from parlour.store import MatchData, Store
 
 CHUNK = 4

@@ -16,17 +16,14 @@ deals and the report compares them deal by deal against the baseline.
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour import games
 from parlour.game import Option
-from parlour.lab.plan import ExperimentSpec, make_spec
-
-CENSUS_ROUNDS = 30
-"""Rounds of random play :func:`kinds_of` looks through."""
+from parlour.lab.census import CENSUS_ROUNDS as CENSUS_ROUNDS
+from parlour.lab.census import kinds_of as kinds_of
+from parlour.lab.spec import ExperimentSpec, StudyShape, make_spec
 
 
 def value_text(value: Any) -> str:
@@ -109,43 +106,9 @@ def sweep(
     baseline = f"{study}/{option}={value_text(chosen[base])}"
     return [make_spec(game=game, players=players, deals=deals, matches=matches,
                       options={**(options or {}), option: value}, seed=seed, rounds_only=rounds_only,
-                      name=f"{study}/{option}={value_text(value)}", noise=noise, study=study, baseline=baseline)
+                      name=f"{study}/{option}={value_text(value)}", noise=noise, study=study, baseline=baseline,
+                      shape=StudyShape("sweep", option, value))
             for value in chosen]
-
-
-def kinds_of(
-    game_id: str, options: Mapping[str, Any] | None = None, rounds: int = CENSUS_ROUNDS, seed: int = 0
-) -> list[str]:
-    """The kinds of move a player can choose between (:func:`_census`), taken once for each
-    game, options, rounds and seed."""
-    key = (game_id, json.dumps(dict(options or {}), sort_keys=True, default=str), rounds, seed)
-    if key not in _CENSUS:
-        _CENSUS[key] = _census(game_id, options, rounds, seed)
-    return list(_CENSUS[key])
-
-
-_CENSUS: dict[tuple[str, str, int, int], list[str]] = {}
-"""Censuses already taken (each is the same every time)."""
-
-
-def _census(game_id: str, options: Mapping[str, Any] | None, rounds: int, seed: int) -> list[str]:
-    """The kinds of move (:meth:`parlour.game.Game.move_kind`) a player can choose between:
-    a census of ``rounds`` seeded rounds of random play, the same every time.  A kind counts
-    at a decision where it is legal beside another kind (a move that is the only kind on
-    offer, like resolving a strike, is no choice: barring it or binding to it changes
-    nothing); most often offered first."""
-    game = games.get(game_id)
-    offered: Counter[str] = Counter()
-    for number in range(rounds):
-        rng = random.Random(f"parlour-census:{seed}:{number}")
-        state = game.new_match(rng=rng, options=options)
-        while state.current_player() is not None:
-            legal = state.legal_moves()
-            kinds = {game.move_kind(move) for move in legal}
-            if len(kinds) > 1:
-                offered.update(kinds)
-            state.apply(rng.choice(legal))
-    return sorted(offered, key=lambda kind: (-offered[kind], kind))
 
 
 def matters(
@@ -173,14 +136,15 @@ def matters(
         _check_kinds(game, kinds, options)
     study = name or "what matters"
     baseline = f"{study}/unrestricted"
-    variants = [("unrestricted", [bot] * seats)]
+    variants: list[tuple[str, list[str], dict[str, str] | None]] = [("unrestricted", [bot] * seats, None)]
     for kind in kinds:
-        variants.append((f"without {kind}", [f"{bot}/without:{kind}", *[bot] * (seats - 1)]))
-        if always:
-            variants.append((f"always {kind}", [f"{bot}/always:{kind}", *[bot] * (seats - 1)]))
+        for how in ("without", "always") if always else ("without",):
+            restricted = [f"{bot}/{how}:{kind}", *[bot] * (seats - 1)]
+            variants.append((f"{how} {kind}", restricted, {"how": how, "kind": kind}))
     return [make_spec(game=game, players=players, deals=deals, options=options, seed=seed, rounds_only=rounds_only,
-                      name=f"{study}/{variant}", noise=noise, study=study, baseline=baseline)
-            for variant, players in variants]
+                      name=f"{study}/{variant}", noise=noise, study=study, baseline=baseline,
+                      shape=StudyShape("matters", "restriction", restriction))
+            for variant, players, restriction in variants]
 
 
 def _check_kinds(game: str, kinds: Sequence[str], options: Mapping[str, Any] | None) -> None:
@@ -232,7 +196,8 @@ def depth(
         strong, weak = (f"ismcts:iterations={n},rollout=heuristic" for n in (2 * budget, budget))
         specs.append(make_spec(game=game, players=[strong, *[weak] * (seats - 1)], deals=deals, options=options,
                                seed=seed, rounds_only=rounds_only, name=f"{study}/{2 * budget} vs {budget}",
-                               noise=noise, study=study, baseline=baseline))
+                               noise=noise, study=study, baseline=baseline,
+                               shape=StudyShape("depth", "budget", budget)))
     return specs
 
 
@@ -260,5 +225,5 @@ def luck(
     study = name or "deal luck"
     return [make_spec(game=game, players=[level] * seats, deals=deals, options=options, seed=seed,
                       rounds_only=rounds_only, name=f"{study}/{level}", noise=noise, study=study,
-                      baseline=f"{study}/{levels[0]}")
+                      baseline=f"{study}/{levels[0]}", shape=StudyShape("luck", "level", level))
             for level in levels]
