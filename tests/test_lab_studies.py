@@ -19,7 +19,7 @@ from parlour.bots import Budget, MoveEstimate
 from parlour.cli import app
 from parlour.game import Move, Observation
 from parlour.lab import arena, plan, runner, studies
-from parlour.lab.plan import ExperimentSpec
+from parlour.lab.spec import ExperimentSpec
 from parlour.store import Store
 
 BARRED = [("silver-bars", "play thief"), ("minus-twenty", "discard invest"), ("progression", "take"),

@@ -102,14 +102,15 @@ def prepare(store: Store, spec: ExperimentSpec) -> tuple[int, set[int]]:
 
     _check_stored(store, spec)
     row = store.experiment(spec.name)
+    shape = None if spec.shape is None else spec.shape.as_json()
     if row is None:
         row = store.add_experiment(
             name=spec.name, game=spec.game, game_version=games.get(spec.game).version, options=spec.options,
             players=list(spec.players), mode=spec.mode, count=spec.count, seed=spec.seed,
-            rounds_only=spec.rounds_only, noise=spec.noise, study=spec.study, baseline=spec.baseline)
+            rounds_only=spec.rounds_only, noise=spec.noise, study=spec.study, baseline=spec.baseline, shape=shape)
         return row.id, set()
-    if spec.study is not None and (row.study, row.baseline) != (spec.study, spec.baseline):
-        store.set_study(row.id, spec.study, spec.baseline)
+    if spec.study is not None and (row.study, row.baseline, row.shape) != (spec.study, spec.baseline, shape):
+        store.set_study(row.id, spec.study, spec.baseline, shape)
     return row.id, store.done(row.id)
 
 

@@ -80,6 +80,9 @@ class Experiment(Base):
     noise: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     """The playtest noise the bots played with: each one's chance of a random legal move (0 for experiments
     stored before it was recorded, which played without)."""
+    shape: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the study varies and what this experiment is in it (:class:`parlour.lab.spec.StudyShape`, as
+    JSON); ``None`` for a quick run, and for experiments stored before shapes were recorded."""
     matches: Mapped[list[Match]] = relationship(back_populates="experiment", cascade="all, delete-orphan")
 
 
@@ -267,13 +270,15 @@ class Store:
             session.flush()
             return row
 
-    def set_study(self, experiment_id: int, study: str | None, baseline: str | None) -> None:
-        """File an experiment under a study with its baseline (neither changes its results: a plan
-        run again with another baseline, or one whose experiments were stored before studies)."""
+    def set_study(self, experiment_id: int, study: str | None, baseline: str | None,
+                  shape: dict[str, Any] | None = None) -> None:
+        """File an experiment under a study with its baseline and the study's shape (none changes its
+        results: a plan run again with another baseline, or one whose experiments were stored before
+        studies or their shapes)."""
         with self.session() as session:
             row = session.get(Experiment, experiment_id)
             if row is not None:
-                row.study, row.baseline = study, baseline
+                row.study, row.baseline, row.shape = study, baseline, shape
 
     def done(self, experiment_id: int) -> set[int]:
         """Indices of the experiment's matches already stored."""
@@ -343,7 +348,7 @@ class Store:
                 "name": experiment.name, "game": experiment.game, "options": experiment.options,
                 "players": experiment.players, "mode": experiment.mode, "count": experiment.count,
                 "seed": experiment.seed, "rounds_only": experiment.rounds_only, "noise": experiment.noise,
-                "study": experiment.study, "baseline": experiment.baseline,
+                "study": experiment.study, "baseline": experiment.baseline, "shape": experiment.shape,
                 "matches": [
                     {"index": m.index, "deal": m.deal, "seating": m.seating, "seed": m.seed, "first": m.first,
                      "totals": m.totals, "winners": m.winners, "rounds": m.rounds, "moves": m.moves,

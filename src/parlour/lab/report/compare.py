@@ -1,0 +1,204 @@
+"""A study's variants against its baseline: which experiments form each study (:func:`study_groups`),
+and every measure compared, deal by deal when they share their seeds, with Holm's correction over
+the table and a stop rule for the first player's win rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from parlour.lab.report.experiment import who_played
+from parlour.lab.report.load import FloatArray, IntArray, Played, position_name
+from parlour.lab.report.numbers import ALPHA, by_unit, finite, mean_ci, two_proportions_p, welch_p
+from parlour.lab.stats import holm, paired_difference, units_needed
+
+
+@dataclass
+class Metric:
+    """One row of a comparison: a value per match (or per round) of each experiment."""
+
+    key: str
+    label: str
+    data: Callable[[Played], FloatArray]
+    """The raw values, one per match (or per round)."""
+    per_round: bool = False
+    rate: bool = False
+    """A win rate (a share of matches won): shown as a percentage."""
+
+    def value(self, p: Played) -> float | None:
+        """The experiment's value of this metric: the mean over its independent units."""
+        mean: float | None = mean_ci(p, self.data(p), self.per_round)["mean"]
+        return mean
+
+    def units(self, p: Played) -> tuple[IntArray, FloatArray]:
+        """Independent observations and their units: per deal (the mean of its seatings) for
+        duplicate deals, per match otherwise (a per-round value averaged within its match)."""
+        return by_unit(self.data(p), p.unit[p.round_match] if self.per_round else p.unit)
+
+
+def _position_totals(q: int) -> Callable[[Played], FloatArray]:
+    def totals(p: Played) -> FloatArray:
+        return p.by_position(p.totals)[:, q]
+    return totals
+
+
+def _occurrences(kind: str) -> Callable[[Played], FloatArray]:
+    def occurrences(p: Played) -> FloatArray:
+        if kind not in p.kinds:
+            return np.zeros(len(p.counts))
+        return p.counts[:, p.kinds.index(kind)].astype(np.float64)
+    return occurrences
+
+
+def _first_share(p: Played) -> FloatArray:
+    return p.by_position(p.share)[:, 0]
+
+
+ROUNDS = Metric("rounds_per_match", "Rounds per match", lambda p: p.rounds.astype(np.float64))
+
+
+ROUND_MOVES = Metric("moves_per_round", "Moves per round", lambda p: p.round_moves.astype(np.float64),
+                       per_round=True)
+
+
+MATCH_MOVES = Metric("moves_per_match", "Moves per match", lambda p: p.moves.astype(np.float64))
+
+
+FIRST_WINS = Metric("win_rate_position_0", "Win rate, first player", _first_share, rate=True)
+
+
+def _metrics(group: Sequence[Played]) -> list[Metric]:
+    """Every row of the comparison of ``group``: events that happen the same number of times
+    in every round of every variant are left out (nothing to compare)."""
+    metrics = [FIRST_WINS]
+    metrics += [Metric(f"total_position_{q}", f"Mean total, {position_name(q)}", _position_totals(q))
+                for q in range(group[0].seats)]
+    metrics += [ROUNDS, ROUND_MOVES, MATCH_MOVES]
+    kinds = sorted({kind for p in group for kind in p.kinds})
+    for kind in kinds:
+        metric = Metric(f"event:{kind}", f"{kind} per round", _occurrences(kind), per_round=True)
+        seen = np.concatenate([metric.data(p) for p in group])
+        if seen.size and not (seen == seen[0]).all():
+            metrics.append(metric)
+    return metrics
+
+
+def _paired(baseline: Played, other: Played) -> bool:
+    """Whether two variants' matches pair up: the same seed, mode and seats, so match (or deal)
+    ``i`` of each has the same seed and seating."""
+    a, b = baseline.experiment, other.experiment
+    return a.seed == b.seed and a.mode == b.mode and len(a.players) == len(b.players)
+
+
+def _test(metric: Metric, baseline: Played, other: Played) -> dict[str, Any]:
+    """``other`` against ``baseline`` on ``metric``: the difference of the means with its 95%
+    interval and the p-value of the test named in ``test``."""
+    keys_a, a = metric.units(baseline)
+    keys_b, b = metric.units(other)
+    word = baseline.unit_word
+    if _paired(baseline, other):
+        common, at_a, at_b = np.intersect1d(keys_a, keys_b, return_indices=True)
+        found = paired_difference(a[at_a].tolist(), b[at_b].tolist())
+        ci = None if found["low"] is None else [found["low"], found["high"]]
+        return {"test": f"paired t over {len(common)} {word}", "p": found["p"], "difference": found["difference"],
+                "ci": ci, "units": len(common), "sd": found["sd"]}
+    difference = float(b.mean() - a.mean()) if a.size and b.size else None
+    if metric.rate and not baseline.duplicate and not other.duplicate:
+        p = two_proportions_p(float(a.sum()), len(a), float(b.sum()), len(b))
+        return {"test": f"two-proportion z over {len(a)} and {len(b)} {word}", "p": p, "difference": difference,
+                "ci": None, "units": min(len(a), len(b)), "sd": None}
+    return {"test": f"Welch t over {len(a)} and {len(b)} {word}", "p": welch_p(a, b), "difference": difference,
+            "ci": None, "units": min(len(a), len(b)), "sd": None}
+
+
+def stop_rule(test: dict[str, Any], smallest: float) -> dict[str, Any]:
+    """Whether the deals played are enough to tell the variant from the baseline: ``apart``
+    when the difference is significant (after Holm's correction); ``enough`` when its 95%
+    interval lies within ±``smallest`` (no difference worth having); else ``more``, with about
+    how many more paired units would tell apart a true difference of ``smallest``."""
+    adjusted, ci, sd, units = test.get("p_adjusted"), test["ci"], test["sd"], test["units"]
+    if adjusted is not None and adjusted < ALPHA:
+        return {"verdict": "apart", "more": 0}
+    if ci is not None and -smallest < ci[0] and ci[1] < smallest:
+        return {"verdict": "enough", "more": 0}
+    if sd is None or sd == 0:
+        return {"verdict": "more", "more": None}
+    return {"verdict": "more", "more": max(0, units_needed(sd, smallest) - units)}
+
+
+def comparison_numbers(group: Sequence[Played], smallest: float) -> dict[str, Any]:
+    baseline = group[0]
+    rows = []
+    for metric in _metrics(group):
+        tests = [_test(metric, baseline, other) for other in group[1:]]
+        rows.append({
+            "key": metric.key,
+            "metric": metric.label,
+            "values": [finite(metric.value(p)) for p in group],
+            "cis": [mean_ci(p, metric.data(p), metric.per_round)["ci"] for p in group],
+            "tests": [None, *(t["test"] for t in tests)],
+            "p_values": [None, *(t["p"] for t in tests)],
+            "differences": [None, *({"difference": t["difference"], "ci": t["ci"]} for t in tests)],
+            "_tests": tests,
+        })
+    # Holm's correction over every test of the table: one family, however many rows.
+    adjusted = holm([p for row in rows for p in row["p_values"][1:]])
+    at = 0
+    for row in rows:
+        row["p_adjusted"] = [None, *adjusted[at:at + len(group) - 1]]
+        at += len(group) - 1
+        row["significant"] = [None if p is None else p < ALPHA for p in row["p_adjusted"]]
+        for test, p in zip(row["_tests"], row["p_adjusted"][1:]):
+            test["p_adjusted"] = p
+        if row["key"] == FIRST_WINS.key:
+            row["stop"] = [None, *(stop_rule(test, smallest) for test in row["_tests"])]
+        del row["_tests"]
+    bots = [(p.experiment.players, p.experiment.noise) for p in group]
+    same_bots = all(b == bots[0] for b in bots)
+    return {
+        "game": baseline.experiment.game,
+        "study": baseline.experiment.study,
+        "baseline": baseline.experiment.name,
+        "experiments": [p.experiment.name for p in group],
+        "bots": [who_played(p) for p in group],
+        "same_bots": same_bots,
+        "paired": [None, *(_paired(baseline, p) for p in group[1:])],
+        "smallest_difference": smallest,
+        "unit": baseline.unit_word,
+        "tests_made": sum(1 for p in adjusted if p is not None),
+        "metrics": rows,
+    }
+
+
+def study_groups(played: Sequence[Played], baseline: str | None = None) -> list[list[Played]]:
+    """The experiments of each study with two or more in the report, the baseline first: the
+    one named ``baseline`` (a full name, or a variant's name within its study), else the one
+    the study's plan chose, else the study's first.  Experiments of different studies, and
+    experiments of no study (quick runs), are never compared."""
+    by_study: dict[str, list[Played]] = {}
+    for p in played:
+        if p.experiment.study is not None:
+            by_study.setdefault(p.experiment.study, []).append(p)
+    groups = []
+    chosen_anywhere = baseline is None
+    for study, group in by_study.items():
+        if len(group) < 2:
+            continue
+        names = [p.experiment.name for p in group]
+        pick = None
+        if baseline is not None:
+            for candidate in (baseline, f"{study}/{baseline}"):
+                if candidate in names:
+                    pick = names.index(candidate)
+                    chosen_anywhere = True
+        if pick is None:
+            stored = group[0].experiment.baseline
+            pick = names.index(stored) if stored in names else 0
+        groups.append([group[pick], *(p for i, p in enumerate(group) if i != pick)])
+    if not chosen_anywhere:
+        raise ValueError(f"no study in the report has a variant named {baseline!r}")
+    return groups

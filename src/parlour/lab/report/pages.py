@@ -1,0 +1,439 @@
+"""What the report's page says, block by block: each experiment's section, each study's comparison and
+findings, the ladders, each with the explanation a designer reads beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from parlour import games
+from parlour.lab.report.load import position_name
+from parlour.lab.report.markup import Block, Cell, Heading, Image, Link, List, Table, Text
+from parlour.lab.report.summary import about_bots
+from parlour.lab.report.text import change_text, ci_text, frequency, num, p_text, percent
+
+_EXPLAIN = {
+    "scores": (
+        "Each match's final total for every seat. A seat is a place at the table; a position counts from the "
+        "seat that played first in round 1 (the first player). Wide spreads mean swingy matches; a gap between "
+        "positions means moving first (or last) is worth points."
+    ),
+    "wins": (
+        "The share of matches won. A tie for the best total shares the win: each of k tied seats gets 1/k. "
+        "The 95% interval holds the true rate 19 times out of 20. It is counted over independent results: "
+        "over matches (Wilson's interval) when every match has its own deal, over deals (Student's t over "
+        "each deal's mean) when every deal is played in every seating, since those seatings share their "
+        "cards and are not independent. In a fair game every position wins 1/n of the time; a first-player "
+        "interval that stays clear of that line is a first-player advantage worth fixing (or compensating). "
+        "With two players the edge is also given in Elo points: the rating gap that would give the same "
+        "win rate between players."
+    ),
+    "players": (
+        "Win rate and mean score margin (own total minus the others' mean) of each player. When the bots are "
+        "identical, any gap here is noise — a check on the numbers above."
+    ),
+    "length": (
+        "How long play lasts: moves per round (every move the game's notation writes counts), rounds per match "
+        "(always 1 for single-round experiments) and moves per match, with the 95% interval of each mean. "
+        "Long tails point at rounds that drag."
+    ),
+    "events": (
+        "How often each thing the rules name happens: the mean number of occurrences per round with its 95% "
+        "interval, and the share of rounds where it happens at least once. A bonus that almost never fires is "
+        "a rule that hardly matters. Things that happen the same number of times in every round are part of "
+        "the rules' clockwork, not of play: they are listed once, below the table."
+    ),
+    "endings": (
+        "How rounds end, judged from their events. Many stall endings mean players stop drawing new cards."
+    ),
+    "deal": (
+        "In duplicate play every deal is played again in every seating, so the same cards are played by "
+        "different players. For each position the score margin (own total minus the others' mean) varies "
+        "between deals — the cards — and within a deal — who sat there and how they played. The intraclass "
+        "correlation ICC = (MSB − MSW) / (MSB + (k − 1)·MSW) is the share that the deal decides; 1 − ICC is "
+        "the share left to the players and their play. Near 1, the cards decide the result whoever holds "
+        "them; near 0, the play does. With identical bots, 'the players' means the chance in their play, so "
+        "run this with the bot strengths whose luck you want to know. The ICC's 95% interval is Shrout and "
+        "Fleiss's, from the F distribution. If the bots play a deal the same way in every seating, its "
+        "seatings are copies and say nothing about luck: the report then warns and gives no ICC. Below: each "
+        "player's mean margin over the deals, with its 95% interval."
+    ),
+    "duration": (
+        "How long a match takes people, at {seconds} seconds a move (set it with --seconds-per-move), with the "
+        "95% interval of the mean; against the designer's target range when one is given (--target-minutes)."
+    ),
+    "play": (
+        "Read by replaying {sample} of the {of} matches (spread evenly over them) move by move. A decision "
+        "is a real one when the best move is at least {gap} point(s) of expected round score ahead of the "
+        "second-best. Each kind of move is "
+        "named as the game names it; 'chosen when offered' is how often a move of that kind was made when it "
+        "was among several legal moves. The leader is the seat the evaluation expects to score most in the "
+        "round: lead changes count how often that changes, 'decided at' is how far into a round the eventual "
+        "winner took the lead for good, and the last table gives, at each stage of a round, how often a seat "
+        "that was behind then went on to win the round (intervals over seat-rounds, Wilson's). A round "
+        "decided early with few comebacks is one whose end is played out, not contested."
+    ),
+    "judge_advice": (
+        "Positions and moves are judged by the game's heuristic evaluation, each move one move ahead on the "
+        "cards as they lie: quick, but it sees the hidden cards, so it is the advice's judgement and not only "
+        "what the mover knew (--judge search reads each position by a search from the mover's own view)."
+    ),
+    "judge_search": (
+        "Positions and moves are judged by an IS-MCTS search from the mover's own view ({iterations} "
+        "iterations a decision, heuristic rollouts): the leader is the mover when it expects to outscore the "
+        "others (with two players, the other seat when it expects less), and the gap is between the search's "
+        "best move and the best other it looked at seriously."
+    ),
+    "anomalies": (
+        "Things a designer should look at, each with an example match written beside this report: open it "
+        "with 'parlour replay FILE', or in the browser on the replay page of 'parlour serve' (Replay, then "
+        "the file). Rounds ended by a stall rule are play that went round in circles; a match stopped at the "
+        "limit on rounds never reached the rules' own end."
+    ),
+    "sweep": (
+        "One variant for each value of the option, played on the same deals by the same bots: the main "
+        "measures against the value, each with its 95% interval (the differences from the baseline and "
+        "their tests are in the table above)."
+    ),
+    "luck": (
+        "The same rules played on duplicate deals by copies of one bot, for several bots: the share of the "
+        "first player's score margin that the deal decides (ICC, with its 95% interval). Luck is not a "
+        "property of the rules alone: strong players leave the cards less to decide (Goodman, Perez-Liebana "
+        "and Lucas, 'Seeding for success')."
+    ),
+    "depth": (
+        "A search with twice the budget against the same search with the budget, as the budget doubles "
+        "(Ludii's SkillTrace): while twice the search still wins clearly more than half, more thinking pays "
+        "and the game has depth left; where the 95% interval reaches a fair share, doubling stops paying."
+    ),
+    "matters": (
+        "Restricted play (Jaffe and others, AIIDE 2012): a bot barred from a kind of move (or bound to play it "
+        "whenever it can) against unrestricted copies of itself, on duplicate deals. A kind whose barring "
+        "costs nothing measurable is one the game could do without; one whose barring costs much carries "
+        "the game. The gap is the restricted bot's win rate less a fair share, with its 95% interval over "
+        "deals; p-values are corrected together (Holm) for the number of kinds tried."
+    ),
+    "ladder": (
+        "From the matches of 'parlour lab ladder': each pairing of bot levels, the stronger's win rate with its "
+        "95% interval, and the same as an Elo gap — the rating difference that gives that win rate. The spread "
+        "of the levels is a scale every game shares (Duersch, Lambrecht and Oechssler measure skill by the "
+        "spread of players' ratings): the further the best level stands above the weakest, the more the game "
+        "rewards skill; levels that stand close together mean the cards decide much. The report does not "
+        "anchor this to chess (their 'x%-chess' needs a chess rating pool, which parlour does not have)."
+    ),
+    "compare": (
+        "The variants of one study (one plan), each against the baseline V1: the difference of the means "
+        "with its 95% interval, and the p-value of the test named in the last column — how likely a "
+        "difference this large would be by chance alone if the variant changed nothing. Variants run with "
+        "the same seed are played on the same deals (or match seeds), so they are compared deal by deal "
+        "(match by match): a paired t-test on the differences, which cancels the luck of the cards the two "
+        "share. Otherwise Welch's t-test, or for win rates over matches a two-proportion z-test. The "
+        "independent units are deals when deals are duplicated, matches otherwise. Because many rows are "
+        "tested at once, every p-value is corrected with Holm's method over the whole table: ★ marks an "
+        "adjusted p below 0.05, so the chance of even one false ★ in the table stays under 5%. A dash means "
+        "no test was possible (no data, or nothing varies). The stop rule under the table says whether more "
+        "deals are needed to tell the first player's win rate apart."
+    ),
+}
+
+
+_SUMMARY_HEADERS = ["n", "mean", "mean's 95% interval", "sd", "min", "q1", "median", "q3", "max"]
+
+
+def _summary_row(label: str, summary: dict[str, Any]) -> list[str]:
+    return [label, *(num(summary[key]) for key in ("n", "mean")), ci_text(summary.get("mean_ci")),
+            *(num(summary[key]) for key in ("sd", "min", "q1", "median", "q3", "max"))]
+
+
+def _rate_row(label: str, item: dict[str, Any]) -> list[str]:
+    low, high = item["ci"]
+    return [label, str(item["matches"]), num(item["wins"], 1), percent(item["rate"]), f"{low:.1%} – {high:.1%}",
+            item["interval"]]
+
+
+def _elo_text(item: dict[str, Any]) -> str:
+    value, (low, high) = item.get("elo"), item.get("elo_ci", [None, None])
+    if value is None:
+        return "—"
+    ends = "" if low is None or high is None else f" ({low:+.0f} to {high:+.0f})"
+    return f"{value:+.0f}{ends}"
+
+
+def _experiment_blocks(number: int, section: dict[str, Any]) -> list[Block]:
+    plots = section.get("plots", {})
+    options = ", ".join(f"{k} = {v}" for k, v in section["options"].items()) or "defaults"
+    unit = "duplicate deals (each in every seating)" if section["mode"] == "deals" else "matches"
+    blocks: list[Block] = [
+        Heading(2, f"{number}. {section['name']}"),
+        Table(["", ""], [
+            ["Game", f"{section['game_name']} (version {section['game_version']})"],
+            ["Study", section["study"] or "— (a quick run)"],
+            ["Options", options],
+            ["Bots", section["bots"]],
+            ["Planned", f"{section['count']} {unit}, seed {section['seed']}"
+                        + (", first rounds only" if section["rounds_only"] else "")],
+            ["Stored", f"{section['matches']} matches, {section['rounds']} rounds: {section['units']} independent "
+                       f"{section['unit']}"],
+        ]),
+    ]
+    deal = section["deal_vs_players"]
+    if deal is not None and deal["warning"]:
+        blocks.append(Text("⚠ " + deal["warning"], warning=True))
+    blocks += [Heading(3, "Score distribution"), Text(_EXPLAIN["scores"])]
+    if "scores" in plots:
+        blocks.append(Image(plots["scores"], "Histograms of match totals by seat and by position"))
+    scores = section["scores"]
+    blocks.append(Table(["", *_SUMMARY_HEADERS],
+                         [_summary_row(f"seat {item['seat']}", item) for item in scores["by_seat"]]
+                         + [_summary_row(position_name(item["position"]), item) for item in scores["by_position"]]))
+    wins = section["wins"]
+    blocks += [Heading(3, "Win rate by seat and position"), Text(_EXPLAIN["wins"])]
+    if "wins" in plots:
+        blocks.append(Image(plots["wins"], "Win rates with 95% intervals by seat, position and player"))
+    headers = ["", "matches", "wins", "win rate", "95% interval", "interval"]
+    two = len(wins["by_position"]) == 2
+    blocks.append(Table(headers + (["Elo points (95%)"] if two else []),
+                         [_rate_row(f"seat {item['seat']}", item) + (["—"] if two else []) for item in wins["by_seat"]]
+                         + [_rate_row(position_name(item["position"]), item) + ([_elo_text(item)] if two else [])
+                            for item in wins["by_position"]]))
+    blocks += [Text(_EXPLAIN["players"]),
+               Table(["player", "matches", "wins", "win rate", "95% interval", "interval", "mean margin"],
+                      [[*_rate_row(f"{item['player']}", item), num(item["mean_margin"])]
+                       for item in wins["by_player"]])]
+    length = section["length"]
+    blocks += [Heading(3, "Round and match length"), Text(_EXPLAIN["length"])]
+    if "length" in plots:
+        blocks.append(Image(plots["length"], "Histograms of moves per round, rounds per match, moves per match"))
+    blocks.append(Table(["", *_SUMMARY_HEADERS], [
+        _summary_row("moves per round", length["moves_per_round"]),
+        _summary_row("rounds per match", length["rounds_per_match"]),
+        _summary_row("moves per match", length["moves_per_match"]),
+    ]))
+    blocks += _duration_blocks(section["duration"])
+    events = section["events"]
+    blocks += [Heading(3, "Scoring events and round endings"), Text(_EXPLAIN["events"])]
+    if "events" in plots:
+        blocks.append(Image(plots["events"], "Occurrences per round of each event, and how rounds end"))
+    varying = {kind: item for kind, item in events["kinds"].items() if not item["constant"]}
+    blocks.append(Table(["event", "count", "per round", "95% interval", "rounds with one or more"],
+                         [[kind, str(item["count"]), frequency(item["per_round"]),
+                           ci_text(item["per_round_ci"], frequency), percent(item["share_of_rounds"])]
+                          for kind, item in varying.items()]))
+    constant = [f"{kind} ({frequency(item['per_round'])} a round)" for kind, item in events["kinds"].items()
+                if item["constant"]]
+    if constant:
+        blocks.append(Text("The same in every round: " + "; ".join(constant) + "."))
+    happened = {name: item for name, item in events["endings"].items() if item["rounds"]}
+    never = [name for name, item in events["endings"].items() if not item["rounds"]]
+    blocks += [Text(_EXPLAIN["endings"]),
+               Table(["round ended by", "rounds", "share"],
+                      [[ending, str(item["rounds"]), percent(item["share"])] for ending, item in happened.items()])]
+    if never and happened:
+        blocks.append(Text("No round ended by: " + ", ".join(never) + "."))
+    if deal is not None:
+        blocks += [Heading(3, "Deal versus players"), Text(_EXPLAIN["deal"])]
+        if "deal_vs_players" in plots:
+            blocks.append(Image(plots["deal_vs_players"], "Share of the score margin decided by the deal"))
+        blocks.append(Table(
+            ["position", "deals", "decided by the deal (ICC)", "95% interval", "by the players and their play",
+             "MSB", "MSW"],
+            [[position_name(item["position"]), str(deal["deals"]),
+              "not given (see the warning)" if deal["warning"] and item["icc"] is None else percent(item["icc"]),
+              ci_text(item.get("ci"), percent), percent(item["players_share"]),
+              num(item.get("msb")), num(item.get("msw"))] for item in deal["by_position"]]))
+        blocks.append(Table(
+            ["player", "deals", "mean margin", "95% interval"],
+            [[item["player"], str(item["deals"]), num(item["mean_margin"]), ci_text(item["ci"])]
+             for item in deal["by_player"]]))
+    if section["play"] is not None:
+        blocks += _play_blocks(section["play"], plots)
+    blocks += _anomaly_blocks(section["anomalies"])
+    return blocks
+
+
+def _duration_blocks(duration: dict[str, Any]) -> list[Block]:
+    minutes = duration["minutes"]
+    blocks: list[Block] = [
+        Text(_EXPLAIN["duration"].format(seconds=f"{duration['seconds_per_move']:g}")),
+        Table(["", *_SUMMARY_HEADERS], [_summary_row("minutes per match", minutes)]),
+    ]
+    target = duration["target"]
+    if target is not None:
+        low, high = target["minutes"]
+        blocks.append(Table(
+            [f"target {low:g}–{high:g} minutes", "matches", "share", "95% interval", "interval"],
+            [[label, str(item["matches"]), percent(item["rate"]), ci_text(item["ci"], percent), item["interval"]]
+             for label, item in (("shorter", target["shorter"]), ("within", target["within"]),
+                                 ("longer", target["longer"]))]))
+    return blocks
+
+
+def _play_blocks(play: dict[str, Any], plots: dict[str, str]) -> list[Block]:
+    blocks: list[Block] = [
+        Heading(3, "Choices, what is played, and when a round is decided"),
+        Text(_EXPLAIN["play"].format(sample=play["sample"], of=play["of"], gap=f"{play['real_gap']:g}")
+              + " " + (_EXPLAIN["judge_advice"] if play["judge"] == "advice" else
+                       _EXPLAIN["judge_search"].format(iterations=play["judge_iterations"]))),
+    ]
+    if play["unreadable"]:
+        blocks.append(Text(f"⚠ {len(play['unreadable'])} sampled record(s) could not be replayed by this version of "
+                            f"the game and are left out (matches {', '.join(map(str, play['unreadable'][:10]))}).",
+                            warning=True))
+    if "play" in plots:
+        blocks.append(Image(plots["play"], "Comebacks by stage of a round, and the share of moves by kind"))
+    choices, real = play["choices"], play["real_choices"]
+    blocks.append(Table(["decisions", "share", "95% interval"], [
+        [f"with more than one legal move (of {play['decisions']})", percent(choices["share"]),
+         ci_text(choices["ci"], percent)],
+        [f"with the best move at least {play['real_gap']:g} point(s) ahead of the next", percent(real["share"]),
+         ci_text(real["ci"], percent)],
+    ]))
+    blocks.append(Table(["kind of move", "moves", "share of moves", "offered among others", "chosen when offered"],
+                         [[kind, str(item["played"]), percent(item["share_of_moves"]), str(item["offered"]),
+                           percent(item["chosen_when_offered"])] for kind, item in play["kinds"].items()]))
+    changes, decided = play["lead_changes"], play["decided_at"]
+    blocks.append(Table(["per round", "mean", "95% interval", "median"], [
+        ["lead changes", num(changes["mean"]), ci_text(changes["ci"]), "—"],
+        ["decided at (share of the round's moves after which the winner led to the end)",
+         percent(decided["mean"]), ci_text(decided["ci"], percent), percent(decided["median"])],
+    ]))
+    blocks.append(Table(["stage of the round", "seats behind", "their wins", "win rate when behind", "95% interval"],
+                         [[f"{item['from']:.0%} played", str(item["behind"]), num(item["wins"], 1),
+                           percent(item["rate"]), ci_text(item["ci"], percent)] for item in play["comebacks"]]))
+    return blocks
+
+
+def _anomaly_blocks(anomalies: list[dict[str, Any]]) -> list[Block]:
+    rows: list[list[Cell]] = []
+    for item in anomalies:
+        share = item["share"]
+        example: Cell = "—"
+        if item.get("file"):
+            example = Link(f"match {item['example']}: {item['replay']}", item["file"])
+        elif item["example"] is not None:
+            example = f"match {item['example']}"
+        rows.append([item["what"], str(item["count"]),
+                     "—" if share is None else f"{percent(share['mean'])} ({ci_text(share['ci'], percent)})", example])
+    return [Heading(3, "Anomalies"), Text(_EXPLAIN["anomalies"]),
+            Table(["what", "count", "share (95% interval)", "example to replay"], rows)]
+
+
+def _comparison_blocks(comparison: dict[str, Any]) -> list[Block]:
+    names = comparison["experiments"]
+    blocks: list[Block] = [
+        Heading(2, f"Study {comparison['study']}: variants of {games.get(comparison['game']).name} side by side"),
+        Text(_EXPLAIN["compare"]),
+        Table(["", "experiment", "bots", "compared"],
+               [[f"V{i + 1}", name, bots, "baseline" if i == 0 else
+                 (f"{comparison['unit']} by {comparison['unit']} (same seeds)" if comparison["paired"][i]
+                  else "unpaired (other seeds)")]
+                for i, (name, bots) in enumerate(zip(names, comparison["bots"]))]),
+    ]
+    if not comparison["same_bots"] and not about_bots(comparison):
+        blocks.append(Text("⚠ The variants were not all played by the same bots: a difference may come from the "
+                            "bots, not the rules.", warning=True))
+    if "plots" in comparison:
+        blocks.append(Image(comparison["plots"]["comparison"], "Variants compared"))
+    rows = []
+    for row in comparison["metrics"]:
+        key = row["key"]
+        show: Callable[[float | None], str] = (
+            percent if key.startswith("win_rate") else frequency if key.startswith("event:") else num)
+        change: Callable[[float | None], str] = (
+            (lambda v: "—" if v is None else f"{v * 100:+.1f} pt") if key.startswith("win_rate")
+            else (lambda v: "—" if v is None else f"{v:+.3g}"))
+        cells = [show(v) for v in row["values"]]
+        others = []
+        for i in range(1, len(names)):
+            difference = row["differences"][i]
+            ci = difference["ci"]
+            interval = "" if ci is None else f" [{change(ci[0])}, {change(ci[1])}]"
+            others.append(f"{cells[i]}: {change(difference['difference'])}{interval} "
+                          f"({p_text(row['p_values'][i], row['p_adjusted'][i])})")
+        rows.append([row["metric"], cells[0], *others, "; ".join(dict.fromkeys(t for t in row["tests"] if t)) or "—"])
+    blocks.append(Table(["metric", "V1", *(f"V{i + 1}: change [95% interval] (p, Holm-adjusted p)"
+                                            for i in range(1, len(names))), "test"], rows))
+    first = next(row for row in comparison["metrics"] if row["key"] == "win_rate_position_0")
+    stops = []
+    for i in range(1, len(names)):
+        stop = first["stop"][i]
+        verdict = {"apart": "told apart: the difference is significant",
+                   "enough": f"enough: any difference is within ±{comparison['smallest_difference'] * 100:.0f} points",
+                   "more": "more needed" + ("" if stop["more"] is None else
+                                            f": about {stop['more']} more {comparison['unit']}")}[stop["verdict"]]
+        stops.append([f"V{i + 1}", verdict])
+    blocks.append(Table(["stop rule (first player's win rate)", "verdict"], stops))
+    return blocks + _findings_blocks(comparison)
+
+
+def _findings_blocks(comparison: dict[str, Any]) -> list[Block]:
+    findings = comparison["findings"]
+    plots = comparison.get("plots", {})
+    blocks: list[Block] = []
+    sweep = findings["sweep"]
+    if sweep is not None:
+        blocks += [Heading(3, f"Sweep of {sweep['option']}"), Text(_EXPLAIN["sweep"])]
+        if "sweep" in plots:
+            blocks.append(Image(plots["sweep"], f"The main measures against {sweep['option']}"))
+        blocks.append(Table(
+            [sweep["option"], *(series["metric"] for series in sweep["series"])],
+            [[str(value), *(_sweep_cell(series["key"], series["points"][i]) for series in sweep["series"])]
+             for i, value in enumerate(sweep["values"])]))
+    luck = findings["luck"]
+    if luck is not None:
+        blocks += [Heading(3, "Deal luck across bot strengths"), Text(_EXPLAIN["luck"]),
+                   Table(["bots", "deals", "decided by the deal (ICC), first player", "95% interval",
+                           "deals played identically"],
+                          [[row["bots"], str(row["deals"]), percent(row["icc"]), ci_text(row["ci"], percent),
+                            percent(row["identical_share"])] for row in luck])]
+    depth = findings["depth"]
+    if depth is not None:
+        blocks += [Heading(3, "Skill depth: twice the search against the search"), Text(_EXPLAIN["depth"])]
+        if "depth" in plots:
+            blocks.append(Image(plots["depth"], "Win rate of twice the search as the budget doubles"))
+        blocks.append(Table(["budget (iterations)", "twice the budget wins", "95% interval", "Elo points", "p",
+                              "pays"],
+                             [[f"{2 * row['budget']} against {row['budget']}", percent(row["rate"]),
+                               ci_text(row["rate_ci"], percent),
+                               "—" if row["elo"] is None else f"{row['elo']:+.0f}", p_text(row["p"]),
+                               "yes" if row["pays"] else "no"] for row in depth]))
+    matters = findings["matters"]
+    if matters is not None:
+        blocks += [Heading(3, "What matters: restricted play"), Text(_EXPLAIN["matters"]),
+                   Table(["kind of move", "restriction", "share of moves (unrestricted)", "restricted bot wins",
+                           "gap to a fair share [95% interval]", "p (Holm-adjusted)"],
+                          [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
+                            percent(row["played_share"]), percent(row["rate"]),
+                            f"{change_text('win_rate', row['gap'])} "
+                            f"[{ci_text(row['ci'], lambda v: change_text('win_rate', v))}]",
+                            p_text(row["p"], row["p_adjusted"])] for row in matters])]
+    return blocks
+
+
+def _sweep_cell(key: str, point: dict[str, Any]) -> str:
+    """A measure at one value of a sweep, with its interval."""
+    def show(value: float | None) -> str:
+        return percent(value) if key.startswith(("win_rate", "icc")) else num(value)
+
+    return f"{show(point['mean'])} ({ci_text(point['ci'], show)})"
+
+
+def page_blocks(numbers: dict[str, Any]) -> list[Block]:
+    blocks: list[Block] = [
+        Heading(1, "Parlour lab report"),
+        Text(f"{len(numbers['experiments'])} experiment(s) from {numbers['database']}. Every number comes from "
+              "the stored matches; the plots show the same numbers."),
+    ]
+    if numbers["summary"]:
+        blocks += [Heading(2, "Summary"), List(numbers["summary"])]
+    for number, section in enumerate(numbers["experiments"], 1):
+        blocks += _experiment_blocks(number, section)
+    for comparison in numbers["comparisons"]:
+        blocks += _comparison_blocks(comparison)
+    for ladder in numbers["ladders"]:
+        blocks += [Heading(2, f"Skill against chance: the ladder of {ladder['game_name']}"), Text(_EXPLAIN["ladder"]),
+                   Table(["stronger", "weaker", "matches", "stronger wins", "95% interval", "Elo gap (95%)"],
+                          [[row["stronger"], row["weaker"], str(row["matches"]), percent(row["rate"]),
+                            ci_text(row["ci"], percent), _elo_text(row)] for row in ladder["pairings"]])]
+    return blocks
