@@ -22,7 +22,8 @@ options = { hand_size = 8 }   # any top-level key may be overridden here
 The plan is a *study*: its variants are stored under its name and compared with
 one another (never with another study's experiments), each against the baseline;
 with the same seed they are played on the same deals, so they are compared deal by
-deal.
+deal.  A plan whose variants differ in one option alone is stored as a sweep of it (the report
+then plots the measures against the option's value); other plans' variants as plain variants.
 
 A plan that sweeps one option over several values gives a ``[sweep]`` table instead of
 its variants (one variant per value, named ``hand_size=5`` and so on; the baseline is

@@ -1,6 +1,7 @@
 """Studies a designer asks for by name: each returns the experiments of one study.
 
-Every experiment of a study carries the study's name and its baseline's, its name is
+Every experiment of a study carries the study's name, its baseline's and the study's shape
+(:class:`parlour.lab.spec.StudyShape`: what the study varies, which the report reads), its name is
 ``"<study>/<variant>"``, and all of them share one seed, so they are played on the same
 deals and the report compares them deal by deal against the baseline.
 
@@ -21,8 +22,7 @@ from typing import Any
 
 from parlour import games
 from parlour.game import Option
-from parlour.lab.census import CENSUS_ROUNDS as CENSUS_ROUNDS
-from parlour.lab.census import kinds_of as kinds_of
+from parlour.lab.census import kinds_of
 from parlour.lab.spec import ExperimentSpec, StudyShape, make_spec
 
 
