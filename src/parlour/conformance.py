@@ -231,7 +231,7 @@ def check_deal_without_chance(game: Game, state: State, seed: int) -> Deal | Non
     says the next round is not dealt by chance, and nowhere else (asked at a round's end)."""
     fixed = state.deal_without_chance()
     if (fixed is None) != game.dealt_by_chance(state.options, state.round_index + 1):
-        said = "is" if fixed is None else "is not"
+        said = "is not" if fixed is None else "is"
         raise _fail(seed, state, f"dealt_by_chance says round {state.round_index + 2} {said} dealt by chance, "
                                  f"deal_without_chance gives {fixed}")
     return fixed

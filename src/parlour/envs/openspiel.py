@@ -521,7 +521,8 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(probability_sampler() * 2**53))
         sampled = w.spec.game.determinize(engine.observation(player_id), rng)
         deal = sampled.deal
-        assert deal is not None
+        if deal is None:  # the hidden cards dealt and drawn this round are read from the sampled deal
+            raise ValueError(f"{w.spec.game.name}'s determinize gives no deal, which resample_from_infostate needs")
         state = ParlourState(self.get_game())
         new = state._w
         new.engine = sampled
