@@ -9,10 +9,11 @@ Importing this module registers every game of parlour's registry with
 OpenSpiel: ``python_parlour_minus_twenty``, ``python_parlour_progression``,
 ``python_parlour_twenty``, ``python_parlour_silver_bars``, and each plug-in's
 (``python_parlour_<id>``, the id's ``-`` written ``_``).  A plug-in registered
-later is registered by :func:`load`, :func:`register` or :func:`register_all`.  Parameters: ``rounds_only`` (default
-false: one episode is one match; true: one round), ``first`` (the seat that
-starts round 1, default 0) and ``options``, the game's rule options as
-``name=value`` pairs separated by commas (``"hand_size=8,rounds=1"``; inside a
+later is registered by :func:`load`, :func:`register` or :func:`register_all`.
+
+Parameters: ``rounds_only`` (default false: one episode is one match; true:
+one round), ``first`` (the seat that starts round 1, default 0) and
+``options``, the game's rule options as ``name=value`` pairs separated by commas (``"hand_size=8,rounds=1"``; inside a
 ``load_game`` string write ``options=hand_size:8;rounds:1``).
 
 **The rules are the engine's.**  Each OpenSpiel state holds a parlour
