@@ -28,7 +28,7 @@ from rich.text import Text
 from parlour import games
 from parlour.bots.heuristic import Advice
 from parlour.cards import Card
-from parlour.envs.spaces import GameSpace, _Layout
+from parlour.envs.spaces import GameSpace, Layout
 from parlour.game import (
     BaseObservation,
     Bounds,
@@ -324,7 +324,7 @@ class LadderSpace(GameSpace):
         self._pos = {str(c): i for i, c in enumerate(DECK)}
         super().__init__("ladder", [Move(verb, (c,)) for verb in ("play", "discard") for c in DECK])
 
-    def _build(self, layout: _Layout) -> None:
+    def _build(self, layout: Layout) -> None:
         self._o_hand = layout.block("hand", 12, "the observer's hand")
         self._o_ladders = layout.block("ladders", 24, "each ladder, by relative seat")
         self._o_discards = layout.block("discards", 12, "the discard pile")

@@ -17,7 +17,9 @@ playouts through the public contract, checking at every step that
   the ones it typed and the ones its observation shows, and does not change
   when only cards hidden from that seat change;
 * every card the game can deal has a role or none (a tag and a kind to print);
-* every round keeps within the game's bounds (rounds, moves, points).
+* every round keeps within the game's bounds (rounds, moves, points);
+* a round the rules deal without chance (``deal_without_chance``) is dealt so, and exactly
+  the rounds ``Game.dealt_by_chance`` says.
 
 Games supply ``hide(state, seat, rng)``: a copy of ``state`` in which the
 cards that ``seat`` may not see (RULINGS.md) are dealt differently.  The
@@ -39,7 +41,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from parlour import record
 from parlour.cards import SUITS
-from parlour.game import CardRole, Game, IllegalMoveError, Move, MoveSyntaxError, State
+from parlour.game import CardRole, Deal, Game, IllegalMoveError, Move, MoveSyntaxError, State
 
 Hide = Callable[[State, int, random.Random], State]
 
@@ -224,6 +226,17 @@ def check_bounds(game: Game, state: State, seed: int) -> None:
         raise _fail(seed, state, f"round {state.round_index + 1}, beyond the game's bound of {bounds.rounds}")
 
 
+def check_deal_without_chance(game: Game, state: State, seed: int) -> Deal | None:
+    """The next round's deal without chance, if any, where :meth:`~parlour.game.Game.dealt_by_chance`
+    says the next round is not dealt by chance, and nowhere else (asked at a round's end)."""
+    fixed = state.deal_without_chance()
+    if (fixed is None) != game.dealt_by_chance(state.options, state.round_index + 1):
+        said = "is not" if fixed is None else "is"
+        raise _fail(seed, state, f"dealt_by_chance says round {state.round_index + 2} {said} dealt by chance, "
+                                 f"deal_without_chance gives {fixed}")
+    return fixed
+
+
 def check_copy(state: State, seed: int, rng: random.Random) -> None:
     """Playing on in a copy leaves the original untouched."""
     before = state.snapshot()
@@ -281,7 +294,10 @@ def run(
                     check_bounds(game, state, match_seed)
                 if state.is_match_over():
                     break
+                fixed = check_deal_without_chance(game, state, match_seed)
                 state.next_round()
+                if fixed is not None and state.deal != fixed:
+                    raise _fail(match_seed, state, f"dealt {state.deal}, not the deal without chance {fixed}")
                 continue
             if len(set(legal)) != len(legal):
                 raise _fail(match_seed, state, "legal moves repeat")

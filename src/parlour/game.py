@@ -321,6 +321,17 @@ class Game(ABC):
         """Cards dealt to each hand at the start of a round."""
         raise NotImplementedError(f"{self.name} does not say how many cards it deals")
 
+    def dealt_by_chance(self, options: Mapping[str, Any], round_index: int) -> bool:
+        """Whether round ``round_index`` (from 0) is shuffled and dealt (True, as in most games),
+        or made from the rounds before it without chance (False: :meth:`State.deal_without_chance`
+        gives its deal; Twenty with ``open_hands`` replays round 1's deal in round 2)."""
+        return True
+
+    def hands_face_up(self, options: Mapping[str, Any]) -> bool:
+        """Whether under ``options`` every hand lies face up, so that every seat sees each card
+        dealt or drawn into any hand (Twenty's ``open_hands``).  False by default."""
+        return False
+
     def display_values(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """What the parts of the table in ``view`` (a seat's observation, or the public view
         a spectator gets) are worth now, for a front end to show without scoring anything
@@ -709,6 +720,15 @@ class State(ABC):
         seat that receives them (``(0, -1)``: none).  The web's undo never goes back past such a
         move, and the OpenSpiel adapter makes each card drawn a chance outcome."""
         return 0, -1
+
+    def deal_without_chance(self) -> Deal | None:
+        """The next round's deal when the rules make it from the rounds before, with no shuffle
+        (Twenty with ``open_hands``: round 1's deal with the hands exchanged, the stock in the
+        order round 1 drew it), or None when the next round is shuffled (the default); asked
+        once the round is over.  :meth:`next_round` deals exactly this deal; the OpenSpiel
+        adapter deals it with no chance node, and takes its draws from the stock as it lies.
+        None exactly when :meth:`Game.dealt_by_chance` says the next round is dealt by chance."""
+        return None
 
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """The legal ``move``, to be made by the player to move, as an English

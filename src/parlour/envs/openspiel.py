@@ -5,12 +5,15 @@
 >>> import parlour.envs.openspiel
 >>> game = pyspiel.load_game("python_parlour_minus_twenty(rounds_only=True)")
 
-Importing this module registers ``python_parlour_minus_twenty``,
-``python_parlour_progression``, ``python_parlour_twenty`` and
-``python_parlour_silver_bars``.  Parameters: ``rounds_only`` (default
-false: one episode is one match; true: one round), ``first`` (the seat that
-starts round 1, default 0) and ``options``, the game's rule options as
-``name=value`` pairs separated by commas (``"hand_size=8,rounds=1"``; inside a
+Importing this module registers every game of parlour's registry with
+OpenSpiel: ``python_parlour_minus_twenty``, ``python_parlour_progression``,
+``python_parlour_twenty``, ``python_parlour_silver_bars``, and each plug-in's
+(``python_parlour_<id>``, the id's ``-`` written ``_``).  A plug-in registered
+later is registered by :func:`load`, :func:`register` or :func:`register_all`.
+
+Parameters: ``rounds_only`` (default false: one episode is one match; true:
+one round), ``first`` (the seat that starts round 1, default 0) and
+``options``, the game's rule options as ``name=value`` pairs separated by commas (``"hand_size=8,rounds=1"``; inside a
 ``load_game`` string write ``options=hand_size:8;rounds:1``).
 
 **The rules are the engine's.**  Each OpenSpiel state holds a parlour
@@ -36,8 +39,9 @@ cards a move takes and who receives them (``State.stock_draws``):
   stock has some) deals that seat five — the new hand is theirs;
 * 100 Silver Bars: every ``play`` and ``discard`` draws one, for the mover.
 
-Twenty with ``open_hands`` deals round 2 from round 1's cards (hands
-exchanged, the stock in the order round 1 drew it), so round 2 has no chance nodes.  The engine puts each card in
+A round the rules deal without chance (:meth:`~parlour.game.State.deal_without_chance`:
+Twenty with ``open_hands`` deals round 2 from round 1's cards, hands exchanged, the stock in
+the order round 1 drew it) has no chance nodes, not even for its draws.  The engine puts each card in
 place (``State.arrange_stock``) and keeps its round's deal in the order the
 cards were drawn, so :func:`parlour.record.to_data` of :attr:`ParlourState.engine`
 replays to the same scores.
@@ -91,10 +95,13 @@ from parlour.cards import Card
 from parlour.envs.spaces import GameSpace, space
 from parlour.game import Deal, Game, Move, State
 
-__all__ = ["SHORT_NAMES", "ParlourGame", "ParlourState", "load"]
+__all__ = ["GAME_CLASSES", "SHORT_NAMES", "ParlourGame", "ParlourState", "load", "register", "register_all",
+           "short_name"]
 
-SHORT_NAMES = {game_id: "python_parlour_" + game_id.replace("-", "_") for game_id in games.GAME_IDS}
-"""The OpenSpiel short name of each game."""
+
+def short_name(game_id: str) -> str:
+    """The OpenSpiel short name of a parlour game: ``python_parlour_minus_twenty``."""
+    return "python_parlour_" + game_id.replace("-", "_")
 
 _MOVE, _DEAL, _DRAW = 0, 1, 2
 """Kinds of entry in a round's log: a player's move; a card dealt (owner: a seat,
@@ -139,7 +146,8 @@ class _Spec:
     """Where each card dealt at the start of a round goes, in dealing order (``Game.deal_layout``)."""
     slots: list[int]
     """Owner of each card dealt at the start of a round, in dealing order (−1: a public zone)."""
-    open_hands: bool
+    face_up: bool
+    """Every hand lies face up (``Game.hands_face_up``): each seat sees every card dealt or drawn."""
     obs_size: int
     slot_place: list[int] = field(default_factory=list)
     """Where each card dealt goes in its owner's hand (or among the revealed cards)."""
@@ -162,7 +170,7 @@ def _make_spec(game_id: str, rounds_only: bool, first: int, options_text: str) -
     slots = [seat if zone == "hands" else _PUBLIC for zone, seat in layout]
     sp = space(game_id, options)
     return _Spec(game, options, rounds_only, first, game.players, sp, cards, {c: i for i, c in enumerate(cards)},
-                 Counter(deck), layout, slots, bool(options.get("open_hands", False)), sp.obs_shape[0])
+                 Counter(deck), layout, slots, game.hands_face_up(options), sp.obs_shape[0])
 
 
 # -- the state's contents ----------------------------------------------------------------
@@ -172,8 +180,8 @@ class _World:
     """What an OpenSpiel state holds, copied quickly (OpenSpiel clones states with
     ``copy.deepcopy`` of each attribute: this is the only one)."""
 
-    __slots__ = ("dealt", "done", "engine", "exchange", "filled", "full", "info", "log", "pending", "receiver", "spec",
-                 "to_draw")
+    __slots__ = ("dealt", "done", "engine", "filled", "full", "info", "known_stock", "log", "pending", "receiver",
+                 "spec", "to_draw")
 
     def __init__(self, spec: _Spec) -> None:
         self.spec = spec
@@ -189,7 +197,9 @@ class _World:
         """This round: (kind, owner or player, stock position or slot, action id or card)."""
         self.info = [""] * spec.players
         self.full = ""
-        self.exchange: Deal | None = None
+        self.known_stock = False
+        """This round was dealt without chance (``State.deal_without_chance``): its stock lies as
+        the deal says, so its draws are no chance nodes."""
         self.done = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _World:
@@ -204,13 +214,13 @@ class _World:
         other.log = list(self.log)
         other.info = list(self.info)
         other.full = self.full
-        other.exchange = self.exchange
+        other.known_stock = self.known_stock
         other.done = self.done
         return other
 
     # -- who sees what ---------------------------------------------------------------
     def sees(self, seat: int, owner: int) -> bool:
-        return owner == _PUBLIC or owner == seat or self.spec.open_hands
+        return owner == _PUBLIC or owner == seat or self.spec.face_up
 
     def note_card(self, owner: int, card: Card) -> None:
         label = "R" if owner == _PUBLIC else str(owner)
@@ -293,8 +303,8 @@ class _World:
         self.log.append((_MOVE, player if player is not None else -1, 0, action))
         self.note_move(move)
         count, receiver = engine.stock_draws(move)
-        if count and self.exchange is not None and engine.round_index == 1:
-            # Twenty's open_hands round 2 replays round 1's stock: the cards are known, no chance.
+        if count and self.known_stock:
+            # A round dealt without chance: the stock's cards lie as dealt, so a draw is no chance.
             assert engine.deal is not None
             at = len(engine.deal["stock"]) - len(engine.stock_left())
             for offset, card in enumerate(engine.stock_left()[:count]):
@@ -313,18 +323,17 @@ class _World:
         assert engine is not None
         if not engine.is_round_over():
             return
-        assert engine.deal is not None  # as it turned out: arrange_stock keeps its stock in the order drawn
-        if self.spec.open_hands and engine.round_index == 0:
-            deal = engine.deal
-            self.exchange = {"revealed": list(deal["revealed"]), "hands": [list(deal["hands"][1]),
-                             list(deal["hands"][0])], "stock": list(deal["stock"])}
         if self.spec.rounds_only or engine.is_match_over():
             self.done = True
             return
         self.log = []
         self.note_round()
-        if self.exchange is not None and engine.round_index == 0:
-            engine.next_round(self.exchange)
+        # The round's deal is as it turned out (arrange_stock keeps its stock in the order drawn),
+        # so a next round the rules make from it is known now.
+        fixed = engine.deal_without_chance()
+        self.known_stock = fixed is not None
+        if fixed is not None:
+            engine.next_round(fixed)
             return
         self.dealt = []
 
@@ -365,7 +374,7 @@ _PARAMETERS = {"rounds_only": False, "first": 0, "options": ""}
 def _game_type(game_id: str) -> Any:
     game = games.get(game_id)
     return pyspiel.GameType(
-        short_name=SHORT_NAMES[game_id],
+        short_name=short_name(game_id),
         long_name=f"Python parlour {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -396,9 +405,9 @@ class ParlourGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"the OpenSpiel adapter needs matches that end: {exc}") from None
         if spec.rounds_only:
             rounds = 1
-        # Every chance node places one card of the round's deck; with open_hands round 2 is dealt
-        # from round 1's cards and has none.
-        dealt_rounds = min(rounds, 1) if spec.open_hands else rounds
+        # Every chance node places one card of the round's deck; a round dealt without chance has none.
+        game = spec.game
+        dealt_rounds = sum(1 for r in range(rounds) if game.dealt_by_chance(spec.options, r))
         self._max_chance_nodes = dealt_rounds * sum(spec.deck.values())
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.space.num_actions,
@@ -513,12 +522,13 @@ class ParlourState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(int(probability_sampler() * 2**53))
         sampled = w.spec.game.determinize(engine.observation(player_id), rng)
         deal = sampled.deal
-        assert deal is not None
+        if deal is None:  # the hidden cards dealt and drawn this round are read from the sampled deal
+            raise ValueError(f"{w.spec.game.name}'s determinize gives no deal, which resample_from_infostate needs")
         state = ParlourState(self.get_game())
         new = state._w
         new.engine = sampled
         new.dealt = None
-        new.exchange = w.exchange
+        new.known_stock = w.known_stock
         cut = w.info[player_id].rfind(" |")
         past = w.info[player_id][:cut + 2] if cut >= 0 else ""
         new.info = [w.info[player_id] if s == player_id else past for s in range(w.spec.players)]
@@ -609,27 +619,59 @@ class _PartObserver:
 
 # -- registration ------------------------------------------------------------------------------
 
-GAME_CLASSES: dict[str, type[ParlourGame]] = {
-    game_id: type(f"{games.entry(game_id).camel_name}Game", (ParlourGame,),
-                  {"game_id": game_id, "__doc__": f"{games.get(game_id).name} as an OpenSpiel game."})
-    for game_id in games.GAME_IDS
-}
-"""The OpenSpiel game class of each parlour game."""
+GAME_CLASSES: dict[str, type[ParlourGame]] = {}
+"""The OpenSpiel game class of each parlour game registered with OpenSpiel so far."""
 
-for _game_id, _cls in GAME_CLASSES.items():
-    pyspiel.register_game(_game_type(_game_id), _cls)
+SHORT_NAMES: dict[str, str] = {}
+"""The OpenSpiel short name of each parlour game registered with OpenSpiel so far."""
+
+
+def register(game_id: str) -> type[ParlourGame]:
+    """Register the game ``game_id`` of parlour's registry with OpenSpiel (once; a plug-in's game
+    too), so that ``pyspiel.load_game(short_name(game_id))`` loads it; return its class."""
+    found = GAME_CLASSES.get(game_id)
+    if found is not None:
+        return found
+    entry = games.entry(game_id)
+    cls: type[ParlourGame] = type(f"{entry.camel_name}Game", (ParlourGame,),
+                                  {"game_id": game_id, "__doc__": f"{games.get(game_id).name} as an OpenSpiel game."})
+    pyspiel.register_game(_game_type(game_id), cls)
     # A module attribute of its own name, so that pickle finds the class (multiprocessing, Ray).
-    globals()[_cls.__name__] = _cls
+    globals()[cls.__name__] = cls
+    GAME_CLASSES[game_id] = cls
+    SHORT_NAMES[game_id] = short_name(game_id)
+    return cls
+
+
+def register_all() -> None:
+    """Register every game parlour knows with OpenSpiel: the family's, and every plug-in's
+    registered so far (those named in ``PARLOUR_PLUGINS`` are, when this module is imported)."""
+    for game_id in games.ids():
+        register(game_id)
+
+
+def __getattr__(name: str) -> type[ParlourGame]:
+    """A game class not registered yet, by its name (``LadderGame``): what pickle asks for in a
+    process where a plug-in's game was registered after this module was imported."""
+    for game_id in games.ids():
+        if f"{games.entry(game_id).camel_name}Game" == name:
+            return register(game_id)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+register_all()
 
 
 def load(game_id: str, *, rounds_only: bool = False, first: int = 0,
          options: Mapping[str, Any] | Sequence[str] | None = None) -> ParlourGame:
-    """``pyspiel.load_game`` for a parlour game id, with options as a mapping."""
+    """``pyspiel.load_game`` for a parlour game id (registered with OpenSpiel now if need be), with
+    options as a mapping."""
+    register(game_id)
     text = ""
     if isinstance(options, Mapping):
         text = ",".join(f"{k}={'none' if v is None else v}" for k, v in options.items())
     elif options:
         text = ",".join(options)
-    game: ParlourGame = pyspiel.load_game(SHORT_NAMES[game_id],
+    game: ParlourGame = pyspiel.load_game(short_name(game_id),
                                           {"rounds_only": rounds_only, "first": first, "options": text})
     return game

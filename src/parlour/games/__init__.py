@@ -27,7 +27,7 @@ def _family(game_id: str, space: str, hard: int, expert: int, reward_scale: floa
     return GameEntry(
         id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
         terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
-        space=f"parlour.envs.spaces:{space}",
+        space=f"parlour.envs.spaces.{module}:{space}",
         levels=MappingProxyType({"hard": hard, "expert": expert}), reward_scale=reward_scale,
     )
 

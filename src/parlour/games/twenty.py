@@ -498,6 +498,13 @@ class TwentyState(Turns, StockPile, State):
             return self.hand_size, other
         return 0, -1
 
+    def deal_without_chance(self) -> Deal | None:
+        """With ``open_hands``, round 2 (and every second round after it) replays the round
+        before's deal with the hands exchanged, as :meth:`Twenty.random_deal` deals it."""
+        if self.deal is None or self.game.dealt_by_chance(self.options, self.round_index + 1):
+            return None
+        return _exchanged(self.deal)
+
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 7♥: the tally is 15`` — and what the tally comes to."""
         card: Card = move.args[0]  # type: ignore[assignment]
@@ -657,6 +664,13 @@ class Twenty(Game):
     def card_role(self, card: Card) -> CardRole | None:
         """Every card shows what it adds to the tally (A = 1, 10 J Q K = 10)."""
         return CardRole(str(VALUE[card]), "value")
+
+    def dealt_by_chance(self, options: Mapping[str, Any], round_index: int) -> bool:
+        """With ``open_hands``, round 2 (and every second round after it) is not shuffled."""
+        return not (options["open_hands"] and round_index % 2 == 1)
+
+    def hands_face_up(self, options: Mapping[str, Any]) -> bool:
+        return bool(options["open_hands"])
 
     def deal_layout(self, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         size = self.hand_size(options)
