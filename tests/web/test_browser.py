@@ -783,7 +783,27 @@ def test_a_face_card_typed_alone_that_can_only_be_discarded_asks_first(
     table = create(context, server, "minus-twenty", AGAINST)
     page = context.new_page()  # not new_page(): here a dialog is expected
     sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    # The page is told below that it may play moves the server's position does not hold, so the server's
+    # reading of what is typed (``resolve``, tested with the server) is played here as a server holding
+    # them would answer: every other message goes through to the server.
+    readings = {"kd": "discard KD", "discard kd": "discard KD", "7d": "discard 7D"}
+
+    def through_a_reader(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            sent.append(str(message))
+            asked_for = json.loads(message)
+            if asked_for.get("type") == "resolve":
+                text = asked_for["text"]
+                ws.send(json.dumps({"type": "resolved", "text": text, "move": readings[text.lower()]}))
+            else:
+                to_server.send(message)
+
+        ws.on_message(from_page)
+        to_server.on_message(ws.send)
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through_a_reader)
     asked: list[str] = []
     answers: list[bool] = []
 
@@ -906,6 +926,25 @@ def test_pages_keep_their_content_security_policy(server: ServerProcess, context
     with page.expect_console_message(lambda m: "Content Security Policy" in m.text):
         page.evaluate("() => document.body.setAttribute('style', 'color: red')")
     assert page.csp, "a refused style attribute is reported"  # type: ignore[attr-defined]
+
+
+def test_the_front_end_is_es_modules_served_as_javascript(server: ServerProcess, context: BrowserContext) -> None:
+    """The page loads one module script, app.js, which imports every module of static/js/ and nothing
+    else; each is served as JavaScript (a browser refuses a module of another type) and runs under the
+    page's Content-Security-Policy."""
+    static = Path(__file__).resolve().parents[2] / "src" / "parlour" / "web" / "static"
+    page = new_page(context)
+    scripts: dict[str, str] = {}
+    page.on("response", lambda r: scripts.__setitem__(r.url, r.headers.get("content-type", ""))
+            if r.url.endswith(".js") else None)
+    page.goto(server.url + "/")
+    page.locator("#nt-start").wait_for()
+    tags = page.evaluate("() => Array.from(document.scripts).map(s => [s.type, s.getAttribute('src')])")
+    assert tags == [["module", "/static/app.js"]]
+    modules = {"/static/app.js"} | {f"/static/js/{f.name}" for f in (static / "js").glob("*.js")}
+    assert {url.removeprefix(server.url) for url in scripts} == modules
+    assert all(kind.startswith("text/javascript") for kind in scripts.values()), scripts
+    no_errors(page)
 
 
 def test_locked_vaults_fit_a_phone(server: ServerProcess, browser: Browser) -> None:
