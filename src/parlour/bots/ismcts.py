@@ -40,9 +40,8 @@ import time
 from collections.abc import Sequence
 
 from parlour import games
-from parlour.bots import SEARCH_LEVELS, Bot, Budget, Evaluation, MoveEstimate, RolloutPolicy, level_iterations
+from parlour.bots import SEARCH_LEVELS, Bot, Budget, Evaluation, MoveEstimate, RolloutPolicy, infer, level_iterations
 from parlour.bots.heuristic import Advice, advice
-from parlour.bots.infer import SLIP, inferred_sampler
 from parlour.game import Move, Observation, State
 
 DEFAULT_ITERATIONS = 1000
@@ -231,8 +230,8 @@ class ISMCTSBot(Bot):
         seat = observation["seat"]
         steps = games.entry(game.id).inference if self.infer is None else self.infer
         if steps and guided:
-            sample = inferred_sampler(game, observation, policy, rng, steps=steps,
-                                      slip=SLIP if self.slip is None else self.slip)
+            sample = infer.inferred_sampler(game, observation, policy, rng, steps=steps,
+                                            slip=infer.SLIP if self.slip is None else self.slip)
         else:
             sample = game.sampler(observation)
         spread = _Spread()
