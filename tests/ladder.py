@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from rich.console import Group, RenderableType
@@ -53,6 +54,34 @@ DECK = tuple(sorted(Card.parse(f"{rank}{suit}") for rank in "234567" for suit in
 """The twelve cards of the game."""
 
 
+RULES = """# Ladder
+
+A tiny game for two, to show that a game plugs into parlour.
+
+- **The deck** is the twelve cards 2–7 of hearts and spades.  Each seat is dealt three
+  cards; the other six are the stock.  Seat `first` starts.
+- **On your turn** either *climb*, `play <card>`: put a card higher in rank than the top of
+  your own ladder (any suit) on it, and score its rank; or `discard <card>` onto the shared
+  discard pile, scoring nothing.  Then draw the top card of the stock, if any is left.
+- **The round ends** when both hands are empty.  One round; the higher score wins.
+"""
+"""Ladder's rules, as ``parlour rules ladder`` shows them (a plug-in serves its own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What undoing a move of Ladder needs."""
+
+    seat: int
+    """The mover."""
+    hand_index: int
+    """Where the card was in the mover's hand."""
+    events: int
+    """How many events the round had before the move."""
+    drew: bool
+    """Whether the mover drew a card from the stock."""
+
+
 class LadderObservation(BaseObservation):
     """What a seat sees in Ladder."""
 
@@ -73,8 +102,8 @@ class LadderState(StockPile, State):
     ladders: list[list[Card]]
     discards: list[Card]
     to_move: int
-    _undo: list[tuple[int, int, int, bool]]
-    """Per move: the mover, the hand index the card left, the events before it, whether a card was drawn."""
+    _undo: list[Turn]
+    """Per move, what undoing it needs."""
 
     def round_starter(self, round_index: int) -> int:
         return self.first
@@ -110,7 +139,7 @@ class LadderState(StockPile, State):
         if move not in self.legal_moves():
             raise self._illegal(move)
         seat = self.to_move
-        card: Card = move.args[0]  # type: ignore[assignment]
+        card = move.card()
         hand = self.hands[seat]
         index = hand.index(card)
         del hand[index]
@@ -127,16 +156,17 @@ class LadderState(StockPile, State):
             hand.append(self.stock[self.stock_pos])
             self.stock_pos += 1
         self.moves.append(move)
-        self._undo.append((seat, index, events, drew))
+        self._undo.append(Turn(seat, index, events, drew))
         self.to_move = 1 - seat if self.hands[1 - seat] else seat
 
     def undo(self) -> Move:
         if not self._undo:
             raise ValueError("nothing to undo in this round")
-        seat, index, events, drew = self._undo.pop()
+        turn = self._undo.pop()
+        seat = turn.seat
         move = self.moves.pop()
-        card: Card = move.args[0]  # type: ignore[assignment]
-        if drew:
+        card = move.card()
+        if turn.drew:
             self.stock_pos -= 1
             self.hands[seat].pop()
         if move.verb == "play":
@@ -144,8 +174,8 @@ class LadderState(StockPile, State):
             self.scores[seat] -= card.rank
         else:
             self.discards.pop()
-        del self.events[events:]
-        self.hands[seat].insert(index, card)
+        del self.events[turn.events:]
+        self.hands[seat].insert(turn.hand_index, card)
         self.to_move = seat
         return move
 
@@ -153,7 +183,7 @@ class LadderState(StockPile, State):
         return (1, self.to_move) if self.stock_pos < len(self.stock) else (0, -1)
 
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
-        card: Card = move.args[0]  # type: ignore[assignment]
+        card = move.card()
         where = "onto {their} ladder" if move.verb == "play" else "onto the discard pile"
         voice = self.voice(viewer)
         return voice.says(move.verb, f"{card_text(card)} " + where.replace("{their}", voice.whose(self.to_move)))
@@ -218,6 +248,10 @@ class Ladder(Game):
     def state_class(self) -> type[State]:
         return LadderState
 
+    def rules(self) -> str:
+        """Ladder's own rules text (a plug-in has no page in parlour's tree)."""
+        return RULES
+
     def deck(self, options: Any = None) -> list[Card]:
         return list(DECK)
 
@@ -278,7 +312,7 @@ LadderState.game = GAME
 
 def choose(observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
     """Climb with the lowest card that climbs, else throw away the lowest card."""
-    return min(legal, key=lambda m: (m.verb != "play", Card.parse(str(m.args[0])).rank))
+    return min(legal, key=lambda m: (m.verb != "play", m.card().rank))
 
 
 def rollout(state: State, rng: random.Random) -> Move:

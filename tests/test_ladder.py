@@ -98,6 +98,13 @@ def test_parlour_plays_ladder_as_a_plugin(tmp_path: Path) -> None:
     assert "climb" in replayed.stdout
 
 
+def test_parlour_shows_ladders_own_rules() -> None:
+    """``PARLOUR_PLUGINS=ladder parlour rules ladder``: the plug-in serves its own rules text."""
+    shown = parlour("rules", "ladder")
+    assert shown.returncode == 0, shown.stderr
+    assert "Ladder" in shown.stdout and "climb" in shown.stdout
+
+
 def test_the_lab_runs_and_reports_ladder(tmp_path: Path) -> None:
     db = tmp_path / "lab.sqlite"
     ran = parlour("lab", "run", "ladder", "--players", "hard,random", "--deals", "10", "--jobs", "1",

@@ -3,9 +3,17 @@ the game has, and its micro variant's options."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from parlour import games
+from parlour.cli import app
+from parlour.game import Game, MissingRulesError
+from parlour.games.registry import GameEntry
 
 
 @pytest.mark.parametrize("game_id", games.GAME_IDS)
@@ -24,3 +32,58 @@ def test_the_rules_page_gives_the_micro_variant(game_id: str) -> None:
     for name, value in game.micro_options.items():
         shown = str(value).lower() if isinstance(value, bool) else str(value)
         assert f"{name}={shown}" in text, (game_id, name)
+
+
+# -- a game serves its own rules; a game with none is a clear error -------------------------
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Ladder (a plug-in with its own rules text) and Pageless (Ladder under another id, with no
+    rules text and no page in parlour's tree) registered for one test; Ladder's rules text."""
+    import ladder  # registers Ladder (imported here: other tests list the games without it)
+
+    class Pageless(ladder.Ladder):
+        id = "pageless"
+        name = "Pageless"
+        rules = Game.rules
+
+    monkeypatch.setattr(sys.modules[__name__], "PAGELESS", Pageless(), raising=False)
+    ladder.register()
+    games.register(GameEntry(id="pageless", game=f"{__name__}:PAGELESS"))
+    try:
+        yield ladder.RULES
+    finally:
+        games.REGISTRY.unregister("ladder")
+        games.REGISTRY.unregister("pageless")
+
+
+def test_a_plugin_game_serves_its_own_rules(plugins: str) -> None:
+    assert games.get("ladder").rules() == plugins
+    result = CliRunner().invoke(app, ["rules", "ladder"])
+    assert result.exit_code == 0, result.stderr
+    assert "climb" in result.stdout and "stock" in result.stdout
+
+
+def test_a_game_without_rules_is_one_clear_line(plugins: str) -> None:
+    with pytest.raises(MissingRulesError, match="Pageless has no rules page"):
+        games.get("pageless").rules()
+    result = CliRunner().invoke(app, ["rules", "pageless"])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: Pageless has no rules page"), result.stderr
+    assert result.stdout == ""
+
+
+def test_the_web_serves_a_plugins_rules_and_says_404_without_them(plugins: str, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from parlour.web.app import create_app
+
+    client = TestClient(create_app(f"sqlite:///{tmp_path / 'rules.db'}"), raise_server_exceptions=False)
+    answer = client.get("/api/games/ladder/rules")
+    assert answer.status_code == 200 and answer.json() == {"markdown": plugins}
+    answer = client.get("/api/games/pageless/rules")
+    assert answer.status_code == 404, answer.text
+    error = answer.json()["error"]
+    assert error.startswith("Pageless has no rules page") and "\n" not in error

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from parlour import bots, games
-from parlour.bots.sparring import ADVICE_KINDS, FALLBACK, SHARES, SPECS, SparringBot, spec_for
+from parlour.bots.sparring import FALLBACK, SparringBot, plan_for, spec_for
 
 GAMES = ("minus-twenty", "progression", "twenty", "silver-bars")
 
@@ -23,16 +23,16 @@ def test_made_by_its_spec() -> None:
 
 
 def test_every_game_has_its_own_setting() -> None:
-    assert set(SPECS) == set(GAMES)
+    assert {e.id for e in games.REGISTRY.entries() if e.sparring is not None} == set(GAMES)
     for game_id in GAMES:
-        assert spec_for(game_id) == SPECS[game_id]
+        assert spec_for(game_id) == games.entry(game_id).sparring.spec
         bots.make(spec_for(game_id))  # a valid spec
     assert spec_for("a-plug-in") == FALLBACK
 
 
 def test_minus_twenty_plays_the_advice_without_medium_wavering() -> None:
     """In Minus Twenty it is the heuristic bot at temperature 0: medium samples, it never does."""
-    assert SPECS["minus-twenty"] == "heuristic"
+    assert spec_for("minus-twenty") == "heuristic"
     assert bots.parse_spec("medium")[1].get("temperature") == "club"
 
 
@@ -63,7 +63,7 @@ def test_plays_as_its_game_setting_says(game_id: str) -> None:
     for i, (observation, legal) in enumerate(_positions(game_id, seed=11, count=8)):
         move = sparring.choose(observation, legal, random.Random(i))
         assert move in legal
-        left = any(kind_of(m) in ADVICE_KINDS.get(game_id, ()) for m in legal)
+        left = any(kind_of(m) in plan_for(game_id).advice_kinds for m in legal)
         assert move == (advice if left else inner).choose(observation, legal, random.Random(i))
 
 
@@ -79,7 +79,7 @@ def test_a_share_is_a_share() -> None:
     for bad in ("-0.1", "1.5"):
         with pytest.raises(ValueError, match="share"):
             bots.make(f"sparring:share={bad}")
-    assert 0.0 < SHARES["silver-bars"] < 1.0
+    assert 0.0 < plan_for("silver-bars").share < 1.0
 
 
 @pytest.mark.parametrize("game_id", GAMES)

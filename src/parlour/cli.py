@@ -24,7 +24,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from parlour import games, record
-from parlour.game import Game, Option, State
+from parlour.game import Game, MissingRulesError, Option, State
 
 try:  # typer 0.2x carries its own click; before, it used click's exceptions
     from typer import TyperException as UsageProblem
@@ -172,7 +172,11 @@ def _option_values(option: Option) -> str:
 @app.command("rules")
 def rules_command(game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")]) -> None:
     """Show a game's rules, in parlour's own words, with the rulings it plays by."""
-    console.print(Markdown(_game(game_id).rules()))
+    try:
+        text = _game(game_id).rules()
+    except MissingRulesError as exc:
+        raise _fail(str(exc)) from None
+    console.print(Markdown(text))
 
 
 def _save_problem(path: Path) -> str | None:

@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from typing_extensions import TypedDict
@@ -79,6 +80,10 @@ class OptionError(ValueError):
     """An unknown rule option or a bad value for one."""
 
 
+class MissingRulesError(ValueError):
+    """A game that has no rules text to show (see :meth:`Game.rules`)."""
+
+
 class Move(NamedTuple):
     """A move: a lower-case verb and its arguments (cards, suit letters, numbers).
 
@@ -106,6 +111,36 @@ class Move(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+    # The arguments by kind, typed: a game reads its moves' arguments with these (a rule's
+    # hot path, which has checked the move's shape already, may read ``args`` itself).
+    def card(self, index: int = 0) -> Card:
+        """The argument at ``index`` (from 0) as the card it is: ``play 7H`` → 7♥.
+        :class:`MoveSyntaxError` if that argument is missing or not a card."""
+        arg = self.args[index] if index < len(self.args) else None
+        if type(arg) is not Card:
+            raise MoveSyntaxError(f"{self} has no card as argument {index + 1}")
+        return arg
+
+    def suit(self, index: int = 0) -> str:
+        """The argument at ``index`` as a suit letter: ``take H`` → ``H``.
+        :class:`MoveSyntaxError` if that argument is missing or not a suit."""
+        arg = self.args[index] if index < len(self.args) else None
+        if type(arg) is not str:
+            raise MoveSyntaxError(f"{self} has no suit as argument {index + 1}")
+        return arg
+
+    def number(self, index: int = 0) -> int:
+        """The argument at ``index`` as a number (a card is no number): ``lock 3`` → 3.
+        :class:`MoveSyntaxError` if that argument is missing or not a number."""
+        arg = self.args[index] if index < len(self.args) else None
+        if type(arg) is not int:
+            raise MoveSyntaxError(f"{self} has no number as argument {index + 1}")
+        return arg
+
+    def numbers(self) -> list[int]:
+        """Every argument that is a number (a card is no number), in order: ``play 8S 2`` → [2]."""
+        return [arg for arg in self.args if type(arg) is int]
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -487,10 +522,17 @@ class Game(ABC):
         return lambda rng: self.determinize(observation, rng)
 
     def rules(self) -> str:
-        """The rules in the project's own words, with the rulings (Markdown)."""
-        from importlib.resources import files
+        """The rules in the project's own words, with the rulings (Markdown).
 
-        return files("parlour.rules").joinpath(f"{self.id}.md").read_text(encoding="utf-8")
+        A game of parlour's own reads its page, ``parlour/rules/<id>.md``, by this default; a
+        plug-in's game gives its own text by overriding it.  :class:`MissingRulesError` when
+        the game has no page."""
+        try:
+            return files("parlour.rules").joinpath(f"{self.id}.md").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise MissingRulesError(
+                f"{self.name} has no rules page (parlour/rules/{self.id}.md, or its game's own rules())"
+            ) from None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id} v{self.version}>"

@@ -26,6 +26,13 @@ from typing import Any, Protocol, runtime_checkable
 from parlour.bots import levels
 from parlour.game import Move, Observation, State
 
+RolloutPolicy = Callable[[State, random.Random], Move]
+"""How a search plays a rollout: the move the player to move makes in ``state`` (a game's
+advice, or a random legal move); :mod:`parlour.bots.infer` also reads it as the model of
+how the others play."""
+Evaluation = Callable[[State], Sequence[float]]
+"""How a search judges a rollout cut short: each seat's expected round score in ``state``."""
+
 
 @dataclass(frozen=True)
 class Budget:

@@ -37,14 +37,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from parlour import games
-from parlour.bots import Bot, Budget, MoveEstimate
+from parlour.bots import SEARCH_LEVELS, Bot, Budget, Evaluation, MoveEstimate, RolloutPolicy, infer, level_iterations
+from parlour.bots.heuristic import Advice, advice
 from parlour.game import Move, Observation, State
-
-RolloutPolicy = Callable[[State, random.Random], Move]
-Evaluation = Callable[[State], Sequence[float]]
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 1.0
@@ -136,8 +134,6 @@ class ISMCTSBot(Bot):
         play; default: the game's own, ``GameEntry.inference``; 0: off); ``slip``:
         the chance that model gives another player of not making the advised move
         (default :data:`parlour.bots.infer.SLIP`)."""
-        from parlour.bots import SEARCH_LEVELS
-
         if level is not None and level not in SEARCH_LEVELS:
             raise ValueError(f"level must be one of {', '.join(SEARCH_LEVELS)}, not {level!r}")
         self.level = level
@@ -194,8 +190,6 @@ class ISMCTSBot(Bot):
         """The budget of one decision in ``game_id``."""
         if self.level is None:
             return self.budget
-        from parlour.bots import level_iterations
-
         return Budget(level_iterations(self.level, game_id), self.budget.seconds)
 
     def describe(self) -> str:
@@ -213,8 +207,6 @@ class ISMCTSBot(Bot):
         noisy than whole rounds.  Without ``evaluate``, a cut-short rollout is
         judged by the scores so far (right for Twenty, which scores as it goes).
         """
-        from parlour.bots.heuristic import Advice, advice
-
         knowledge: Advice | None
         try:
             knowledge = advice(game_id)
@@ -238,10 +230,8 @@ class ISMCTSBot(Bot):
         seat = observation["seat"]
         steps = games.entry(game.id).inference if self.infer is None else self.infer
         if steps and guided:
-            from parlour.bots.infer import SLIP, inferred_sampler
-
-            sample = inferred_sampler(game, observation, policy, rng, steps=steps,
-                                      slip=SLIP if self.slip is None else self.slip)
+            sample = infer.inferred_sampler(game, observation, policy, rng, steps=steps,
+                                            slip=infer.SLIP if self.slip is None else self.slip)
         else:
             sample = game.sampler(observation)
         spread = _Spread()

@@ -2,45 +2,37 @@
 
 Each game is one :class:`~parlour.games.registry.GameEntry` — the game and
 the parts other layers plug in for it (heuristic advice, terminal view, web
-layout, RL space, search budgets) — registered here for the four games of the family,
-or by a plug-in with :func:`register`.  Modules named in the environment
-variable ``PARLOUR_PLUGINS`` (comma-separated) are imported on start-up, so
-a plug-in's games are known to every front end (``parlour play``, ``parlour
-serve``, the lab) without a change to parlour.
+layout, RL space, search budgets, sparring plan).  parlour's own games are found,
+not listed: each has an entry module in :mod:`parlour.games.entries`, discovered
+on start-up and registered in its ``order``.  A plug-in registers its games with
+:func:`register`; modules named in the environment variable ``PARLOUR_PLUGINS``
+(comma-separated) are imported on start-up, so a plug-in's games are known to
+every front end (``parlour play``, ``parlour serve``, the lab) without a change
+to parlour.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from types import MappingProxyType
+import pkgutil
 
 from parlour.game import Game
+from parlour.games import entries
 from parlour.games.registry import GameEntry, Registry
 
 __all__ = ["GAME_IDS", "GameEntry", "all_games", "entry", "get", "ids", "register"]
 
 
-def _family(game_id: str, space: str, hard: int, expert: int, reward_scale: float) -> GameEntry:
-    """The entry of one of parlour's own games: its parts live where the layout says."""
-    module = game_id.replace("-", "_")
-    return GameEntry(
-        id=game_id, game=f"parlour.games.{module}:GAME", advice=f"parlour.bots.heuristic.{module}:ADVICE",
-        terminal=f"parlour.terminal.{module}", web=f"parlour.web.layouts.{module}",
-        space=f"parlour.envs.spaces.{module}:{space}",
-        levels=MappingProxyType({"hard": hard, "expert": expert}), reward_scale=reward_scale,
-    )
+def _discover() -> tuple[GameEntry, ...]:
+    """The entries of parlour's own games, one per module of :mod:`parlour.games.entries`, in their order."""
+    found = [importlib.import_module(f"{entries.__name__}.{module.name}").ENTRY
+             for module in pkgutil.iter_modules(entries.__path__)]
+    return tuple(sorted(found, key=lambda e: (e.order, e.id)))
 
 
-FAMILY = (
-    # Search iterations: ``hard`` decides within one second on one core (benchmarks/search.py measures it).
-    # Reward scales: one over random play's 90th-percentile match margin, rounded (parlour.envs.rewards).
-    _family("minus-twenty", "MinusTwentySpace", hard=1850, expert=7400, reward_scale=0.01),
-    _family("progression", "ProgressionSpace", hard=2400, expert=9600, reward_scale=0.02),
-    _family("twenty", "TwentySpace", hard=1200, expert=4800, reward_scale=0.02),
-    _family("silver-bars", "SilverBarsSpace", hard=850, expert=3400, reward_scale=0.02),
-)
-"""The four games of the family, in the order parlour lists them."""
+FAMILY = _discover()
+"""parlour's own games, in the order parlour lists them."""
 
 GAME_IDS = tuple(e.id for e in FAMILY)
 """The ids of parlour's own games (plug-ins may register more: see :func:`ids`)."""

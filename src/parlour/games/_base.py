@@ -13,7 +13,8 @@ replaces it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, NamedTuple
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from parlour.cards import ALL_CARDS, SUITS, Card, sort_hand, to_text
 from parlour.game import BaseObservation, Deal, Move, State
@@ -128,17 +129,47 @@ whether it fits the seat's own pile by the value that pile has reached (:meth:`P
 None for a move onto the face-up pile).  A plain tuple: it is unpacked on every move."""
 
 
-class PileAgain(NamedTuple):
-    """What undoing a card put on a face-up pile needs when that card had lain on a
-    face-up pile before this round (for any other card, its place in the hand does)."""
+# -- what undo needs: one record for each kind of step ---------------------------------
+# Records are values, so they are built once, by hand index and stall count, like the moves
+# themselves (a record built on every move cost a fifth of the move).
+
+
+@dataclass(frozen=True, slots=True)
+class PutDown:
+    """A card went from the mover's hand onto the seat's own pile, or onto a face-up pile for
+    the first time this round (undoing it puts the card back and forgets it was shown)."""
 
     hand_index: int
     """Where the card was in the hand."""
 
 
+@dataclass(frozen=True, slots=True)
+class PileAgain:
+    """A card went back onto a face-up pile it had lain on before this round (undoing it puts
+    the card back in the hand as one everyone saw taken)."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """The mover drew (from the draw pile or a face-up pile), ending the turn."""
+
+    stall_before: int
+    """The stall count before the draw (:attr:`PlayThenDraw.stall`)."""
+
+
+TurnRecord: TypeAlias = PutDown | PileAgain | Drew
+"""What :meth:`PlayThenDraw.undo` needs to take back one step of a turn."""
+
+PUT_DOWN = tuple(PutDown(index) for index in range(len(ALL_CARDS)))
+"""``PUT_DOWN[hand_index]`` (a hand never holds more cards than there are)."""
 PILE_AGAIN = tuple(PileAgain(index) for index in range(len(ALL_CARDS)))
-"""The records, built once (a hand never holds more cards than there are): building a
-record a move cost a fifth of the move."""
+"""``PILE_AGAIN[hand_index]``."""
+DREW = tuple(Drew(stall) for stall in range(256))
+"""``DREW[stall_before]``, for every stall count short of the longest stall limit played
+(a longer one, with no limit, is built as it happens)."""
 
 
 REACHED = range(11)
@@ -241,10 +272,8 @@ class PlayThenDraw(Turns, StockPile, State):
     stall_limit: int
     """Turns in a row of takes that end the round (0: no limit)."""
     _over: bool
-    _undo: list[Any]
-    """Per move, what undoing it needs: for step 1, the card's place in the hand (a
-    :class:`PileAgain` for a card that goes back on a face-up pile); for step 2, the
-    stall count before the draw."""
+    _undo: list[TurnRecord]
+    """Per move, what undoing it needs (see :data:`TurnRecord`)."""
     _offers: list[list[tuple[Move, ...]]]
     """By seat: the moves of step 1 of each card (by code) were it in that seat's hand, given
     the values its own piles have reached (a table of :attr:`_offer_tables`, shared)."""
@@ -396,7 +425,7 @@ class PlayThenDraw(Turns, StockPile, State):
                 self._offers[seat] = self._offer_tables[reach] or self._offers_for(reach)
                 if self.was_on_pile[code]:
                     self.known_count[seat] -= 1
-                self._undo.append(index)
+                self._undo.append(PUT_DOWN[index])
             else:  # the face-up pile of its suit: open to any card
                 del hand[index]
                 self.piles[suit].append(card)
@@ -406,7 +435,7 @@ class PlayThenDraw(Turns, StockPile, State):
                     self._undo.append(PILE_AGAIN[index])
                 else:
                     self.was_on_pile[code] = True
-                    self._undo.append(index)
+                    self._undo.append(PUT_DOWN[index])
             self.shown |= bit
             self.moves.append(move)
             self.drawing = True
@@ -430,7 +459,10 @@ class PlayThenDraw(Turns, StockPile, State):
             self.known_count[seat] += 1
             self.stall = stall + 1
             ends = self.stall == self.stall_limit
-        self._undo.append(stall)
+        try:
+            self._undo.append(DREW[stall])
+        except IndexError:  # a stall longer than any limit played
+            self._undo.append(Drew(stall))
         self.moves.append(move)
         self.drawing = False
         self.pile_played = -1
@@ -460,7 +492,8 @@ class PlayThenDraw(Turns, StockPile, State):
         verb, args = move
         if verb == "draw" and not args:
             return -1
-        pile = SUIT_INDEX.get(args[0], -1) if verb == "take" and len(args) == 1 else -1  # type: ignore[arg-type]
+        suit = args[0] if len(args) == 1 else None
+        pile = SUIT_INDEX.get(suit, -1) if verb == "take" and type(suit) is str else -1
         if pile < 0:
             raise self._illegal(move)
         return pile
@@ -470,10 +503,10 @@ class PlayThenDraw(Turns, StockPile, State):
             raise ValueError("nothing to undo in this round")
         record = self._undo.pop()
         move = self.moves.pop()
-        if self.drawing:  # take back the card put down
+        if not isinstance(record, Drew):  # step 1 (the mover is drawing): take back the card put down
             seat = self.to_move
             _, _, code, suit, bit, value, fits = self._puts[move]
-            card: Card = move[1][0]  # type: ignore[assignment]  # the card as it was given
+            card = move.card()  # the card as it was given
             if fits is not None:  # off the seat's own pile
                 own = self.own[seat][suit]
                 own.pop()
@@ -483,20 +516,19 @@ class PlayThenDraw(Turns, StockPile, State):
                 figures[suit] = (total - value, zeros - (value == 0), count - 1, after)
                 reach = self._reach_codes[seat] = self._reach_codes[seat] + (after - value) * REACH_WEIGHT[suit]
                 self._offers[seat] = self._offer_tables[reach] or self._offers_for(reach)
-                self.hands[seat].insert(record, card)
+                self.hands[seat].insert(record.hand_index, card)
                 if self.was_on_pile[code]:
                     self.known_count[seat] += 1
                 else:  # put down for the first time
                     self.shown &= ~bit
             else:  # off the face-up pile
                 self.piles[suit].pop()
-                if type(record) is int:  # put down for the first time
+                if isinstance(record, PileAgain):
+                    self.known_count[seat] += 1
+                else:  # put down for the first time
                     self.was_on_pile[code] = False
                     self.shown &= ~bit
-                    self.hands[seat].insert(record, card)
-                else:
-                    self.known_count[seat] += 1
-                    self.hands[seat].insert(record.hand_index, card)
+                self.hands[seat].insert(record.hand_index, card)
             self.drawing = False
             self.pile_played = -1
             return move
@@ -513,7 +545,7 @@ class PlayThenDraw(Turns, StockPile, State):
         else:
             self.piles[drawn & 3].append(drawn)
             self.known_count[seat] -= 1
-        self.stall = record
+        self.stall = record.stall_before
         before = self._puts[self.moves[-1]]  # the card this seat put down before it drew
         self.pile_played = before[3] if before[6] is None else -1
         self.to_move = seat

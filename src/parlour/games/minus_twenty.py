@@ -405,15 +405,15 @@ class MinusTwentyState(PlayThenDraw):
         ``Bob draws a card from the draw pile`` (``You draw 5♠ from the draw pile``
         once made: only the drawer is told the card)."""
         voice = self.voice(viewer)
-        verb, args = move
+        verb = move.verb
         if verb == "draw":
             drawn = card_text(self.stock[self.stock_pos]) if made and voice.is_you else "a card"
             return voice.says("draw", f"{drawn} from the draw pile")
         if verb == "take":
-            suit: str = args[0]  # type: ignore[assignment]
+            suit = move.suit()
             top = self.discard_piles[SUIT_INDEX[suit]][-1]
             return voice.says("take", f"{card_text(top)} from the {suit_text(suit)} discard pile")
-        card: Card = args[0]  # type: ignore[assignment]
+        card = move.card()
         if verb == "play":
             return voice.says("play", f"{card_text(card)} on {voice.whose(voice.seat)} {suit_text(card.suit)} meld")
         return voice.says("discard", f"{card_text(card)} onto the {suit_text(card.suit)} discard pile")
@@ -641,13 +641,13 @@ class MinusTwenty(Game):
         draws: list[int] = []
         for number, move in enumerate(moves):
             mover = starter if (number >> 1) % 2 == 0 else 1 - starter
-            verb, args = move
+            verb = move.verb
             if verb == "draw":
                 draws.append(mover)
             elif verb == "take":
-                piles[SUIT_INDEX[args[0]]].pop()  # type: ignore[index]
+                piles[SUIT_INDEX[move.suit()]].pop()
             else:
-                card: Card = args[0]  # type: ignore[assignment]
+                card = move.card()
                 if card not in seen:
                     seen.add(card)
                     shown[mover].append((number, card))

@@ -313,15 +313,15 @@ class ProgressionState(PlayThenDraw):
         ♠ stack``, ``Bob draws a card from the draw pile`` (``You draw 5♠ from the
         draw pile`` once made: only the drawer is told the card)."""
         voice = self.voice(viewer)
-        verb, args = move
+        verb = move.verb
         if verb == "draw":
             drawn = card_text(self.stock[self.stock_pos]) if made and voice.is_you else "a card"
             return voice.says("draw", f"{drawn} from the draw pile")
         if verb == "take":
-            suit: str = args[0]  # type: ignore[assignment]
+            suit = move.suit()
             top = self.public[SUIT_INDEX[suit]][-1]
             return voice.says("take", f"{card_text(top)} from the public {suit_text(suit)} stack")
-        card: Card = args[0]  # type: ignore[assignment]
+        card = move.card()
         if verb == "play":
             stack = f"{voice.whose(voice.seat)} private {suit_text(card.suit)} stack"
         else:
@@ -563,7 +563,7 @@ class Progression(Game):
         for number, move in enumerate(moves):
             seat = (starter + number // 2) % PLAYERS
             if move.verb in ("play", "public"):
-                card: Card = move.args[0]  # type: ignore[assignment]
+                card = move.card()
                 if card in taken[seat]:
                     taken[seat].remove(card)
                 else:
@@ -576,7 +576,7 @@ class Progression(Game):
                 drawn.append((seat, len(places[seat])))
                 places[seat].append(None)
             else:
-                taken[seat].append(public[SUIT_INDEX[move.args[0]]].pop())  # type: ignore[index]
+                taken[seat].append(public[SUIT_INDEX[move.suit()]].pop())
         hand = [Card.parse(c) for c in observation["hand"]]
         own = [c for c in hand if c not in taken[me]]
         for index, card in zip(open_places[me], own, strict=True):

@@ -14,10 +14,13 @@ no game, and a game's RL space is not imported by the terminal):
 - ``levels``: search iterations per search level (``hard``, ``expert``);
 - ``reward_scale``: what the RL environments multiply points by (:mod:`parlour.envs.rewards`);
 - ``inference``: how hard the search reads the others' hands from their moves
-  (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly).
+  (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly);
+- ``sparring``: how the sparring partner plays it (:class:`SparringPlan`, :mod:`parlour.bots.sparring`);
+- ``order``: where parlour lists it among its own games.
 
-Nothing else in parlour is keyed by a game id: a fifth game is one entry
-(``parlour.games.register``), and every front end, bot and adapter finds it.
+Nothing else in parlour is keyed by a game id: a fifth game is one entry — a module in
+:mod:`parlour.games.entries` for a game of parlour's own, ``parlour.games.register`` for a
+plug-in's — and every front end, bot and adapter finds it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,28 @@ def load(path: str) -> Any:
     module_name, _, attribute = path.partition(":")
     module = importlib.import_module(module_name)
     return getattr(module, attribute) if attribute else module
+
+
+LOOKAHEAD = "ismcts:iterations=1,rollout=heuristic,depth=0,infer=0"
+"""A sparring spec: a one-ply look-ahead on one determinized deal a halving round, judged by the
+advice's evaluation (the smallest IS-MCTS there is)."""
+
+
+@dataclass(frozen=True)
+class SparringPlan:
+    """How the sparring partner (:mod:`parlour.bots.sparring`) plays one game: the cheapest
+    setting measured to beat ``medium`` on duplicate deals (``docs/strength-sparring.md``)."""
+
+    spec: str
+    """The bot spec it plays (:func:`parlour.bots.make`), e.g. :data:`LOOKAHEAD`."""
+    share: float = 1.0
+    """Where that bot costs too much to move every time: the share of its decisions (with a real
+    choice, not left to the advice by ``advice_kinds``) it makes, drawn with the bot's RNG; the
+    others are the advice's.  1: every such decision.  ``sparring:share=S`` sets one share for
+    every game."""
+    advice_kinds: frozenset[str] = frozenset()
+    """Decisions the bot leaves to the advice: those in which a legal move is of one of these
+    kinds (:meth:`parlour.game.Game.move_kind`)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +90,11 @@ class GameEntry:
     """Chain steps a search decision spends reading the others' hidden cards from their
     moves this round (:mod:`parlour.bots.infer`); 0: the hidden cards are sampled
     uniformly.  The game's states must offer ``hidden_cards`` and ``exchange``."""
+    sparring: SparringPlan | None = None
+    """How the sparring partner plays the game; ``None``: it plays the advice (``heuristic``)."""
+    order: int = 0
+    """Where parlour lists the game among its own (discovered entries are registered by it);
+    a plug-in's game is listed after them, in the order it was registered."""
 
     @property
     def camel_name(self) -> str:

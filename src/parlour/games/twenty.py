@@ -32,6 +32,7 @@ import functools
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 from parlour.cards import ALL_CARDS, RANKS, SUITS, Card, standard_deck
@@ -298,6 +299,23 @@ _EVENTS = [[_MoveEvents(number, seat) for seat in (0, 1)] for number in range(MO
 """``_EVENTS[move number][seat]``: the events that move can bring that seat."""
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What undoing a play needs (the move's events tell the rest)."""
+
+    hand_index: int
+    """Where the card was in the hand."""
+    tally_before: int
+    """What the tally added up to before the card."""
+
+
+PLAYED = [[Played(index, before) for before in range(TWENTY)] for index in range(HAND)]
+"""``PLAYED[hand_index][tally_before]``: every record, built once (a hand holds ``HAND`` cards at
+most, and a tally of 20 or more is set aside at once)."""
+
+
 class TwentyObservation(BaseObservation):
     """What a seat sees in Twenty."""
 
@@ -349,9 +367,8 @@ class TwentyState(Turns, StockPile, State):
     """By value (1–10): how many cards of that value are still in the hands and the stock,
     not yet played.  A player counting cards knows it; less their own hand, it is what the
     other hand and the stock hold (the advice's count).  Kept as moves are made and undone."""
-    _undo: list[int]
-    """Per move, the tally's value before it and the card's place in the hand, as
-    ``value + TWENTY * place`` (the move's events tell the rest)."""
+    _undo: list[Played]
+    """Per move, what undoing it needs."""
 
     # -- the deal --------------------------------------------------------------
     def round_starter(self, round_index: int) -> int:
@@ -397,9 +414,9 @@ class TwentyState(Turns, StockPile, State):
         seat = self.to_move
         hand = self.hands[seat]
         verb, args = move
-        if self._over or verb != "play" or len(args) != 1:
+        card = args[0] if len(args) == 1 else None
+        if self._over or verb != "play" or type(card) is not Card:
             raise self._illegal(move)
-        card: Card = args[0]  # type: ignore[assignment]
         try:
             index = hand.index(card)
         except ValueError:
@@ -422,7 +439,7 @@ class TwentyState(Turns, StockPile, State):
             self.set_aside += tally
             self.tally = []
             self.tally_value = 0
-        self._undo.append(before + TWENTY * index)
+        self._undo.append(PLAYED[index][before])
         nxt = 1 - seat
         self.to_move = nxt
         hands = self.hands
@@ -450,22 +467,25 @@ class TwentyState(Turns, StockPile, State):
         Round Bonus too), a new hand dealt, a tally of 20 or more set aside."""
         if not self._undo:
             raise ValueError("nothing to undo in this round")
-        index, before = divmod(self._undo.pop(), TWENTY)
+        record = self._undo.pop()
+        before = record.tally_before
         move = self.moves.pop()
-        card: Card = move.args[0]  # type: ignore[assignment]
+        card = move.card()
         seat = 1 - self.to_move  # turns alternate
         number = len(self.moves) + 1
         events = self.events
         scored = False
         while events and events[-1].move == number:
             event = events.pop()
+            whose = event.seat
+            assert whose is not None, "every event of Twenty is a seat's"
             if event.kind == NEW_HAND:
-                self.hands[event.seat] = []  # type: ignore[index]
+                self.hands[whose] = []
                 self.stock_pos -= self.hand_size
-                self.hands_dealt[event.seat] -= 1  # type: ignore[index]
+                self.hands_dealt[whose] -= 1
             else:
                 scored = True
-                self.scores[event.seat] -= event.points  # type: ignore[index]
+                self.scores[whose] -= event.points
                 if event.kind in _SETS_ASIDE:
                     self.tally = self._last_set_aside(before + VALUE[card])
         self._over = False
@@ -474,7 +494,7 @@ class TwentyState(Turns, StockPile, State):
         self.unplayed[VALUE[card]] += 1
         if scored:
             self.last_scorer = next((e.seat for e in reversed(events) if e.kind != NEW_HAND), None)
-        self.hands[seat].insert(index, card)
+        self.hands[seat].insert(record.hand_index, card)
         self.to_move = seat
         return move
 
@@ -507,7 +527,7 @@ class TwentyState(Turns, StockPile, State):
 
     def describe_move(self, move: Move, viewer: int | None, *, made: bool = False) -> str:
         """``You play 7♥: the tally is 15`` — and what the tally comes to."""
-        card: Card = move.args[0]  # type: ignore[assignment]
+        card = move.card()
         value = self.tally_value + VALUE[card]
         if value == TWENTY:
             tally = f"the tally makes exactly {TWENTY}"
@@ -751,7 +771,7 @@ class _Rebuild:
         starter = round_starter(observation["first"], len(observation["history"]))
         self.played: list[list[Card]] = [[], []]
         for i, move in enumerate(self.moves):
-            self.played[(starter + i) % 2].append(move.args[0])  # type: ignore[arg-type]
+            self.played[(starter + i) % 2].append(move.card())
         self.known_hand: list[list[Card] | None] = [
             [Card.parse(c) for c in h] if h is not None else None for h in observation["hands"]
         ]

@@ -77,7 +77,7 @@ def check_form(move: Move) -> None:
         if type(arg) is int and not 1 <= arg <= VAULTS:
             raise MoveSyntaxError(f"vaults are numbered 1 to {VAULTS} from the player's left, not {arg}")
     if move.verb in ("play", "discard"):
-        card: Card = move.args[0]  # type: ignore[assignment]
+        card = move.card()
         kind = KIND[card]
         if kind == LOCK_CARD:
             raise MoveSyntaxError(
@@ -95,14 +95,14 @@ def move_words(state: SilverBarsState, move: Move, viewer: int | None) -> str:
     voice = state.voice(viewer)
     seat = voice.seat
     mine, theirs = voice.whose(seat), voice.whose(1 - seat)
-    verb, args = move
-    numbers = [a for a in args if type(a) is int]  # vaults: the target, then a thief's own
+    verb = move.verb
+    numbers = move.numbers()  # vaults: the target, then a thief's own
     if verb == "resolve":
         return voice.says("spend", f"{mine} turn resolving the worker's strike")
     if verb == "lock":
         bars = vault_bars(state.vaults[seat][numbers[0] - 1])
         return voice.says("lock", f"{mine} vault {numbers[0]} ({plural(bars, 'silver bar')})")
-    card: Card = args[0]  # type: ignore[assignment]
+    card = move.card()
     shown = card_text(card)
     if verb == "discard":
         return voice.says("discard", shown)

@@ -249,7 +249,7 @@ class SilverBars(Game):
         for number, move in enumerate(moves):
             mover = (starter + number) % 2
             if move.verb in ("play", "discard"):
-                played[mover].append(move.args[0])  # type: ignore[arg-type]
+                played[mover].append(move.card())
                 drawers.append(mover)
         own = [Card.parse(c) for c in observation["hand"]]
         unseen = Counter(silver_bars_deck(options))

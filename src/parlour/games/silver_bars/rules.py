@@ -333,7 +333,9 @@ class SilverBarsState(Turns, StockPile, State):
             if what != RESOLVES:
                 raise self._illegal(move)
             # The turn is spent resolving: the strike card goes to the discard pile.
-            self.discard_pile.append(self.strike)  # type: ignore[arg-type]
+            strike = self.strike
+            assert strike is not None, "a strike against a seat has its card"
+            self.discard_pile.append(strike)
             self.strike = None
             self.strike_against = None
             self._undo.append(STRIKE_RESOLVED)
@@ -345,16 +347,17 @@ class SilverBarsState(Turns, StockPile, State):
                 raise self._illegal(move)
             self._lock(move, seat, i)
             return
+        assert card is not None, "a play or a discard names its card"
         hand = self.hands[seat]
         try:
-            index = hand.index(card)  # type: ignore[arg-type]
+            index = hand.index(card)
         except ValueError:
             index = -1
         if index < 0:
             raise self._illegal(move)
         record: UndoRecord
         if what == DISCARDS:
-            self.discard_pile.append(card)  # type: ignore[arg-type]
+            self.discard_pile.append(card)
             record = DISCARDED[index]
         elif what <= PUTS_MINER:
             # A silver bar into an own unlocked vault that is empty, or whose top card is a
@@ -366,7 +369,7 @@ class SilverBarsState(Turns, StockPile, State):
             states = self.vstate[seat]
             old = states[i]
             if what == PUTS_BAR:
-                value = BAR_VALUE[card]  # type: ignore[index]
+                value = BAR_VALUE[card]
                 new = BAR_TOP + value
                 self.bars[seat][i] += value
             else:
@@ -374,17 +377,17 @@ class SilverBarsState(Turns, StockPile, State):
             states[i] = new
             self.fill[seat] = fill + ((FILL[new] - FILL[old]) << i)
             self.feat[seat] += (FEAT[new] - FEAT[old]) << i
-            self.vaults[seat][i].append(card)  # type: ignore[arg-type]
+            self.vaults[seat][i].append(card)
             record = PLACED[index][i][old]
         elif what == STEALS:
-            if move not in thief_row(card, self.fill[seat], self.feat[1 - seat]):  # type: ignore[arg-type]
+            if move not in thief_row(card, self.fill[seat], self.feat[1 - seat]):
                 raise self._illegal(move)
             # For a thief, ``bit`` is the mover's vault that takes the bar.
-            record = self._steal(seat, card, index, i, bit)  # type: ignore[arg-type]
+            record = self._steal(seat, card, index, i, bit)
         elif what == STRIKES:
-            record = StrikeCalled(index, self._strike(seat, card))  # type: ignore[arg-type]
+            record = StrikeCalled(index, self._strike(seat, card))
         else:
-            record = self._clear_or_bury(move, seat, card, index, what == DUMPS_RUBBLE, i, bit)  # type: ignore[arg-type]
+            record = self._clear_or_bury(move, seat, card, index, what == DUMPS_RUBBLE, i, bit)
         # Every play and discard is followed by the draw; drawing the last card ends the round.
         del hand[index]
         pos = self.stock_pos + 1
@@ -614,8 +617,7 @@ class SilverBarsState(Turns, StockPile, State):
         hand = self.hands[seat]
         hand.pop()
         self.stock_pos -= 1
-        card: Card = move.args[0]  # type: ignore[assignment]
-        hand.insert(hand_index, card)
+        hand.insert(hand_index, move.card())
 
     # -- the match ---------------------------------------------------------------
     def is_match_over(self) -> bool:
