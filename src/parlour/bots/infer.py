@@ -31,7 +31,7 @@ import math
 import random
 from collections.abc import Callable
 
-from parlour.bots import RolloutPolicy
+from parlour.bots.base import RolloutPolicy
 from parlour.game import Game, Move, Observation, State
 from parlour.games._base import StockPile
 

@@ -39,9 +39,11 @@ import random
 import time
 from collections.abc import Sequence
 
+import parlour.bots.infer as infer  # a module: tests/test_infer.py replaces its sampler there
 from parlour import games
-from parlour.bots import SEARCH_LEVELS, Bot, Budget, Evaluation, MoveEstimate, RolloutPolicy, infer, level_iterations
+from parlour.bots.base import Bot, Budget, Evaluation, MoveEstimate, RolloutPolicy
 from parlour.bots.heuristic import Advice, advice
+from parlour.bots.levels import SEARCH_LEVELS, level_iterations
 from parlour.game import Move, Observation, State
 
 DEFAULT_ITERATIONS = 1000

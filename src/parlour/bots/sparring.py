@@ -31,10 +31,10 @@ A game whose entry has no plan (a plug-in) gets the advice itself (``heuristic``
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from parlour import games
-from parlour.bots import Bot, Budget, make
+from parlour.bots.base import Bot, Budget
 from parlour.game import Move, Observation
 from parlour.games.registry import SparringPlan
 
@@ -63,12 +63,14 @@ class SparringBot(Bot):
 
     name = "sparring"
 
-    def __init__(self, share: float | None = None) -> None:
-        """``share``: the share of decisions in which every game's bot moves (instead of each
-        plan's ``share``: ``1`` looks ahead at every decision, slower and stronger)."""
+    def __init__(self, make: Callable[[str], Bot], share: float | None = None) -> None:
+        """``make``: how a bot is made from its spec (:func:`parlour.bots.make`, which makes this
+        bot for the spec ``sparring``); ``share``: the share of decisions in which every game's bot
+        moves (instead of each plan's ``share``: ``1`` looks ahead at every decision, slower and stronger)."""
         if share is not None and not 0.0 <= share <= 1.0:
             raise ValueError(f"share must be between 0 and 1, not {share!r}")
         self.share = share
+        self._make = make
         self._bots: dict[str, Bot] = {}
         self._plans: dict[str, SparringPlan] = {}
 
@@ -76,7 +78,7 @@ class SparringBot(Bot):
         """The bot that plays ``game_id`` for the sparring partner."""
         bot = self._bots.get(game_id)
         if bot is None:
-            bot = self._bots[game_id] = make(spec_for(game_id))
+            bot = self._bots[game_id] = self._make(spec_for(game_id))
         return bot
 
     def choose(
@@ -106,7 +108,7 @@ class SparringBot(Bot):
     def _fallback(self) -> Bot:
         bot = self._bots.get("")
         if bot is None:
-            bot = self._bots[""] = make(FALLBACK)
+            bot = self._bots[""] = self._make(FALLBACK)
         return bot
 
     def describe(self) -> str:

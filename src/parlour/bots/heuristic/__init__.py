@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from parlour import games
-from parlour.bots import Bot, Budget
+from parlour.bots.base import Bot, Budget
 from parlour.cards import Card
 from parlour.game import Move, Observation, State
 

@@ -6,7 +6,7 @@ whose ``layout(view, legal)`` turns a view (a seat's observation, the public vie
 replay step) and the legal moves of its seat (``[]`` when it is not to move) into the
 game's part of the description; :func:`table_layout` adds what every game shares — the
 game's name, each seat's hand, the card roles, and each legal move in the narrator's
-words — and ``static/app.js`` renders the result as it is.  Nothing in it names a card
+words — and ``static/js/board.js`` renders the result as it is.  Nothing in it names a card
 the view does not show.  The description (all JSON):
 
 - ``name``: the game's name; ``target``: what follows "Round 3" (``" · to 100"``);
