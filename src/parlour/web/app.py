@@ -327,12 +327,12 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
         """Who you are here: the name you chose (null until you choose one)."""
-        return {"name": await manager().player_name(player_of(request))}
+        return {"name": await manager().seating.player_name(player_of(request))}
 
     @app.put("/api/me")
     async def rename(request: Request) -> dict[str, Any]:
         """Choose your name (your seats at tables being played take it too)."""
-        return await manager().rename(identity(request), await body(request))
+        return await manager().seating.rename(identity(request), await body(request))
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
@@ -345,17 +345,17 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().join(table_id, await body(request), identity(request))
+        return await manager().seating.join(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/accept")
     async def accept(table_id: str, request: Request) -> dict[str, Any]:
         """Accept an invitation: the first player to accept takes the seat for good."""
-        return await manager().accept(table_id, await body(request), identity(request))
+        return await manager().seating.accept(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reopen")
     async def reopen(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         """The host takes back a seat whose player left, with a new invitation."""
-        return await manager().reopen(table_id, seat, identity(request))
+        return await manager().seating.reopen(table_id, seat, identity(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from parlour.web.protocol import (
     parse,
 )
 from parlour.web.scheduler import Autoplay
+from parlour.web.seating import Seating
 from parlour.web.store import NEXT_ROUND, MoveWrite, MoveWriter, SeatRow, TableRow, TableStore, digest, now
 from parlour.web.tables import (
     SEAT_KINDS,
@@ -52,7 +53,6 @@ from parlour.web.tables import (
     TableError,
     apply_change,
     check_name,
-    invite_url,
     new_state,
 )
 
@@ -78,8 +78,8 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
         """Small database writes on their way, which nobody waits for."""
-        self.names: dict[str, str | None] = {}
-        """Players' chosen names, as far as they have been looked up."""
+        self.seating = Seating(store, self.tables, self.get, self._run_db, self._after_change)
+        """Players' names and seats."""
         self._creating = asyncio.Lock()
         self.sockets = Gauge()
         """Open WebSockets per address."""
@@ -180,31 +180,6 @@ class TableManager:
             broadcast.changed(table)
         return True
 
-    # -- players ---------------------------------------------------------------------
-    async def player_name(self, player: str | None) -> str | None:
-        """The name ``player`` chose, if any."""
-        if player is None:
-            return None
-        if player not in self.names:
-            self.names[player] = await self._run_db(self.store.player_name, player)
-        return self.names[player]
-
-    async def rename(self, player: str, request: Any) -> dict[str, Any]:
-        """Set the player's name; their seats at live tables take it too."""
-        name = check_name(request.get("name") if isinstance(request, dict) else None)
-        if name is None:
-            raise TableError("give your name, as {\"name\": \"…\"}")
-        renamed = [(t, t.fit_name(seat, name)) for t in self.tables.values()
-                   if t.live and (seat := t.seat_of(player)) is not None]
-        await self._run_db(self.store.set_player_name, player, name,
-                           [(table.id, seat, seat_name) for table, names in renamed
-                            for seat, seat_name in names.items()])
-        self.names[player] = name
-        for table, names in renamed:
-            table.rename_seats(names)
-            broadcast.changed(table)
-        return {"name": name}
-
     # -- HTTP ---------------------------------------------------------------------
     async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
         """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player`` at ``address``."""
@@ -228,7 +203,7 @@ class TableManager:
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600):
             raise TableError("turn_seconds must be a whole number of seconds from 5 to 3600, or null")
         table_id = secrets.token_urlsafe(9)
-        my_name = await self.player_name(player)
+        my_name = await self.seating.player_name(player)
         seats: list[SeatRow] = []
         for number, item in enumerate(seats_in):
             if not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS:
@@ -315,100 +290,6 @@ class TableManager:
         shown = found[(page - 1) * per_page: page * per_page]
         return {"tables": [t.summary() for t in shown], "page": page, "pages": pages, "total": len(found)}
 
-    async def _claim(self, table: Table, seat: Seat, player: str, name: str | None) -> None:
-        """Give ``seat`` to ``player`` for good (holding the table's lock); a ``name`` given becomes
-        the player's name too."""
-        names = table.fit_name(seat.seat, name or await self.player_name(player) or seat.name)
-        ok = await self._run_db(self.store.claim_seat, table.id, seat.seat, player, names[seat.seat],
-                                [(table.id, n, seat_name) for n, seat_name in names.items() if n != seat.seat])
-        if not ok:
-            raise TableError("someone took that seat a moment ago: you can watch the table", 409)
-        if name is not None and name != self.names.get(player):
-            await self._run_db(self.store.set_player_name, player, name, [])
-            self.names[player] = name
-        seat.owner, seat.invite = player, None
-        table.active = time.time()
-        table.rename_seats(names)
-        if table.live and table.state.current_player() == seat.seat:
-            self._after_change(table)  # its turn now has a person behind it: the turn timer starts
-        else:
-            broadcast.changed(table)
-
-    async def join(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
-        """Take a free ``open`` seat."""
-        table = await self.get(table_id)
-        if not isinstance(request, dict) or not isinstance(request.get("seat"), int) \
-                or isinstance(request.get("seat"), bool):
-            raise TableError("give the seat to take, as {\"seat\": number}")
-        number = request["seat"]
-        if not 0 <= number < len(table.seats):
-            raise TableError(f"no seat {number} at this table")
-        name = check_name(request.get("name"))
-        async with table.lock:
-            table.check_live()
-            seat = table.seats[number]
-            mine = table.seat_of(player)
-            if mine is not None:
-                if mine == number:
-                    return {"seat": number}
-                raise TableError(f"you already have seat {mine + 1} at this table", 409)
-            if seat.kind != "open" or seat.taken:
-                raise TableError("that seat is already taken: you can watch the table", 409)
-            await self._claim(table, seat, player, name)
-        return {"seat": number}
-
-    async def accept(self, table_id: str, request: Any, player: str) -> dict[str, Any]:
-        """Accept an invitation: its seat becomes ``player``'s, unless someone accepted it first."""
-        table = await self.get(table_id)
-        code = request.get("invite") if isinstance(request, dict) else None
-        if not isinstance(code, str) or not TOKEN.fullmatch(code):
-            raise TableError("give the invitation, as {\"invite\": \"…\", \"name\": \"…\"}")
-        name = check_name(request.get("name"))
-        wanted = digest(code)
-        seat = next((s for s in table.seats if s.token_digest is not None
-                     and secrets.compare_digest(s.token_digest, wanted)), None)
-        if seat is None:
-            raise TableError("this invitation is not valid (the host may have replaced it): "
-                             "you can watch the table", 404)
-        async with table.lock:
-            if seat.owner == player:
-                return {"seat": seat.seat}
-            if seat.owner is not None:
-                raise TableError(f"this invitation was already accepted by {seat.name}: "
-                                 "you can watch the table as a spectator", 409)
-            table.check_live()
-            mine = table.seat_of(player)
-            if mine is not None:
-                raise TableError(f"you already have seat {mine + 1} at this table: the invitation is "
-                                 "for someone else", 409)
-            await self._claim(table, seat, player, name)
-        return {"seat": seat.seat}
-
-    async def reopen(self, table_id: str, number: int, player: str) -> dict[str, Any]:
-        """The host takes a seat back from a person who left, with a new invitation for it."""
-        table = await self.get(table_id)
-        if player != table.host:
-            raise TableError("only the table's host can re-open a seat", 403)
-        if not 0 <= number < len(table.seats):
-            raise TableError(f"no seat {number} at this table", 404)
-        async with table.lock:
-            table.check_live()
-            seat = table.seats[number]
-            if seat.is_bot:
-                raise TableError("a bot's seat cannot be re-opened", 409)
-            if seat.owner == player:
-                raise TableError("that is your own seat", 409)
-            if table.connected(number):
-                raise TableError(f"{seat.name} is at the table right now", 409)
-            invite = secrets.token_urlsafe(18)
-            await self._run_db(self.store.reopen_seat, table.id, number, invite)
-            seat.kind, seat.owner, seat.invite, seat.token_digest = "friend", None, invite, digest(invite)
-            for conn in list(table.connections):
-                if conn.seat == number:
-                    conn.seat = None
-            broadcast.changed(table)
-        return {"seat": number, "url": invite_url(table.id, invite)}
-
     async def record(self, table_id: str) -> dict[str, Any]:
         """The match record, once the match is over."""
         table = await self.get(table_id)
@@ -429,7 +310,7 @@ class TableManager:
         token = message.token
         seat = table.seat_of(conn.player)
         if seat is None and token:
-            seat = await self._legacy_token(table, token, conn.player)
+            seat = await self.seating.legacy_token(table, token, conn.player)
         if seat is None and not conn.watching:
             if not self.spectators.take(conn.address, self.limits.spectators):
                 raise ProtocolError("too_many", f"{self.limits.spectators} connections from your address watch "
@@ -450,21 +331,6 @@ class TableManager:
         conn.send_text(broadcast.shown(table, seat).text)
         if seat is not None and not was_there:
             broadcast.presence(table, conn)
-
-    async def _legacy_token(self, table: Table, token: str, player: str | None) -> int:
-        """A seat's secret link of the first release: it gives the seat to the first player who brings it
-        (as an invitation does), so that tables of the first release go on after an upgrade."""
-        wanted = digest(token) if TOKEN.fullmatch(token) else ""  # no link looks otherwise
-        seat = next((s for s in table.seats if wanted and s.token_digest is not None and s.owner is None
-                     and secrets.compare_digest(s.token_digest, wanted)), None)
-        if seat is None or player is None:
-            raise ProtocolError("unauthorized", "that link holds no free seat at this table")
-        async with table.lock:
-            try:
-                await self._claim(table, seat, player, None)
-            except TableError as exc:
-                raise ProtocolError("unauthorized", str(exc)) from None
-        return seat.seat
 
     def leave(self, conn: Connection) -> None:
         """The connection has gone (or moves to another table)."""
