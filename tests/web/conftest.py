@@ -50,7 +50,7 @@ DATA = ROOT / "tests" / "data"
 START_TIMEOUT = 30.0
 KNOWN_CODES = {
     "malformed", "too_large", "unauthorized", "hello_required", "stale", "not_your_turn",
-    "syntax", "illegal", "not_allowed", "not_found", "rate_limited", "too_many",
+    "syntax", "illegal", "ambiguous", "not_allowed", "not_found", "rate_limited", "too_many",
 }
 
 

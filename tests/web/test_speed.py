@@ -19,8 +19,9 @@ import pytest
 
 from parlour import games, narrate
 from parlour.web import views
-from parlour.web.store import SeatRow, TableRow, TableStore, now
-from parlour.web.tables import Connection, Table, TableManager
+from parlour.web.manager import TableManager
+from parlour.web.store import MoveWrite, SeatRow, TableRow, TableStore, now
+from parlour.web.tables import Connection, Table
 
 GAMES = [("minus-twenty", 2), ("twenty", 2), ("silver-bars", 2), ("progression", 3)]
 
@@ -212,9 +213,11 @@ def test_a_batch_of_moves_from_many_tables_is_stored_in_order(tmp_path: Path) ->
     with store.session() as session:  # no person has been at b or c yet
         for name in ("b", "c"):
             session.get(TableRow, name).active = None  # type: ignore[union-attr]
-    store.add_moves([("a", 0, 0, "play 2H", 1, "playing", True), ("b", 0, 1, "play 3S", 1, "playing", False),
-                     ("a", 1, 1, "play 4D", 2, "round_over", False)])
-    store.add_moves([("c", 0, None, "next round", 1, "playing", False), ("b", 1, 0, "play 5C", 2, "finished", True)])
+    store.add_moves([MoveWrite("a", 0, 0, "play 2H", 1, "playing", True),
+                     MoveWrite("b", 0, 1, "play 3S", 1, "playing", False),
+                     MoveWrite("a", 1, 1, "play 4D", 2, "round_over", False)])
+    store.add_moves([MoveWrite("c", 0, None, "next round", 1, "playing", False),
+                     MoveWrite("b", 1, 0, "play 5C", 2, "finished", True)])
     found = {name: store.load(name) for name in ("a", "b", "c")}
     moves = {name: [(m.seq, m.seat, m.move) for m in loaded[2]] for name, loaded in found.items() if loaded}
     assert moves == {"a": [(0, 0, "play 2H"), (1, 1, "play 4D")], "b": [(0, 1, "play 3S"), (1, 0, "play 5C")],

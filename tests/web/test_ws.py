@@ -4,7 +4,9 @@ SIGKILL of the server (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -356,3 +358,72 @@ def test_errors_use_known_codes_and_keep_the_connection(server: ServerProcess) -
         lost.send({"type": "hello"})
         error = lost.recv_until("error")
         assert error["code"] in KNOWN_CODES, f"{error['code']!r} is not an error code of docs/web-protocol.md"
+
+
+@pytest.mark.parametrize("game", ["twenty", "minus-twenty"])
+def test_the_server_reads_what_a_player_typed_as_one_of_their_legal_moves(server: ServerProcess, game: str) -> None:
+    """``resolve``: a shorthand (a card alone) or a whole move in any case becomes the move in full
+    notation, for the seat to move only, against the current version; several matching moves are
+    ``ambiguous``, none a ``syntax`` or ``illegal`` error; the table never changes."""
+    table_id, people = friends_table(server, game)
+    clients = [Client(server, table_id, p) for p in people]
+    mover = next(c for c in clients if c.state and c.state["legal"])
+    waiter = next(c for c in clients if c is not mover)
+    assert mover.state is not None and waiter.state is not None
+    version = mover.state["version"]
+    legal = mover.state["legal"]
+    card = legal[0].split()[1]
+    opponent_card = waiter.state["view"]["hand"][0]
+
+    def resolve(client: Client, text: Any, kind: str = "resolved", **extra: Any) -> dict[str, Any]:
+        client.send({"type": "resolve", "text": text, "version": version, **extra})
+        reply = client.recv_until(kind)
+        assert client.ping() == [], "nothing else happened"
+        return reply
+
+    assert resolve(mover, legal[0].lower()) == {"type": "resolved", "text": legal[0].lower(), "move": legal[0]}
+    assert resolve(mover, f"  {legal[0]} ")["move"] == legal[0]
+    if game == "twenty":  # one move per card: the card alone names it
+        assert resolve(mover, card.lower()) == {"type": "resolved", "text": card.lower(), "move": f"play {card}"}
+    else:  # a card may be played or discarded: the player is told both, and asked for the whole move
+        error = resolve(mover, card.lower(), "error")
+        assert error["code"] == "ambiguous" and error["version"] == version, error
+        assert f"'play {card}'" in error["message"] and f"'discard {card}'" in error["message"], error
+    for text, code in (("zz", "syntax"), ("play", "syntax"), ("", "syntax"),
+                       (f"play {opponent_card}", "illegal"), (opponent_card.lower(), "illegal")):
+        error = resolve(mover, text, "error")
+        assert error["code"] == code and error["version"] == version, (text, error)
+        hidden = set(waiter.state["view"]["hand"]) - {opponent_card}
+        assert not cards_in(error) & hidden, error  # it names no card the mover cannot see
+    for text in (7, None, ["play"], "x" * 61):
+        assert resolve(mover, text, "error")["code"] == "malformed", text
+    assert resolve(mover, legal[0], "error", version=version + 1)["code"] == "stale"
+    mover.send({"type": "resolve", "text": legal[0]})
+    assert mover.recv_until("error")["code"] == "malformed"
+    assert resolve(waiter, legal[0], "error")["code"] == "not_your_turn"
+    with Client(server, table_id, None) as watcher:
+        assert resolve(watcher, legal[0], "error")["code"] == "unauthorized"
+    with Client(server, table_id, hello=False) as early:
+        early.send({"type": "resolve", "text": legal[0], "version": version})
+        assert early.recv_until("error")["code"] == "hello_required"
+    assert server.table(table_id)["version"] == version
+    for client in clients:
+        client.close()
+
+
+def test_resolving_counts_against_the_message_budget(tmp_path: Path) -> None:
+    """A burst of ``resolve`` messages over the connection's rate (the default: 20 a second, bursts of
+    40) is refused as any other message is."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'parlour.db'}", log_path=tmp_path / "server.log").start()
+    table_id, people = friends_table(server)
+    clients = [Client(server, table_id, p) for p in people]
+    mover = next(c for c in clients if c.state and c.state["legal"])
+    assert mover.state is not None
+    message = json.dumps({"type": "resolve", "text": mover.state["legal"][0], "version": mover.state["version"]})
+    for _ in range(60):  # the burst is 40 (twice --message-rate)
+        mover.send_raw(message)
+    replies = [mover.recv() for _ in range(60)]
+    kinds = {(r["type"], r.get("code")) for r in replies}
+    assert ("resolved", None) in kinds and ("error", "rate_limited") in kinds, kinds
+    for client in clients:
+        client.close()

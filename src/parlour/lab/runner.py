@@ -14,7 +14,6 @@ import contextlib
 import importlib.util
 import json
 import logging
-import os
 import signal
 import threading
 import time
@@ -24,6 +23,7 @@ from itertools import islice
 from typing import Any
 
 from parlour import record
+from parlour.children import die_with_parent as _die_with_parent
 from parlour.lab.arena import outcome, play_match
 from parlour.lab.spec import ExperimentSpec, Task
 from parlour.store import MatchData, Store
@@ -39,8 +39,6 @@ MAX_CHUNK = 256
 """The most matches in one unit of work."""
 FLUSH_SECONDS = 1.0
 """Longest time finished matches wait before they are written."""
-PARENT_WATCH_SECONDS = 1.0
-"""How often a worker checks that the process that started it is still there."""
 
 Work = tuple[int, ExperimentSpec, list[Task]]
 
@@ -249,36 +247,6 @@ def run(
     finally:
         writer.flush()
     return pending
-
-
-def _die_with_parent() -> None:
-    """Worker initializer: if the run (or server) is killed, its workers stop too,
-    instead of playing on for nobody.
-
-    Linux's parent-death signal covers a parent that dies later; a worker whose
-    parent died while it was still starting (a server killed just after it
-    asked for a worker) has been handed to init before it can ask, and would
-    wait for work for ever.  So the worker also watches for its parent to be
-    gone, from the moment it starts, and leaves at once."""
-    import multiprocessing
-
-    origin = multiprocessing.parent_process()
-    parent = origin.pid if origin is not None else os.getppid()
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_WATCH_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parlour-parent-watch", daemon=True).start()
-    # Ctrl-C is the parent's to handle: it writes what has finished, then stops the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:

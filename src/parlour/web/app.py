@@ -38,16 +38,10 @@ from parlour import games, record
 from parlour.bots import levels as bot_levels
 from parlour.web import openapi, replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
+from parlour.web.manager import TableManager
+from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
 from parlour.web.store import TableStore
-from parlour.web.tables import (
-    Connection,
-    ProtocolError,
-    TableError,
-    TableManager,
-    error,
-    parse_message,
-    valid_unicode,
-)
+from parlour.web.tables import Connection, TableError
 
 log = logging.getLogger("parlour.web")
 STATIC = Path(str(files("parlour.web").joinpath("static")))
@@ -333,12 +327,12 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
         """Who you are here: the name you chose (null until you choose one)."""
-        return {"name": await manager().player_name(player_of(request))}
+        return {"name": await manager().seating.player_name(player_of(request))}
 
     @app.put("/api/me")
     async def rename(request: Request) -> dict[str, Any]:
         """Choose your name (your seats at tables being played take it too)."""
-        return await manager().rename(identity(request), await body(request))
+        return await manager().seating.rename(identity(request), await body(request))
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
@@ -351,17 +345,17 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().join(table_id, await body(request), identity(request))
+        return await manager().seating.join(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/accept")
     async def accept(table_id: str, request: Request) -> dict[str, Any]:
         """Accept an invitation: the first player to accept takes the seat for good."""
-        return await manager().accept(table_id, await body(request), identity(request))
+        return await manager().seating.accept(table_id, await body(request), identity(request))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reopen")
     async def reopen(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         """The host takes back a seat whose player left, with a new invitation."""
-        return await manager().reopen(table_id, seat, identity(request))
+        return await manager().seating.reopen(table_id, seat, identity(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request) -> dict[str, Any]:
@@ -447,12 +441,12 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
 
 async def _refuse(websocket: WebSocket, message: str) -> None:
     """Turn away a connection before it is one of the server's: a ``too_many`` error, then close."""
-    await websocket.send_text(json.dumps(error("too_many", message)))
+    await websocket.send_text(encode(Error(code="too_many", message=message)))
     await websocket.close(code=POLICY_VIOLATION)
 
 
-async def _close(websocket: WebSocket, conn: Connection, code: str, message: str) -> None:
-    conn.send(error(code, message, conn.table.version if conn.table is not None else None))
+async def _close(websocket: WebSocket, conn: Connection, code: ErrorCode, message: str) -> None:
+    conn.send(Error(code=code, message=message, version=conn.table.version if conn.table is not None else None))
     await asyncio.sleep(0.1)  # let the writer send it (uvicorn reads nothing meanwhile: its queue is full)
     await websocket.close(code=POLICY_VIOLATION)
 
@@ -479,35 +473,36 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
             if conn.strikes.add() >= flood_strikes:
                 await _close(websocket, conn, "rate_limited", "too many messages: the connection is closed")
                 return
-            conn.send(error("rate_limited", "too many messages: slow down", version))
+            conn.send(Error(code="rate_limited", message="too many messages: slow down", version=version))
             continue
         text = raw.get("text")
         if text is None:
-            conn.send(error("malformed", "messages are JSON text, not binary", version))
+            conn.send(Error(code="malformed", message="messages are JSON text, not binary", version=version))
             continue
         if len(text) > MAX_MESSAGE:
-            conn.send(error("too_large", f"a message is at most {MAX_MESSAGE // 1024} kB", version))
+            conn.send(Error(code="too_large", message=f"a message is at most {MAX_MESSAGE // 1024} kB",
+                            version=version))
             continue
         try:
-            message = parse_message(text)
-            if conn.table is None and message["type"] not in ("hello", "ping"):
-                raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\"}")
-            if message["type"] == "hello":
+            message = parse(text, greeted=conn.table is not None, seated=conn.seat is not None)
+            if isinstance(message, Hello):
                 await manager.hello(conn, table_id, message)
-            elif message["type"] == "ping" and conn.table is None:
-                conn.send({"type": "pong"})
+            elif isinstance(message, Ping) and conn.table is None:
+                conn.send(Pong())
             else:
                 await manager.handle(conn, message)
         except ProtocolError as exc:
-            conn.send(error(exc.code, str(exc), conn.table.version if conn.table is not None else None))
+            conn.send(Error(code=exc.code, message=str(exc),
+                            version=conn.table.version if conn.table is not None else None))
         except TableError as exc:
             if exc.status == 404 and conn.table is None:
                 await _close(websocket, conn, "not_found", str(exc))
                 return
-            conn.send(error("not_found" if exc.status == 404 else "not_allowed", str(exc), version))
+            conn.send(Error(code="not_found" if exc.status == 404 else "not_allowed", message=str(exc),
+                            version=version))
         except Exception:  # a bug of ours: say so, keep the connection and the game
             log.exception("while handling a message at table %s", table_id)
-            conn.send(error("internal", "the server could not handle that message", version))
+            conn.send(Error(code="internal", message="the server could not handle that message", version=version))
 
 
 def _firm_websockets() -> Any:

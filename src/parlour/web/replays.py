@@ -33,6 +33,7 @@ from functools import partial
 from typing import Any
 
 from parlour import games, record
+from parlour.children import die_with_parent
 from parlour.game import State
 from parlour.web import views
 from parlour.web.limits import Gauge, KeyedBuckets, retry_text
@@ -157,9 +158,7 @@ def _too_large(size: int | None) -> ReplayRefused:
 # -- in the worker process ----------------------------------------------------------------
 def _worker_init() -> None:
     """The replay worker stops with the server, and yields the CPU to the workers of live tables."""
-    from parlour.lab.runner import _die_with_parent
-
-    _die_with_parent()
+    die_with_parent()
     os.nice(5)
 
 

@@ -1,12 +1,18 @@
-"""Fair use of the bot workers: bots' moves, turn timers and hints of every player share a few processes.
+"""Bots, turn timers and hints: what happens at a table by itself, worked out in worker processes
+that every player's tables share fairly.
 
-Work is queued per key (the player a table or a hint is for) and handed to the
-workers round robin over the keys, so one player's many tables or tabs wait
-behind each other, never in front of another player's bot.  Kinds of work have
-an order and a share: a bot's move (someone is waiting to see it) goes before a
-hint, and hints may hold only some of the workers, so a running hint never
-keeps a bot waiting for a free worker.  The executor is never given more work
-than it has workers: everything waiting waits here, where it can be
+After each change :class:`Autoplay` sets going what comes next by itself: a bot's move after a
+short delay, a turn timer that moves for a person whose time runs out, or (at tables of bots
+only, or when a round's timer runs out) the next round.  Bots think in worker processes, so the
+server never waits for them: bots of tables with people in them have a pool of their own, and
+bots-only tables share one low-priority worker.
+
+:class:`FairScheduler` hands that work to the workers: it is queued per key (the player a table or
+a hint is for) and handed to the workers round robin over the keys, so one player's many tables or
+tabs wait behind each other, never in front of another player's bot.  Kinds of work have an order
+and a share: a bot's move (someone is waiting to see it) goes before a hint, and hints may hold only
+some of the workers, so a running hint never keeps a bot waiting for a free worker.  The executor is
+never given more work than it has workers: everything waiting waits here, where it can be
 reordered, and where a job nobody waits for any more is dropped before it runs.
 """
 
@@ -14,11 +20,27 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+import multiprocessing
+import os
+import random
+import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from parlour import bots
+from parlour.bots import levels
+from parlour.children import die_with_parent
+from parlour.game import Move
+from parlour.web.limits import Limits, TokenBucket, retry_text
+from parlour.web.protocol import Error, HintMove, Hints, ProtocolError
+from parlour.web.store import NEXT_ROUND
+from parlour.web.tables import Connection, Table
+
+log = logging.getLogger("parlour.web")
 
 BOT = "bot"
 """A bot's move, or a timer's move for a seat whose time ran out."""
@@ -103,3 +125,169 @@ class FairScheduler:
             self._pump()
         except RuntimeError:  # the loop is closing
             pass
+
+
+# -- work done in worker processes --------------------------------------------
+def bot_move(spec: str, observation: dict[str, Any], legal: list[str], seed: str) -> str:
+    """A bot's decision, in a worker process: the move in notation."""
+    moves = [Move.parse(text) for text in legal]
+    return str(bots.make(spec).choose(observation, moves, random.Random(seed)))
+
+
+def bot_hint(observation: dict[str, Any], legal: list[str], seed: str) -> list[dict[str, Any]]:
+    """The hint bot's three best moves, in a worker process (the server words them for the player)."""
+    moves = [Move.parse(text) for text in legal]
+    return [
+        {"move": str(e.move), "value": round(e.value, 2),
+         "margin": None if e.margin == float("inf") else round(e.margin, 2),
+         "share": round(e.share, 3)}
+        for e in bots.hint(observation, moves, random.Random(seed))
+    ]
+
+
+def _worker_init() -> None:
+    die_with_parent()
+
+
+def _background_worker_init() -> None:
+    """A worker for bots-only tables: the lowest CPU priority, so people's bots always come first."""
+    _worker_init()
+    os.nice(19)
+
+
+def lane(table: Table) -> str:
+    """Whose turn at the bot workers a table's work waits for: its host's (one player's many tables
+    and tabs queue behind each other, not in front of anyone else)."""
+    return table.host or table.id
+
+
+Commit = Callable[[Table, int | None, str], Awaitable[None]]
+"""Commit a change to a table (holding its lock): the seat (None: the table's own next round) and
+the move in notation or ``next round``."""
+
+
+class Autoplay:
+    """The bots, turn timers and hints of every table, in worker processes: ``executor`` for tables
+    with people in them (``bot_workers`` processes unless given), ``background`` (one process at the
+    lowest priority unless given) for bots-only tables.  ``commit`` makes a bot's or a timer's move."""
+
+    def __init__(self, commit: Commit, bot_delay: float = 0.6, bot_workers: int = 2,
+                 executor: Executor | None = None, background: Executor | None = None,
+                 limits: Limits | None = None) -> None:
+        self.commit = commit
+        self.bot_delay = bot_delay
+        self.limits = limits or Limits()
+        spawn = multiprocessing.get_context("spawn")
+        self.executor = executor or ProcessPoolExecutor(
+            max_workers=bot_workers, mp_context=spawn, initializer=_worker_init)
+        """Bots of tables with people in them, timers and hints."""
+        self.background = background or ProcessPoolExecutor(
+            max_workers=1, mp_context=spawn, initializer=_background_worker_init)
+        """Bots of bots-only tables: one worker at the lowest priority."""
+        self.people_bots = FairScheduler(self.executor, bot_workers)
+        """Fair turns at :attr:`executor`, player by player."""
+        self.background_bots = FairScheduler(self.background, 1)
+        self._chores: set[asyncio.Task[None]] = set()
+        """Hints on their way, which nobody waits for."""
+
+    def stop(self) -> None:
+        """Stop the workers (the tables' pending tasks are cancelled by their manager)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.background.shutdown(wait=False, cancel_futures=True)
+
+    # -- bots and timers ------------------------------------------------------------------------
+    def set_going(self, table: Table) -> None:
+        """After a change: set going whatever must happen next by itself (and forget the old hints)."""
+        if table.task is not None and table.task is not asyncio.current_task():
+            table.task.cancel()
+        table.task, table.deadline = None, None
+        state = table.state
+        seat = state.current_player()
+        if seat is None:
+            if table.status == "round_over":
+                if not table.people:
+                    table.task = asyncio.create_task(self._later(table, table.version, None, None, self.bot_delay))
+                elif table.turn_seconds:
+                    table.deadline = time.time() + table.turn_seconds
+                    table.task = asyncio.create_task(
+                        self._later(table, table.version, None, None, table.turn_seconds))
+        elif table.seats[seat].is_bot:
+            level = table.seats[seat].level or "medium"
+            table.task = asyncio.create_task(self._later(table, table.version, seat, level, self.bot_delay))
+        elif table.turn_seconds and table.seats[seat].owner is not None:  # nobody's seat: nobody's timer
+            table.deadline = time.time() + table.turn_seconds
+            table.task = asyncio.create_task(
+                self._later(table, table.version, seat, levels.TIMER_LEVEL, table.turn_seconds))
+        table.hints.clear()
+
+    async def _later(self, table: Table, version: int, seat: int | None, spec: str | None, delay: float) -> None:
+        """After ``delay``: a bot's move for ``seat`` (or the next round), if nothing changed meanwhile."""
+        try:
+            await asyncio.sleep(delay)
+            if seat is None:
+                async with table.lock:
+                    if table.version == version and table.status == "round_over":
+                        await self.commit(table, None, NEXT_ROUND)
+                return
+            assert spec is not None
+            observation = table.state.observation(seat)
+            legal = [str(m) for m in table.state.legal_moves()]
+            pool = self.people_bots if table.people else self.background_bots
+            move = await pool.run(lane(table), BOT, bot_move, spec, observation, legal,
+                                  f"bot:{table.seed}:{seat}:{version}")
+            async with table.lock:
+                if table.version == version:
+                    await self.commit(table, seat, move)
+        except asyncio.CancelledError:
+            pass
+
+    # -- hints ------------------------------------------------------------------------------------
+    def hint(self, conn: Connection, table: Table, version: int) -> None:
+        """The three best moves for the connection's seat, worked out once per version and seat (every tab
+        of the player shares it, and asking again costs nothing), within the seat's hint budget; sent to
+        the connection when ready."""
+        table.check_version(version)
+        seat = conn.seat
+        if not table.may_hint(seat) or seat is None:
+            raise ProtocolError("not_allowed", "hints are for your own turn at a table against bots")
+        future = table.hints.get((version, seat))
+        if future is None:
+            budget = table.hint_budgets.setdefault(seat, TokenBucket(self.limits.hints_per_minute / 60,
+                                                                     max(1, self.limits.hints_per_minute // 4)))
+            if not budget.allow():
+                raise ProtocolError("rate_limited", f"too many hints: ask again {retry_text(budget.wait())}")
+            future = table.hints[(version, seat)] = asyncio.ensure_future(self._work_out_hint(table, seat, version))
+        # The connection goes on reading (a ping, a move) while the hint is worked out.
+        task = asyncio.create_task(self._send_hint(conn, table, seat, version, future))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _send_hint(self, conn: Connection, table: Table, seat: int, version: int,
+                         future: asyncio.Future[list[HintMove]]) -> None:
+        try:
+            moves = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.exception("while working out a hint at table %s", table.id)
+            table.hints.pop((version, seat), None)
+            conn.send(Error(code="internal", message="the hint could not be worked out", version=version))
+            return
+        if conn.table is not table or conn.seat != seat or table.version != version:
+            return  # the table moved on meanwhile: the hint is about a position that has gone
+        conn.send(Hints(version=version, moves=moves))
+
+    async def _work_out_hint(self, table: Table, seat: int, version: int) -> list[HintMove]:
+        observation = table.state.observation(seat)
+        legal = [str(m) for m in table.state.legal_moves()]
+        state = table.state.copy()
+        found: list[dict[str, Any]] = await self.people_bots.run(
+            lane(table), HINT, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
+        moves: list[HintMove] = []
+        for entry in found:  # in words, for the player who asked: "You play 9♣ on your ♣ meld: +2.7 ± 1.3 …"
+            margin = "?" if entry["margin"] is None else f"{entry['margin']:.1f}"
+            text = (f"{state.describe_move(Move.parse(entry['move']), seat)}: "
+                    f"{entry['value']:+.1f} ± {margin} points ({entry['share']:.0%} of the search)")
+            moves.append(HintMove(move=entry["move"], value=entry["value"], margin=entry["margin"],
+                                  share=entry["share"], text=text))
+        return moves

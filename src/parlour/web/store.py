@@ -14,12 +14,15 @@ a database brings it up to date, including one made by an earlier release.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import hashlib
 import hmac
 import secrets
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -141,6 +144,25 @@ class MoveRow(Base):
 
 NEXT_ROUND = "next round"
 
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """One accepted change of a table to commit: the move and the table's version and status after it."""
+
+    table_id: str
+    seq: int
+    """The change's place in the table's changes, from 0."""
+    seat: int | None
+    """Who made it (None: the table's own next round)."""
+    move: str
+    """The move in notation, or ``next round``."""
+    version: int
+    """The table's version once it is made."""
+    status: str
+    """The table's status once it is made."""
+    by_person: bool
+    """Made by a person (the table was ``active`` then)."""
+
 _ADD_MOVES = insert(MoveRow)
 """Accepted moves, each as ``table_id``, ``seq``, ``seat``, ``move``, ``made``."""
 _MOVED = (update(TableRow).where(TableRow.id == bindparam("row_id"))
@@ -257,9 +279,9 @@ class TableStore:
         moves = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all()
         return list(seats), list(moves)
 
-    def add_moves(self, moves: list[tuple[str, int, int | None, str, int, str, bool]]) -> None:
-        """Commit accepted moves (or ``next round``), each as (table, seq, seat, move, new version,
-        new status, made by a person), in one transaction: many tables' moves share one commit under load.
+    def add_moves(self, moves: Sequence[MoveWrite]) -> None:
+        """Commit accepted moves (or ``next round``) in one transaction: many tables' moves share one
+        commit under load.
 
         The rows go in as two or three statements executed for many parameter sets (the moves, then
         each table's newest version and status, with or without a person's ``active`` time), not
@@ -268,14 +290,14 @@ class TableStore:
             return
         stamp = now()
         tables: dict[str, dict[str, Any]] = {}
-        for table_id, _seq, _seat, _move, version, status, person in moves:
-            table = tables.setdefault(table_id, {"row_id": table_id, "person": False, "stamp": stamp})
-            table.update(new_version=version, new_status=status)
-            table["person"] = table["person"] or person
+        for write in moves:
+            table = tables.setdefault(write.table_id, {"row_id": write.table_id, "person": False, "stamp": stamp})
+            table.update(new_version=write.version, new_status=write.status)
+            table["person"] = table["person"] or write.by_person
         with self.engine.begin() as connection:
             connection.execute(_ADD_MOVES, [
-                {"table_id": table_id, "seq": seq, "seat": seat, "move": move, "made": stamp}
-                for table_id, seq, seat, move, _version, _status, _person in moves])
+                {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "made": stamp}
+                for w in moves])
             for statement, person in ((_MOVED_BY_PERSON, True), (_MOVED, False)):
                 rows = [t for t in tables.values() if t["person"] is person]
                 if rows:
@@ -315,6 +337,41 @@ class TableStore:
         with self.session() as session:
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .values(owner=None, kind="friend", invite=invite, token_digest=digest(invite)))
+
+
+class MoveWriter:
+    """Commits moves to ``store`` in ``executor`` (one thread: writes go one at a time, off the event loop).
+    Moves that arrive while a commit is under way go together in the next (group commit), so many
+    tables share the cost of a commit; each waits for its own."""
+
+    def __init__(self, store: TableStore, executor: Executor) -> None:
+        self.store = store
+        self.executor = executor
+        self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def write(self, move: MoveWrite) -> None:
+        """Commit one move (with the moves that arrive meanwhile); returns once it is committed."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((move, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await loop.run_in_executor(self.executor, self.store.add_moves, [m for m, _ in batch])
+            except Exception as exc:
+                for _m, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+                continue
+            for _m, done in batch:
+                if not done.done():
+                    done.set_result(None)
 
 
 def migrate(engine: Engine) -> None:

@@ -1,0 +1,442 @@
+"""The table manager: the coordinator of every table on the server.
+
+It keeps the tables in memory (loading them from the database, ending idle ones as abandoned),
+answers the HTTP API about them (creating, joining, accepting an invitation, re-opening a seat)
+and the WebSocket messages of their connections, and commits each change: checked by the table
+(:mod:`parlour.web.tables`, the authority), committed to the database (:mod:`parlour.web.store`),
+made, and only then broadcast (:mod:`parlour.web.broadcast`).  What happens at a table by itself
+(bots, turn timers, hints) is :class:`~parlour.web.scheduler.Autoplay`'s.  Limits
+(:class:`~parlour.web.limits.Limits`) keep one player from filling the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import logging
+import math
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
+
+from parlour import bots, games, record
+from parlour import names as naming
+from parlour.web import broadcast
+from parlour.web.limits import Gauge, Limits
+from parlour.web.protocol import (
+    Acting,
+    AskHint,
+    Hello,
+    MakeMove,
+    NextRound,
+    Ping,
+    Pong,
+    ProtocolError,
+    Resolve,
+    Resolved,
+    Undo,
+    Welcome,
+    as_object,
+    parse,
+)
+from parlour.web.scheduler import Autoplay
+from parlour.web.seating import Seating
+from parlour.web.store import NEXT_ROUND, MoveWrite, MoveWriter, SeatRow, TableRow, TableStore, digest, now
+from parlour.web.tables import (
+    SEAT_KINDS,
+    TOKEN,
+    Connection,
+    Seat,
+    Table,
+    TableError,
+    apply_change,
+    check_name,
+    new_state,
+)
+
+log = logging.getLogger("parlour.web")
+
+
+class TableManager:
+    """Every table of the server: the coordinator of the tables' authority, their store, their
+    connections and their bots.  ``executor`` and ``background``: the bots' workers (see
+    :class:`~parlour.web.scheduler.Autoplay`)."""
+
+    def __init__(self, store: TableStore, bot_delay: float = 0.6, bot_workers: int = 2,
+                 executor: Executor | None = None, limits: Limits | None = None,
+                 background: Executor | None = None) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.tables: dict[str, Table] = {}
+        self.autoplay = Autoplay(self._commit, bot_delay, bot_workers, executor, background, self.limits)
+        """Bots, turn timers and hints."""
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parlour-db")
+        """Database writes go one at a time, off the event loop."""
+        self.writer = MoveWriter(store, self.db)
+        self._sweeper: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Task[None]] = set()
+        """Small database writes on their way, which nobody waits for."""
+        self.seating = Seating(store, self.tables, self.get, self._run_db, self._after_change)
+        """Players' names and seats."""
+        self._creating = asyncio.Lock()
+        self.sockets = Gauge()
+        """Open WebSockets per address."""
+        self.spectators = Gauge()
+        """Of them, those watching a table, per address."""
+
+    async def _run_db(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    # -- life cycle -------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
+        cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
+        await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
+        for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
+            table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
+            self.tables[table.id] = table
+            if table.active <= time.time() - self._idle_limit(table):  # nobody can be at it yet
+                await self._abandon(table)
+                continue
+            self._after_change(table)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for table in self.tables.values():
+            if table.task is not None:
+                table.task.cancel()
+        self.autoplay.stop()
+        self.db.shutdown(wait=True)
+        self.store.close()
+
+    def _rebuild(self, row: TableRow, seat_rows: Sequence[SeatRow], changes: list[tuple[int | None, str]]) -> Table:
+        game = games.get(row.game)
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seat_rows]
+        state = new_state(game, row.options, row.seed, [s.name for s in seats])
+        for _seat, change in changes:
+            apply_change(state, change)
+        active = row.active or row.updated or row.created
+        table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
+                      created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned",
+                      active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address)
+        table.played = table.person_moved()
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id (finished and abandoned ones are loaded from the database on demand)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not TOKEN.fullmatch(table_id) or len(table_id) > 32:  # no table's id looks otherwise
+            raise TableError(f"no table {table_id[:40]!r}: it may have been mistyped", 404)
+        loaded = await self._run_db(self.store.load, table_id)
+        if loaded is None:
+            raise TableError(f"no table {table_id!r}: it may have been mistyped", 404)
+        row, seat_rows, move_rows = loaded
+        table = self.tables.setdefault(table_id, self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows]))
+        return table
+
+    async def _sweep_forever(self) -> None:
+        """Now and then: end idle tables as abandoned and unload tables nobody is at."""
+        shortest = min(self.limits.idle_seconds, self.limits.first_move_seconds)
+        pause = max(0.5, min(60.0, shortest / 4))
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self.sweep()
+            except Exception:  # a database hiccup: try again next time
+                log.exception("while ending idle tables")
+
+    def _idle_limit(self, table: Table) -> float:
+        """How long ``table`` may stay unattended: a table people play keeps for the idle time, one
+        nobody has moved at (bots-only tables too) only for the time to a first move."""
+        return self.limits.idle_seconds if table.played else self.limits.first_move_seconds
+
+    async def sweep(self) -> None:
+        """End live tables left alone for longer than their limit (:meth:`_idle_limit`; spectators do not
+        count) as abandoned; unload ended tables that nobody is looking at."""
+        clock = time.time()
+        for table in list(self.tables.values()):
+            if table.live:
+                if table.attended() or table.active > clock - self._idle_limit(table):
+                    continue
+                await self._abandon(table)
+            if not table.connections:
+                self.tables.pop(table.id, None)
+
+    async def _abandon(self, table: Table) -> bool:
+        """End a live table as abandoned (if it still is live and nobody sits at it)."""
+        async with table.lock:
+            if table.attended() or not table.live:
+                return False
+            await self._run_db(self.store.abandon, table.id)
+            if table.task is not None:
+                table.task.cancel()
+            table.abandoned, table.task, table.deadline = True, None, None
+            broadcast.changed(table)
+        return True
+
+    # -- HTTP ---------------------------------------------------------------------
+    async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
+        """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player`` at ``address``."""
+        if not isinstance(request, dict):
+            raise TableError("the request must be a JSON object")
+        try:
+            game = games.get(str(request.get("game")))
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+        options_in = request.get("options") or {}
+        if not isinstance(options_in, dict):
+            raise TableError("options must be an object of option names and values")
+        try:
+            options = game.check_options(options_in)
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+        seats_in = request.get("seats")
+        if not isinstance(seats_in, list) or len(seats_in) != game.players:
+            raise TableError(f"{game.name} needs {game.players} seats")
+        turn = request.get("turn_seconds")
+        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600):
+            raise TableError("turn_seconds must be a whole number of seconds from 5 to 3600, or null")
+        table_id = secrets.token_urlsafe(9)
+        my_name = await self.seating.player_name(player)
+        seats: list[SeatRow] = []
+        for number, item in enumerate(seats_in):
+            if not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS:
+                raise TableError(f"seat {number + 1}: kind must be one of {', '.join(SEAT_KINDS)}")
+            kind = item["kind"]
+            level = item.get("level")
+            if kind == "bot":
+                if not isinstance(level, str) or level not in bots.LEVELS:
+                    raise TableError(f"seat {number + 1}: level must be one of {', '.join(bots.LEVELS)}")
+                name = check_name(item.get("name"), f"seat {number + 1}'s name") or f"{level.capitalize()} bot"
+            else:
+                level = None
+                name = (my_name if kind == "me" else None) or f"Player {number + 1}"
+            invite = secrets.token_urlsafe(18) if kind == "friend" else None
+            seats.append(SeatRow(table_id=table_id, seat=number, kind=kind, level=level, name=name,
+                                 token_digest=digest(invite) if invite else None,
+                                 owner=player if kind == "me" else None, invite=invite))
+        if sum(s.kind == "me" for s in seats) > 1:
+            raise TableError("only one seat can be yours: a friend on this device can take an invitation")
+        taken: list[str] = []  # people's seats name themselves first; a bot gives way (it gets a number)
+        for seat in sorted(seats, key=lambda s: s.kind == "bot"):
+            seat.name = naming.unique_name(seat.name, taken)
+            taken.append(seat.name)
+        where = self.store.address_digest(address)
+        bots_only = all(s.kind == "bot" for s in seats)
+        async with self._creating:  # one at a time: the limits are checked against every table made before
+            await self._check_limits(player, where, bots_only)
+            seed = secrets.randbits(62)
+            row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
+                           status="playing", created=now(), host=player, active=now(), address=where)
+            state = new_state(game, options, seed, [s.name for s in seats])
+            await self._run_db(self.store.add_table, row, seats)
+            table = Table(table_id, game, options, seed, turn,
+                          [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
+                          state, created=row.created.isoformat() + "Z", host=player, address=where)
+            self.tables[table_id] = table
+        self._after_change(table)
+        out = table.summary(player)
+        out["url"] = f"/table/{table_id}"
+        return out
+
+    async def _check_limits(self, player: str, address: str, bots_only: bool) -> None:
+        """Refuse a new table (429) when ``player``, its ``address`` (a digest) or the server has as many as
+        it may.  The server's cap counts the tables people play; when the tables nobody has moved at fill
+        their own share, the one left alone longest ends to make room."""
+        limits = self.limits
+        live = [t for t in self.tables.values() if t.live]
+        played = sum(t.played for t in live)
+        if played >= limits.live_tables:
+            raise TableError(f"the server is full ({played} tables are being played): try again later", 429)
+        made, made_here = await self._run_db(self.store.created_since, player, now() - _dt.timedelta(hours=1),
+                                             address)
+        for who, has, holds, most_open, most_bots, started, most_started in (
+                ("you", "have", [t for t in live if t.host == player], limits.open_tables, limits.bot_tables,
+                 made, limits.tables_per_hour),
+                ("your address", "has", [t for t in live if t.address == address], limits.address_open_tables,
+                 limits.address_bot_tables, made_here, limits.address_tables_per_hour)):
+            if len(holds) >= most_open:
+                raise TableError(f"{who} already {has} {len(holds)} tables being played (the limit is "
+                                 f"{most_open}): finish one before you start another", 429)
+            if bots_only and sum(t.bots_only for t in holds) >= most_bots:
+                raise TableError(f"{who} already {has} {most_bots} tables of bots only being played: "
+                                 "wait until one is over", 429)
+            if started >= most_started:
+                raise TableError(f"{who} started {started} tables in the last hour (the limit is "
+                                 f"{most_started}): try again later", 429)
+        waiting = sorted((t for t in live if not t.played), key=lambda t: t.active)
+        if len(waiting) >= limits.waiting_tables:
+            for table in waiting:
+                if not table.attended() and await self._abandon(table):
+                    log.info("table %s ended unplayed to make room for a new one", table.id)
+                    return
+            raise TableError(f"the server is busy ({len(waiting)} new tables wait for their first move): "
+                             "try again in a few minutes", 429)
+
+    def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
+        """Live tables with a free ``open`` seat, newest first, a page at a time."""
+        per_page = max(1, min(50, per_page))
+        found = sorted((t for t in self.tables.values() if t.live
+                        and any(s.kind == "open" and not s.taken for s in t.seats)),
+                       key=lambda t: t.created, reverse=True)
+        pages = max(1, math.ceil(len(found) / per_page))
+        page = max(1, min(page, pages))
+        shown = found[(page - 1) * per_page: page * per_page]
+        return {"tables": [t.summary() for t in shown], "page": page, "pages": pages, "total": len(found)}
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """The match record, once the match is over."""
+        table = await self.get(table_id)
+        if table.status != "finished":
+            raise TableError("the record is available once the match is over", 409)
+        return record.to_data(table.state, {"server": "parlour serve", "table": table.id})
+
+    # -- WebSocket ------------------------------------------------------------------
+    async def hello(self, conn: Connection, table_id: str, message: Hello | Mapping[str, Any]) -> None:
+        """The connection's player takes their seat (or watches); ``welcome`` and the state go to it alone.
+        (A message given as an object is read first: :func:`~parlour.web.protocol.parse`.)"""
+        if not isinstance(message, Hello):
+            hello = parse(message)
+            if not isinstance(hello, Hello):
+                raise ProtocolError("malformed", f"a hello was expected, not {hello.type!r}")
+            message = hello
+        table = await self.get(table_id)
+        token = message.token
+        seat = table.seat_of(conn.player)
+        if seat is None and token:
+            seat = await self.seating.legacy_token(table, token, conn.player)
+        if seat is None and not conn.watching:
+            if not self.spectators.take(conn.address, self.limits.spectators):
+                raise ProtocolError("too_many", f"{self.limits.spectators} connections from your address watch "
+                                    "tables already: close one to watch another")
+            conn.watching = True
+        elif seat is not None and conn.watching:
+            self.spectators.give_back(conn.address)
+            conn.watching = False
+        if conn.table is not None and conn.table is not table:
+            self.leave(conn)
+        was_there = seat is not None and table.connected(seat)
+        conn.table, conn.seat = table, seat
+        table.connections.add(conn)
+        if conn.player is not None and (seat is not None or (table.bots_only and conn.player == table.host)):
+            table.active = time.time()
+        conn.send(Welcome(seat=seat, role="spectator" if seat is None else "player",
+                          table=table.summary(conn.player)))
+        conn.send_text(broadcast.shown(table, seat).text)
+        if seat is not None and not was_there:
+            broadcast.presence(table, conn)
+
+    def leave(self, conn: Connection) -> None:
+        """The connection has gone (or moves to another table)."""
+        table = conn.table
+        if table is not None and conn in table.connections:
+            table.connections.discard(conn)
+            if conn.seat is not None or (table.bots_only and conn.player == table.host):
+                table.active = time.time()  # someone was at it until now (a spectator's coming and going is not)
+            if conn.seat is not None and not table.connected(conn.seat):
+                broadcast.presence(table, None)
+                if table.live:
+                    task = asyncio.create_task(self._touch(table.id))
+                    self._chores.add(task)
+                    task.add_done_callback(self._chores.discard)
+
+    async def _touch(self, table_id: str) -> None:
+        """Store that a person was at the table just now (for abandoning idle tables after a restart)."""
+        try:
+            await self._run_db(self.store.touch, table_id)
+        except Exception:  # shutting down, or the database is away: the next move stores it anyway
+            pass
+
+    def closed(self, conn: Connection) -> None:
+        """The connection is closed: it leaves its table and gives back its address's places."""
+        self.leave(conn)
+        if conn.watching:
+            self.spectators.give_back(conn.address)
+            conn.watching = False
+
+    async def handle(self, conn: Connection, message: Acting | Ping | Hello | Mapping[str, Any]) -> None:
+        """One message from a client (after ``hello``; one given as an object is read first:
+        :func:`~parlour.web.protocol.parse`)."""
+        table = conn.table
+        assert table is not None
+        if isinstance(message, Mapping):
+            message = parse(message, seated=conn.seat is not None)
+        if isinstance(message, Hello):
+            await self.hello(conn, table.id, message)
+            return
+        if isinstance(message, Ping):
+            conn.send(Pong())
+            return
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("unauthorized", "spectators cannot act at the table")
+        table.check_open()
+        table.active = time.time()
+        if isinstance(message, MakeMove):
+            await self._move(table, seat, message.move, message.version)
+        elif isinstance(message, NextRound):
+            await self._next_round(table, seat, message.version)
+        elif isinstance(message, Undo):
+            await self._undo(table, seat, message.version)
+        elif isinstance(message, AskHint):
+            self.autoplay.hint(conn, table, message.version)
+        elif isinstance(message, Resolve):
+            await self._resolve(conn, table, seat, message)
+
+    async def _move(self, table: Table, seat: int, text: str, version: int) -> None:
+        async with table.lock:
+            table.check_version(version)
+            move = table.read_move(seat, text)
+            await self._commit(table, seat, str(move))
+
+    async def _next_round(self, table: Table, seat: int | None, version: int) -> None:
+        async with table.lock:
+            table.check_version(version)
+            table.check_next_round()
+            await self._commit(table, seat, NEXT_ROUND)
+
+    async def _resolve(self, conn: Connection, table: Table, seat: int, message: Resolve) -> None:
+        """Read what the player typed as one legal move of theirs, and tell them which (nothing changes)."""
+        async with table.lock:  # not in the middle of a commit: the state is the version's
+            table.check_version(message.version)
+            move = table.resolve(seat, message.text)
+        conn.send(Resolved(text=message.text, move=str(move)))
+
+    async def _commit(self, table: Table, seat: int | None, change: str) -> None:
+        """Commit a checked change to the database, then make and broadcast it (holding the lock)."""
+        pending = table.begin_change(seat, change)
+        try:
+            await self.writer.write(MoveWrite(table.id, len(table.changes), seat, change, table.version + 1,
+                                              pending.status, table.by_person(seat)))
+        except BaseException:
+            table.abort_change(pending)
+            raise
+        table.finish_change(pending)
+        self._after_change(table)
+
+    async def _undo(self, table: Table, seat: int, version: int) -> None:
+        async with table.lock:
+            table.check_version(version)
+            count = table.undo_count(seat)
+            if not count:
+                raise ProtocolError("not_allowed", "nothing to undo: only your own last turn against bots, "
+                                    "and never past a draw from the stock or a new deal")
+            first = len(table.changes) - count
+            await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
+            table.take_back(count)
+            self._after_change(table)
+
+    def _after_change(self, table: Table) -> None:
+        """Set going whatever must happen next by itself, and broadcast the new state."""
+        self.autoplay.set_going(table)
+        broadcast.changed(table)
+
+    def message(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (None: a spectator), as the JSON object it is sent as."""
+        return as_object(broadcast.state_message(table, seat))
