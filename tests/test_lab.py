@@ -377,8 +377,8 @@ def worker(pid_file, started):
     started.set()
     while os.getppid() == multiprocessing.parent_process().pid:
         time.sleep(0.05)  # a worker still starting when its parent is killed
-    from parlour.lab.runner import _die_with_parent
-    _die_with_parent()
+    from parlour.children import die_with_parent
+    die_with_parent()
     time.sleep(600)
 
 if __name__ == "__main__":

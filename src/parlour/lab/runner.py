@@ -23,7 +23,7 @@ from itertools import islice
 from typing import Any
 
 from parlour import record
-from parlour.children import die_with_parent as _die_with_parent
+from parlour.children import die_with_parent
 from parlour.lab.arena import outcome, play_match
 from parlour.lab.spec import ExperimentSpec, Task
 from parlour.store import MatchData, Store
@@ -250,7 +250,7 @@ def run(
 
 
 def _run_processes(work: Iterable[Work], writer: _Writer, jobs: int) -> None:
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent) as pool:
         running: set[Future[Played]] = set()
         source = iter(work)
         try:
