@@ -71,7 +71,8 @@ def ladder_modules() -> dict[str, str]:
     source = LADDER.read_text()
     lines = source.splitlines(keepends=True)
     body = ast.parse(source).body
-    imports = [n for n in body if isinstance(n, ast.Import | ast.ImportFrom) and getattr(n, "module", None) != "__future__"]
+    imports = [n for n in body
+               if isinstance(n, ast.Import | ast.ImportFrom) and getattr(n, "module", None) != "__future__"]
     statements: dict[str, list[ast.stmt]] = {"games/ladder.py": []}
     last = "games/ladder.py"
     for index, node in enumerate(body):
@@ -93,11 +94,11 @@ def ladder_modules() -> dict[str, str]:
     def text(path: str, doc: str, nodes: list[ast.stmt]) -> str:
         need = used(nodes)
         out = [doc, "\nfrom __future__ import annotations\n\n"]
-        for node in imports:
-            keep = [a for a in node.names if (a.asname or a.name).split(".")[0] in need]
+        for statement in imports:
+            keep = [a for a in statement.names if (a.asname or a.name).split(".")[0] in need]
             if keep:
                 names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in keep)
-                out.append(f"from {node.module} import {names}\n" if isinstance(node, ast.ImportFrom)
+                out.append(f"from {statement.module} import {names}\n" if isinstance(statement, ast.ImportFrom)
                            else f"import {names}\n")
         from_rules = sorted(need & rules_names)
         if path != "games/ladder.py" and from_rules:
