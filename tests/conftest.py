@@ -6,10 +6,13 @@ import io
 import subprocess
 import sys
 import tarfile
+from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
+
+from parlour import games
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,3 +74,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "conformance" in item.name:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def ladder() -> Iterator[object]:
+    """Ladder (the plug-in example, tests/ladder.py) registered for one test, and gone again after it
+    (other tests list the games)."""
+    import ladder as module
+
+    module.register()
+    try:
+        yield module
+    finally:
+        games.REGISTRY.unregister("ladder")

@@ -10,7 +10,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,18 +18,6 @@ from parlour import conformance, games
 from parlour.game import State
 
 TESTS = Path(__file__).resolve().parent
-
-
-@pytest.fixture
-def ladder() -> Iterator[object]:
-    """Ladder registered for one test, and gone again after it (other tests list the games)."""
-    import ladder as module
-
-    module.register()
-    try:
-        yield module
-    finally:
-        games.REGISTRY.unregister("ladder")
 
 
 def plugin_env() -> dict[str, str]:
@@ -123,3 +110,18 @@ def test_pettingzoo_api_test_passes_for_ladder(ladder: object) -> None:
     from parlour.envs.pettingzoo import env as make_env
 
     api_test(make_env("ladder"), num_cycles=200)
+
+
+@pytest.mark.parametrize("first", ["parlour.web.scheduler", "parlour.lab.runner", "parlour.web.replays",
+                                   "parlour.bots.ismcts", "parlour.envs.openspiel"])
+def test_a_plugin_loads_whichever_module_a_process_imports_first(first: str) -> None:
+    """A worker process starts by importing the module of its work; the plug-in, which imports parts of
+    parlour itself, is imported when a game is first asked for, not in the middle of an import (making a
+    bot imported the registry, which imported the plug-in, which imported the bot's half-imported module:
+    a plug-in's bot never moved at a served table)."""
+    code = (f"import random, {first}\nfrom parlour import bots\nbot = bots.make('medium')\n"  # as a bot worker
+            "from parlour import games\nstate = games.get('ladder').new_match(seed=1)\n"
+            "print(bot.choose(state.observation(state.current_player()), state.legal_moves(), random.Random(1)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=plugin_env(), timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[0] in ("play", "discard")

@@ -17,18 +17,9 @@ from parlour import games, record  # noqa: E402
 from parlour.envs import openspiel as pos  # noqa: E402
 from parlour.game import Move  # noqa: E402
 
+from .spiel import play_random  # noqa: E402
+
 GAME_IDS = list(games.GAME_IDS)
-
-
-def _play_random(state, rng: random.Random):  # type: ignore[no-untyped-def]
-    """Play ``state`` to its end with uniformly random actions and chance outcomes by their probabilities."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -128,7 +119,7 @@ def test_silver_bars_twins_share_an_outcome() -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_episode_replays_in_the_engine(game_id: str) -> None:
     game = pos.load(game_id, options={"rounds": 2} if game_id in ("minus-twenty", "progression") else None)
-    state = _play_random(game.new_initial_state(), random.Random(11))
+    state = play_random(game.new_initial_state(), random.Random(11))
     replayed = record.replay(record.from_data(record.to_data(state.engine)))
     assert replayed.is_match_over()
     totals = replayed.totals
@@ -190,7 +181,7 @@ def test_resample_keeps_the_information_state(game_id: str) -> None:
             assert sampled.current_player() == player
             assert sampled.information_state_string(player) == state.information_state_string(player)
             assert sampled.legal_actions() == state.legal_actions()
-            _play_random(sampled, random.Random(decisions))
+            play_random(sampled, random.Random(decisions))
         state.apply_action(rng.choice(state.legal_actions()))
 
 

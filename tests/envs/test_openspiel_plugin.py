@@ -11,40 +11,18 @@ import pickle
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from parlour import games, record  # noqa: E402
+from parlour import record  # noqa: E402
 from parlour.envs import openspiel as pos  # noqa: E402
 
+from .spiel import play_random  # noqa: E402
+
 TESTS = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def ladder() -> Iterator[object]:
-    """Ladder registered with parlour for one test, and gone again after it (other tests list the games)."""
-    import ladder as module
-
-    module.register()
-    try:
-        yield module
-    finally:
-        games.REGISTRY.unregister("ladder")
-
-
-def _play_random(state, rng: random.Random):  # type: ignore[no-untyped-def]
-    """Play ``state`` to its end with uniformly random actions and chance outcomes by their probabilities."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 def test_a_plugin_registered_later_loads_with_load_game(ladder: object) -> None:
@@ -55,13 +33,13 @@ def test_a_plugin_registered_later_loads_with_load_game(ladder: object) -> None:
     assert game.num_players() == 2 and game.num_distinct_actions() == 24
     assert game.max_chance_outcomes() == len(game.cards) == 12
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    state = _play_random(game.new_initial_state(), random.Random(3))
+    state = play_random(game.new_initial_state(), random.Random(3))
     assert state.is_terminal() and sum(state.returns()) == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_random_play_replays_in_the_engine(ladder: object, seed: int) -> None:
-    state = _play_random(pos.load("ladder").new_initial_state(), random.Random(seed))
+    state = play_random(pos.load("ladder").new_initial_state(), random.Random(seed))
     replayed = record.replay(record.from_data(record.to_data(state.engine)))
     assert replayed.is_match_over()
     a, b = replayed.totals

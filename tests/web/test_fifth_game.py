@@ -181,15 +181,8 @@ found["gymnasium"] = steps
 import pyspiel
 from parlour.envs import openspiel
 game = pyspiel.load_game(openspiel.short_name("ladder"))
-rng = random.Random(2)
-state = game.new_initial_state()
-while not state.is_terminal():
-    if state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(outcomes, probs)[0])
-    else:
-        state.apply_action(rng.choice(state.legal_actions()))
-found["openspiel"] = state.returns()
+from envs.spiel import play_random
+found["openspiel"] = play_random(game.new_initial_state(), random.Random(2)).returns()
 pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 print(json.dumps(found))
 """

@@ -6,7 +6,7 @@ layout, RL space, search budgets, sparring plan).  parlour's own games are found
 not listed: each has an entry module in :mod:`parlour.games.entries`, discovered
 on start-up and registered in its ``order``.  A plug-in registers its games with
 :func:`register`; modules named in the environment variable ``PARLOUR_PLUGINS``
-(comma-separated) are imported on start-up, so a plug-in's games are known to
+(comma-separated) are imported when parlour is first asked for a game, so a plug-in's games are known to
 every front end (``parlour play``, ``parlour serve``, the lab) without a change
 to parlour.
 """
@@ -37,7 +37,7 @@ FAMILY = _discover()
 GAME_IDS = tuple(e.id for e in FAMILY)
 """The ids of parlour's own games (plug-ins may register more: see :func:`ids`)."""
 
-REGISTRY = Registry()
+REGISTRY = Registry(plugins=[p.strip() for p in os.environ.get("PARLOUR_PLUGINS", "").split(",") if p.strip()])
 for _entry in FAMILY:
     REGISTRY.register(_entry)
 
@@ -66,6 +66,3 @@ def all_games() -> list[Game]:
     """Every game parlour plays, in registry order."""
     return REGISTRY.all()
 
-
-for _plugin in filter(None, (p.strip() for p in os.environ.get("PARLOUR_PLUGINS", "").split(","))):
-    importlib.import_module(_plugin)

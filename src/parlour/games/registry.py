@@ -26,7 +26,7 @@ plug-in's — and every front end, bot and adapter finds it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
@@ -132,11 +132,22 @@ class GameEntry:
 
 
 class Registry:
-    """Game entries by id, in the order they were registered; each game loaded once."""
+    """Game entries by id, in the order they were registered; each game loaded once.
 
-    def __init__(self) -> None:
+    ``plugins``: module names imported when the registry is first asked for a game (their
+    import registers their games).  Not before: a plug-in imports parts of parlour, which
+    may be half imported while the module that imported the registry is itself importing.
+    """
+
+    def __init__(self, plugins: Sequence[str] = ()) -> None:
         self._entries: dict[str, GameEntry] = {}
         self._games: dict[str, Game] = {}
+        self._plugins = list(plugins)
+
+    def _load_plugins(self) -> None:
+        """Import the plug-ins not imported yet (each once, even when one asks the registry)."""
+        while self._plugins:
+            importlib.import_module(self._plugins.pop(0))
 
     def register(self, entry: GameEntry) -> None:
         """Add a game (or replace the entry of the same id)."""
@@ -151,6 +162,7 @@ class Registry:
 
     def entry(self, game_id: str) -> GameEntry:
         """The entry of ``game_id``; :class:`ValueError` listing the known ids."""
+        self._load_plugins()
         found = self._entries.get(game_id)
         if found is None:
             raise ValueError(f"unknown game {game_id!r} (known: {', '.join(self.ids())})")
@@ -165,12 +177,14 @@ class Registry:
 
     def ids(self) -> list[str]:
         """Every registered game id."""
+        self._load_plugins()
         return list(self._entries)
 
     def entries(self) -> list[GameEntry]:
         """Every entry, in registry order."""
+        self._load_plugins()
         return list(self._entries.values())
 
     def all(self) -> list[Game]:
         """Every registered game."""
-        return [self.get(i) for i in self._entries]
+        return [self.get(i) for i in self.ids()]
