@@ -16,7 +16,8 @@ no game, and a game's RL space is not imported by the terminal):
 - ``inference``: how hard the search reads the others' hands from their moves
   (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly);
 - ``sparring``: how the sparring partner plays it (:class:`SparringPlan`, :mod:`parlour.bots.sparring`);
-- ``order``: where parlour lists it among its own games.
+- ``order``: where parlour lists it among its own games;
+- ``tutorial``: the game's guided first match, a JSON data file (:mod:`parlour.learn`).
 
 Nothing else in parlour is keyed by a game id: a fifth game is one entry — a module in
 :mod:`parlour.games.entries` for a game of parlour's own, ``parlour.games.register`` for a
@@ -26,6 +27,7 @@ plug-in's — and every front end, bot and adapter finds it.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
@@ -95,6 +97,9 @@ class GameEntry:
     order: int = 0
     """Where parlour lists the game among its own (discovered entries are registered by it);
     a plug-in's game is listed after them, in the order it was registered."""
+    tutorial: str | None = None
+    """``package:file`` of the game's tutorial, a JSON data file inside that package (the deal and
+    the steps of a guided first match: :mod:`parlour.learn`); ``None``: the game has none."""
 
     @property
     def camel_name(self) -> str:
@@ -124,6 +129,13 @@ class GameEntry:
             return None
         module: ModuleType = load(self.web)
         return module
+
+    def load_tutorial(self) -> str:
+        """The text of the tutorial's JSON file."""
+        if self.tutorial is None:
+            raise ValueError(f"{self.id!r} has no tutorial")
+        package, _, name = self.tutorial.partition(":")
+        return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
     def load_space(self) -> Any:
         if self.space is None:

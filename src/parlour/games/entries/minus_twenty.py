@@ -8,6 +8,7 @@ ENTRY = GameEntry(
     id="minus-twenty", order=10,
     game="parlour.games.minus_twenty:GAME", advice="parlour.bots.heuristic.minus_twenty:ADVICE",
     terminal="parlour.terminal.minus_twenty", web="parlour.web.layouts.minus_twenty",
+    tutorial="parlour.games.tutorials:minus_twenty.json",
     space="parlour.envs.spaces.minus_twenty:MinusTwentySpace",
     levels=MappingProxyType({"hard": 1850, "expert": 7400}), reward_scale=0.01,
     # The advice without medium's wavering (always the advised move): as fast as medium.

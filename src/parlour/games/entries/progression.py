@@ -8,6 +8,7 @@ ENTRY = GameEntry(
     id="progression", order=20,
     game="parlour.games.progression:GAME", advice="parlour.bots.heuristic.progression:ADVICE",
     terminal="parlour.terminal.progression", web="parlour.web.layouts.progression",
+    tutorial="parlour.games.tutorials:progression.json",
     space="parlour.envs.spaces.progression:ProgressionSpace",
     levels=MappingProxyType({"hard": 2400, "expert": 9600}), reward_scale=0.02,
     # The look-ahead on what to play, in 75% of those decisions; the advice on what to draw (the

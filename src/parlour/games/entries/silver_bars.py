@@ -8,6 +8,7 @@ ENTRY = GameEntry(
     id="silver-bars", order=40,
     game="parlour.games.silver_bars:GAME", advice="parlour.bots.heuristic.silver_bars:ADVICE",
     terminal="parlour.terminal.silver_bars", web="parlour.web.layouts.silver_bars",
+    tutorial="parlour.games.tutorials:silver_bars.json",
     space="parlour.envs.spaces.silver_bars:SilverBarsSpace",
     levels=MappingProxyType({"hard": 850, "expert": 3400}), reward_scale=0.02,
     # The look-ahead in 40% of its decisions, the advice in the rest: measured as strong as looking
