@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 
 from parlour import games, record
 from parlour.game import Game, MissingRulesError, Option, State
+from parlour.learn_command import learn_command
 
 try:  # typer 0.2x carries its own click; before, it used click's exceptions
     from typer import TyperException as UsageProblem
@@ -167,6 +168,9 @@ def _option_values(option: Option) -> str:
     else:
         allowed = "a whole number"
     return f"none or {allowed}" if option.nullable else allowed
+
+
+app.command("learn")(learn_command)
 
 
 @app.command("rules")
