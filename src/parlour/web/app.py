@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import games, record
 from parlour.bots import levels as bot_levels
-from parlour.web import openapi, replays
+from parlour.web import lessons, openapi, replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
 from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
@@ -297,8 +297,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.get("/", include_in_schema=False)
     @app.get("/replay", include_in_schema=False)
+    @app.get("/learn/{game_id}", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def page(request: Request, table_id: str | None = None) -> FileResponse:
+    async def page(request: Request, table_id: str | None = None, game_id: str | None = None) -> FileResponse:
         try:
             player_of(request)  # the identity is made on the first visit
         except TableError:
@@ -399,6 +400,20 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         except record.RecordError as exc:
             return AsciiJSON({"error": str(exc), "round": exc.round, "move": exc.move}, status_code=422)
         return Response(text, media_type="application/json")
+
+    @app.get("/api/learn")
+    async def tutorials() -> list[dict[str, str]]:
+        """The games that have a guided first match (a tutorial), with its title."""
+        return lessons.tutorials()
+
+    @app.post("/api/learn/{game_id}", openapi_extra={"requestBody": {
+        "required": True, "description": "The learner's answers so far",
+        "content": {"application/json": {"schema": lessons.ANSWERS_SCHEMA, "example": {"answers": ["next"]}}}}})
+    async def lesson(game_id: str, request: Request) -> Response:
+        """A guided first match after the learner's answers so far: what has been said, the step waiting,
+        the learner's view and layout, and why the last answer was refused (if it was)."""
+        page = lessons.lesson_page(game_id, lessons.read_answers(await body(request)))
+        return AsciiJSON(page)
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

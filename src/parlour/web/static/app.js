@@ -1,5 +1,5 @@
 /* parlour in the browser: the entry module. It routes on location.pathname to the home page, a
-   table's page (live play over a WebSocket) or the replay page; each lives in a module of js/.
+   table's page (live play over a WebSocket), a lesson (a guided first match) or the replay page; each lives in a module of js/.
    Plain DOM and ES modules, no framework, no build step, no game knowledge: what a game draws comes
    from the server (see js/board.js).
 
@@ -7,6 +7,7 @@
    seat. An invitation arrives once in the address's fragment (#invite=…),
    which is removed from the address bar at once and never stored. */
 import { homePage } from "./js/home.js";
+import { learnPage } from "./js/learn.js";
 import { Me } from "./js/me.js";
 import { forgetOldSecrets } from "./js/prefs.js";
 import { replayPage } from "./js/replay.js";
@@ -15,6 +16,7 @@ import { tablePage } from "./js/table.js";
 const app = document.getElementById("app");
 const path = location.pathname.replace(/\/+$/, "") || "/";
 const tableMatch = path.match(/^\/table\/([^/]+)$/);
+const learnMatch = path.match(/^\/learn\/([^/]+)$/);
 
 /** What the address's fragment brings once, taken out of the address bar (and history) at once:
  *  an invitation (#invite=…), or a seat link of the first release (#token=…), which the first hello
@@ -33,6 +35,7 @@ function takeFragment() {
 /** Draw the page of this address; ``brought``: what its fragment brought. */
 function route(brought) {
   if (tableMatch) tablePage(app, decodeURIComponent(tableMatch[1]), brought.invite, brought.token);
+  else if (learnMatch) learnPage(app, decodeURIComponent(learnMatch[1]));
   else if (path === "/replay") replayPage(app);
   else homePage(app);
 }

@@ -27,8 +27,8 @@ export function homePage(app) {
   );
   Promise.all([api("/api/games"), api("/api/levels").catch(function () {
     return ["easy", "medium", "hard", "expert"].map(function (n) { return { name: n, description: "" }; });
-  }), Me.ready]).then(function (res) {
-    renderGames(gamesBox, res[0]);
+  }), Me.ready, api("/api/learn").catch(function () { return []; })]).then(function (res) {
+    renderGames(gamesBox, res[0], res[3]);
     renderNewTable(formBox, res[0], res[1]);
     renderMine(mineBox, res[0]);
     if (location.hash === "#lobby") lobbyBox.scrollIntoView();
@@ -41,8 +41,11 @@ export function homePage(app) {
   setInterval(function () { if (!document.hidden) refreshLobby(lobby); }, 4000);
 }
 
-function renderGames(box, games) {
+/** The games, each with its summary, rules and buttons; ``lessons`` (from /api/learn): those with a guided first match. */
+function renderGames(box, games, lessons) {
   fill(box);
+  const taught = {};
+  (lessons || []).forEach(function (l) { taught[l.game] = l.title; });
   for (const g of games) {
     const rules = h("div.rules.md", h("p.muted", "Loading the rules…"));
     const details = h("details.rules-box", h("summary", "Full rules"), rules);
@@ -70,7 +73,8 @@ function renderGames(box, games) {
             if (sel) { sel.value = g.id; sel.dispatchEvent(new Event("change")); }
             document.getElementById("new").scrollIntoView({ behavior: "smooth" });
           },
-        }, "Play " + (g.name || g.id))),
+        }, "Play " + (g.name || g.id)),
+        taught[g.id] ? h("a.btn.small.learn-link", { href: "/learn/" + encodeURIComponent(g.id), title: taught[g.id] }, "Learn to play") : null),
       details));
   }
 }
