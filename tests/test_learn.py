@@ -67,6 +67,20 @@ def test_a_lesson_walked_to_the_end_tells_the_engines_scoring(game_id: str) -> N
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_move_a_step_accepts_leads_to_the_end(game_id: str) -> None:
+    tutorial = learn.tutorial(game_id)
+    for number, step in enumerate(tutorial.steps):
+        for choice in step.moves[1:] if step.kind == learn.ASK else ():
+            lesson = learn.Lesson(tutorial)
+            while not lesson.done:
+                now = lesson.step
+                assert now is not None
+                answer = choice if lesson.index == number else learn.NEXT if now.kind == learn.SAY else now.moves[0]
+                assert lesson.answer(answer).ok, (number, choice, lesson.index)
+            assert lesson.state.is_round_over()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_wrong_move_is_explained_and_changes_nothing(game_id: str) -> None:
     lesson = learn.Lesson(learn.tutorial(game_id))
     explained = 0
