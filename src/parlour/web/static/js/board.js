@@ -73,7 +73,7 @@ function seatHeader(ctx, seat, mine) {
     score = h("span.seat-score", { title: "match total" }, "total " + num(v.round_over ? total : total + round));
   }
   return h("div.seat-head" + (toMove ? ".to-move" : ""),
-    h("span.seat-name", (toMove ? "▶ " : "") + ctx.names[seat] + (mine && ctx.isSeat ? " (you)" : "")),
+    h("span.seat-name", (toMove ? "▶ " : "") + ctx.names[seat] + (mine && ctx.isSeat && ctx.names[seat] !== "You" ? " (you)" : "")),
     info.kind === "bot" ? h("span.badge", "bot · " + (info.level || "")) : null,
     info.kind && info.kind !== "bot" && ctx.live ? h("span.dot" + (info.connected ? ".on" : ".off"), { title: info.connected ? "connected" : "not connected" }) : null,
     score,
