@@ -115,7 +115,8 @@ def test_an_illegal_move_is_explained_in_the_words_of_the_rule() -> None:
     assert not reply.ok
     reason = lesson.state.why_illegal(Move.parse("play 3C"))
     assert reason is not None and reason in reply.message
-    assert reply.message.endswith("This lesson asks you to play 6♣ on your ♣ meld.")
+    assert reply.message.endswith(f"This lesson asks you to {lesson.wanted_text(lesson.asked())}.")
+    assert "6♣" in lesson.wanted_text(lesson.asked())
 
 
 def test_a_say_step_waits_for_next() -> None:

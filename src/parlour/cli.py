@@ -170,9 +170,6 @@ def _option_values(option: Option) -> str:
     return f"none or {allowed}" if option.nullable else allowed
 
 
-app.command("learn")(learn_command)
-
-
 @app.command("rules")
 def rules_command(game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id, e.g. twenty")]) -> None:
     """Show a game's rules, in parlour's own words, with the rulings it plays by."""
@@ -181,6 +178,9 @@ def rules_command(game_id: Annotated[str, typer.Argument(metavar="GAME", help="a
     except MissingRulesError as exc:
         raise _fail(str(exc)) from None
     console.print(Markdown(text))
+
+
+app.command("learn")(learn_command)
 
 
 def _save_problem(path: Path) -> str | None:
