@@ -228,8 +228,10 @@ class TerminalTable:
     def _hint(self, seat: int) -> None:
         self.console.print(f"[dim]thinking ({bots.HINT_LEVEL} bot)…[/dim]")
         rng = random.Random(f"parlour-hint:{self.seed}:{self.state.round_index}:{len(self.state.moves)}")
-        for estimate in bots.hint(self.state.observation(seat), self.state.legal_moves(), rng):
-            self.console.print("  " + bots.format_estimate(estimate))
+        legal = self.state.legal_moves()
+        for estimate in bots.hint(self.state.observation(seat), legal, rng):
+            said = bots.format_estimate(estimate, players=self.game.players, only=len(legal) == 1)
+            self.console.print("  " + escape(said), soft_wrap=True)
         self.console.print(f"[dim]{bots.HINT_LEGEND}[/dim]")
 
     def _ask(self, prompt: str) -> str:

@@ -200,7 +200,7 @@ export function tableView(app, T, act) {
       return h("li", h("span.hint-line", h("button.btn.small.hint-move", {
         type: "button", disabled: !myTurn, dataset: { move: m.move }, onclick: function () { act.playMove(m.move); },
       }, offerText(offers, m.move)),
-      h("span.hint-text.muted", "— " + hintFigures(m))));
+      h("span.hint-text.muted", "— " + m.outlook)));
     }));
   }
 
@@ -211,15 +211,4 @@ export function tableView(app, T, act) {
     resolved: function (msg) { if (slots.notation) slots.notation.resolved(msg); },
     notice: notice, noticeEl: noticeEl,
   };
-}
-
-/** "+2.7 ± 1.3 points, 34% of the search" */
-function hintFigures(m) {
-  const parts = [];
-  if (typeof m.value === "number") {
-    const v = (m.value > 0 ? "+" : m.value < 0 ? "−" : "") + Math.abs(m.value).toFixed(1);
-    parts.push(v + (typeof m.margin === "number" ? " ± " + m.margin.toFixed(1) : "") + " points");
-  }
-  if (typeof m.share === "number") parts.push(Math.round(m.share * 100) + "% of the search");
-  return parts.join(", ");
 }
