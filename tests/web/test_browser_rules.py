@@ -175,4 +175,5 @@ def test_a_hint_with_nothing_to_choose_says_your_only_move(server: ServerProcess
     item.first.wait_for()
     words = item.first.locator("button.hint-move").inner_text()
     assert item.first.inner_text().replace("\n", " ") == f"{words} — your only move"
+    shoot_view(page, "hint-your-only-move")
     no_errors(page)
