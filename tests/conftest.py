@@ -16,6 +16,8 @@ from parlour import games
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
+SOURCE = Path(str(files("parlour"))).parent
+"""The folder the imported ``parlour`` package lies in."""
 
 
 def export_release(commit: str, folder: Path) -> Path:
@@ -56,10 +58,11 @@ def data_dir() -> Path:
 def run_parlour(
     *args: str, stdin: str = "", columns: int = 100, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real ``parlour`` command as a person at a plain terminal would."""
+    """Run the real ``parlour`` command as a person at a plain terminal would (the parlour these
+    tests import: a worktree's, not the one the virtual environment installed)."""
     return subprocess.run(
         [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=timeout,
-        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb", "PYTHONPATH": str(SOURCE)},
     )
 
 

@@ -67,6 +67,15 @@ A tiny game for two, to show that a game plugs into parlour.
 """
 """Ladder's rules, as ``parlour rules ladder`` shows them (a plug-in serves its own)."""
 
+TURN = """# Ladder: how a turn works
+
+**On your turn** either *climb*, `play <card>`: put a card higher than the top of your ladder
+on it and score its rank; or `discard <card>`, scoring nothing.  Then draw, if the stock has a card.
+
+**The round ends** when both hands are empty; the higher score wins.
+"""
+"""How a turn of Ladder works, as the rules drawer and ``rules`` at the terminal show it."""
+
 
 @dataclass(frozen=True, slots=True)
 class Turn:
@@ -251,6 +260,10 @@ class Ladder(Game):
     def rules(self) -> str:
         """Ladder's own rules text (a plug-in has no page in parlour's tree)."""
         return RULES
+
+    def turn(self) -> str:
+        """Ladder's own "how a turn works" (a plug-in has no page in parlour's tree)."""
+        return TURN
 
     def deck(self, options: Any = None) -> list[Card]:
         return list(DECK)

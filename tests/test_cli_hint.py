@@ -4,6 +4,7 @@ next decision, or one line saying why there is none yet (issue 17)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,14 @@ def saved(state: State, path: Path, meta: dict[str, Any] | None = None) -> str:
     return str(path)
 
 
+HINT_LINE = re.compile(r"  (\S.*?) +(about (\d+\.\d points (better|worse) for you than|even with) your opponents?"
+                       r"( on average)?(, give or take \d+\.\d| \(too few tries to say how sure\))|your only move)")
+"""A line of a hint: the move, then its estimate in words."""
+
+
 def hinted(stdout: str) -> list[Move]:
-    """The moves a hint lists (lines ending in "of the search")."""
-    return [Move.parse(line.strip().split("  ")[0]) for line in stdout.splitlines() if "of the search" in line]
+    """The moves a hint lists (each a line: the move, then its estimate in words)."""
+    return [Move.parse(found.group(1)) for found in map(HINT_LINE.fullmatch, stdout.splitlines()) if found]
 
 
 def one_error_line(out: Any) -> str:

@@ -1,5 +1,6 @@
 """Each game's rules page (``parlour rules GAME``, the web's rules) names every rule option
-the game has, and its micro variant's options."""
+the game has, and its micro variant's options; each game's "how a turn works" fits one screen;
+a plug-in serves its own of both, and a game without them is one clear error (a 404 on the web)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,37 @@ def test_the_rules_page_gives_the_micro_variant(game_id: str) -> None:
         assert f"{name}={shown}" in text, (game_id, name)
 
 
+SCREEN_LINES = 40
+"""A terminal screen, or the drawer on a phone before the full rules: "how a turn works" fits it."""
+
+
+@pytest.mark.parametrize("game_id", games.GAME_IDS)
+def test_how_a_turn_works_fits_one_screen_and_says_it_all(game_id: str) -> None:
+    game = games.get(game_id)
+    text = game.turn()
+    lines = text.strip().splitlines()
+    assert lines[0] == f"# {game.name}: how a turn works"
+    assert len(lines) <= SCREEN_LINES and max(map(len, lines)) <= 100, game_id
+    flat = " ".join(text.split())
+    for said in ("score", "**The round ends**", "**Who leads.**", "Moves: "):
+        assert said in flat, (game_id, said)
+
+
+@pytest.mark.parametrize("game_id", games.GAME_IDS)
+def test_designer_options_are_the_studies_not_the_real_game(game_id: str) -> None:
+    """The options a newcomer sees are the real game's: the match's length or target and the
+    published variants; decks cut down for study, rulings read the other way and safety limits are
+    for designers (the new-table form keeps them behind "Options for designers")."""
+    game = games.get(game_id)
+    real = {o.name for o in game.options if not o.designer}
+    assert real == {
+        "twenty": {"open_hands", "rounds"},
+        "minus-twenty": {"hand_size", "rounds", "target_score", "best_of"},
+        "progression": {"rounds", "target_score"},
+        "silver-bars": {"target_score"},
+    }[game_id]
+
+
 # -- a game serves its own rules; a game with none is a clear error -------------------------
 
 @pytest.fixture
@@ -46,6 +78,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         id = "pageless"
         name = "Pageless"
         rules = Game.rules
+        turn = Game.turn
 
     monkeypatch.setattr(sys.modules[__name__], "PAGELESS", Pageless(), raising=False)
     ladder.register()
@@ -67,6 +100,8 @@ def test_a_plugin_game_serves_its_own_rules(plugins: str) -> None:
 def test_a_game_without_rules_is_one_clear_line(plugins: str) -> None:
     with pytest.raises(MissingRulesError, match="Pageless has no rules page"):
         games.get("pageless").rules()
+    with pytest.raises(MissingRulesError, match=r"Pageless has no 'how a turn works' page \(parlour/rules/pageless\."):
+        games.get("pageless").turn()
     result = CliRunner().invoke(app, ["rules", "pageless"])
     assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
@@ -87,3 +122,15 @@ def test_the_web_serves_a_plugins_rules_and_says_404_without_them(plugins: str, 
     assert answer.status_code == 404, answer.text
     error = answer.json()["error"]
     assert error.startswith("Pageless has no rules page") and "\n" not in error
+    answer = client.get("/api/games/ladder/turn")
+    assert answer.status_code == 200 and answer.json() == {"markdown": ladder_turn()}
+    answer = client.get("/api/games/pageless/turn")
+    assert answer.status_code == 404, answer.text
+    error = answer.json()["error"]
+    assert error.startswith("Pageless has no 'how a turn works' page") and "\n" not in error
+
+
+def ladder_turn() -> str:
+    import ladder
+
+    return ladder.TURN

@@ -335,8 +335,10 @@ def hint_command(
                   f"({verbs}), by the {bots.HINT_LEVEL} bot:", soft_wrap=True)
     if dealt:
         console.print(f"[dim](round {state.round_index + 1} as the record's seed deals it)[/dim]")
-    for estimate in bots.hint(state.observation(asking), state.legal_moves(), random.Random(seed)):
-        console.print("  " + escape(bots.format_estimate(estimate)))
+    legal = state.legal_moves()
+    for estimate in bots.hint(state.observation(asking), legal, random.Random(seed)):
+        said = bots.format_estimate(estimate, players=state.game.players, only=len(legal) == 1)
+        console.print("  " + escape(said), soft_wrap=True)
     if then:
         again = narrate.Voice(names, asking, reader).says("move", f"again ({then})")
         console.print(f"[dim]then {escape(again)}: a second decision of the turn, to ask about after this move[/dim]",

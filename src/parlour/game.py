@@ -81,7 +81,7 @@ class OptionError(ValueError):
 
 
 class MissingRulesError(ValueError):
-    """A game that has no rules text to show (see :meth:`Game.rules`)."""
+    """A game that has no rules text to show (see :meth:`Game.rules` and :meth:`Game.turn`)."""
 
 
 class Move(NamedTuple):
@@ -197,6 +197,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
+    designer: bool = False
+    """An option for designers and studies, not one of the real game's: a smaller deck, another
+    reading of a ruling, a safety limit (the new-table form keeps these out of a newcomer's way)."""
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if it is allowed, else raise :class:`OptionError`."""
@@ -532,6 +535,20 @@ class Game(ABC):
         except FileNotFoundError:
             raise MissingRulesError(
                 f"{self.name} has no rules page (parlour/rules/{self.id}.md, or its game's own rules())"
+            ) from None
+
+    def turn(self) -> str:
+        """How a turn works, on one screen (Markdown): what you do on your turn, what scores, how
+        the round ends and who leads it — what a newcomer reads first, before :meth:`rules`.
+
+        A game of parlour's own reads ``parlour/rules/<id>.turn.md``; a plug-in's game overrides
+        this.  :class:`MissingRulesError` when the game has no such page."""
+        try:
+            return files("parlour.rules").joinpath(f"{self.id}.turn.md").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise MissingRulesError(
+                f"{self.name} has no 'how a turn works' page (parlour/rules/{self.id}.turn.md, "
+                "or its game's own turn())"
             ) from None
 
     def __repr__(self) -> str:

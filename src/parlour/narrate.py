@@ -239,3 +239,29 @@ def move_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
                     "text": replay.describe_move(move, viewer, made=True)})
         replay.apply(move)
     return log
+
+
+def estimate_text(value: float, margin: float | None, *, players: int, only: bool = False) -> str:
+    """A hint's estimate of a move, in words for the player who asked: ``value`` is how the round
+    should end for them after the move, their score minus the others' (their mean), and ``margin``
+    the half-width of its 95% interval (None: too few tries to say).  ``only``: the move is the
+    player's only legal one, so there is nothing to weigh.
+
+    >>> estimate_text(1.23, 1.2, players=2)
+    'about 1.2 points better for you than your opponent, give or take 1.2'
+    >>> estimate_text(-4.0, None, players=3)
+    'about 4.0 points worse for you than your opponents on average (too few tries to say how sure)'
+    >>> estimate_text(-22.0, 0.0, players=2, only=True)
+    'your only move'
+    """
+    if only:
+        return "your only move"
+    against = "your opponent" if players <= 2 else "your opponents on average"
+    points = round(abs(value), 1)
+    if points == 0:
+        outlook = f"about even with {against}"
+    else:
+        outlook = f"about {points:.1f} points {'better' if value > 0 else 'worse'} for you than {against}"
+    if margin is None or margin == float("inf"):
+        return f"{outlook} (too few tries to say how sure)"
+    return f"{outlook}, give or take {margin:.1f}"

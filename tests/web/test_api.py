@@ -71,8 +71,8 @@ def test_games_lists_the_four_games_with_their_options(api: ServerProcess) -> No
         for option, want in zip(item["options"], game.options):
             assert option["default"] == want.default and option["help"] == want.help
             assert option["kind"] == {int: "int", bool: "bool", str: "str"}[want.kind]
-            assert (option["minimum"], option["maximum"], option["nullable"]) == (
-                want.minimum, want.maximum, want.nullable)
+            assert (option["minimum"], option["maximum"], option["nullable"], option["designer"]) == (
+                want.minimum, want.maximum, want.nullable, want.designer)
 
 
 def test_rules_are_the_projects_rules_text(api: ServerProcess) -> None:
@@ -81,6 +81,14 @@ def test_rules_are_the_projects_rules_text(api: ServerProcess) -> None:
         assert answer.status_code == 200
         assert answer.json() == {"markdown": games.get(game_id).rules()}
     one_line_error(api.get("/api/games/chess/rules"), 404)
+
+
+def test_how_a_turn_works_is_the_games_turn_page(api: ServerProcess) -> None:
+    for game_id in games.ids():
+        answer = api.get(f"/api/games/{game_id}/turn")
+        assert answer.status_code == 200
+        assert answer.json() == {"markdown": games.get(game_id).turn()}
+    one_line_error(api.get("/api/games/chess/turn"), 404)
 
 
 def test_levels(api: ServerProcess) -> None:

@@ -86,7 +86,7 @@ def test_a_server_message_is_its_fields_in_order_as_compact_ascii_json() -> None
         Error(code="hello_required", message="say hello first"), Resolved(text="8s", move="play 8S"),
         Seats(seats=seats), Welcome(seat=None, role="spectator", table={"table_id": "x", "name": "Twenty ♠"}),
         Hints(version=4, moves=[{"move": "play 9C", "value": 2.7, "margin": None, "share": 0.34,
-                                 "text": "You play 9♣"}]),
+                                 "text": "You play 9♣: your only move", "outlook": "your only move"}]),
     ]
     for message in messages:
         text = encode(message)

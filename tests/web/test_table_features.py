@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from parlour.narrate import estimate_text
+
 from .conftest import Client, ServerProcess
 
 AGAINST_BOT = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
@@ -31,8 +33,23 @@ def test_hint_gives_three_legal_moves_with_estimates(server: ServerProcess) -> N
     assert hint["version"] == state["version"]
     assert 1 <= len(hint["moves"]) <= 3
     assert all(m["move"] in state["legal"] and isinstance(m["value"], float | int) for m in hint["moves"])
-    # in words for the player who asked, with the search's figures
-    assert all(m["text"].startswith("You ") and "points" in m["text"] for m in hint["moves"]), hint["moves"]
+    # in words for the player who asked, with the search's figures kept beside them
+    for move in hint["moves"]:
+        assert move["outlook"] == estimate_text(move["value"], move["margin"], players=2), move
+        assert move["text"].startswith("You ") and move["text"].endswith(": " + move["outlook"]), move
+        assert "for you than your opponent" in move["outlook"] and isinstance(move["share"], float | int)
+
+
+def test_a_hint_with_one_legal_move_says_it_is_your_only_move(server: ServerProcess) -> None:
+    table = server.create_table("twenty", seats=AGAINST_BOT, options={"hand_size": 1, "ranks": 6})
+    client = Client(server, table["table_id"], table["seats"][0]["person"])
+    state = my_turn(client)
+    assert len(state["legal"]) == 1
+    client.send({"type": "hint", "version": state["version"]})
+    hint = client.recv_until("hint", timeout=30)
+    assert [m["move"] for m in hint["moves"]] == state["legal"]
+    assert hint["moves"][0]["outlook"] == "your only move"
+    assert hint["moves"][0]["text"].endswith(": your only move")
 
 
 def test_no_hint_or_undo_between_people(server: ServerProcess) -> None:

@@ -38,6 +38,7 @@ from parlour.bots.base import (
     view_for,
 )
 from parlour.game import Move, Observation
+from parlour.narrate import estimate_text
 
 __all__ = [
     "BOTS",
@@ -159,8 +160,8 @@ def hint(observation: Observation, legal: Sequence[Move], rng: random.Random, to
     return bot.analyse(observation, legal, rng)[:top]
 
 
-def format_estimate(estimate: MoveEstimate) -> str:
-    """``play 7H   +4.2 ± 1.3 points  (61% of the search)``."""
-    margin = "?" if estimate.margin == float("inf") else f"{estimate.margin:.1f}"
-    return (f"{estimate.move!s:<14} {estimate.value:+.1f} ± {margin} points"
-            f"  ({estimate.share:.0%} of the search)")
+def format_estimate(estimate: MoveEstimate, *, players: int = 2, only: bool = False) -> str:
+    """``play 7H        about 4.2 points better for you than your opponent, give or take 1.3``: the
+    move, then the estimate in the words the browser's hints use (:func:`parlour.narrate.estimate_text`);
+    ``players`` at the table, ``only``: the move is the only legal one (``your only move``)."""
+    return f"{estimate.move!s:<14} {estimate_text(estimate.value, estimate.margin, players=players, only=only)}"

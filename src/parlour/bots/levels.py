@@ -32,7 +32,8 @@ LEVELS = (
 HINT_LEVEL = "hard"
 """The level whose search gives hints."""
 
-HINT_LEGEND = "value: expected round score minus the others' (mean), ± its 95% interval"
+HINT_LEGEND = ("points: how the round should end for you, your score minus your opponent's (with three players, "
+               "the others' average), as the search expects it; give or take: its 95% margin")
 """What the numbers of a hint mean: printed under every hint (plain text, no markup)."""
 
 TIMER_LEVEL = "medium"

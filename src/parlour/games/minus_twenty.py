@@ -509,13 +509,16 @@ class MinusTwenty(Game):
     observation_type = MinusTwentyObservation
     options = (
         Option("hand_size", HAND, "cards in each hand (8 gives the original Lost Cities deal)", int, 1, 20),
-        Option("suits", 4, "suits in the deck: clubs, diamonds, hearts, spades, the first this many", int, 1, 4),
-        Option("numbers", 9, "number cards in each suit, the highest this many (9: 2-10; 3: 8, 9, 10)", int, 1, 9),
-        Option("investments", 3, "investment cards in each suit: J, Q, K, the first this many", int, 0, 3),
+        Option("suits", 4, "suits in the deck: clubs, diamonds, hearts, spades, the first this many", int, 1, 4,
+               designer=True),
+        Option("numbers", 9, "number cards in each suit, the highest this many (9: 2-10; 3: 8, 9, 10)", int, 1, 9,
+               designer=True),
+        Option("investments", 3, "investment cards in each suit: J, Q, K, the first this many", int, 0, 3,
+               designer=True),
         Option("minus", MINUS, "what each meld must make up before it earns anything (a smaller deck "
-               "may want less)", int, 0, 54),
+               "may want less)", int, 0, 54, designer=True),
         Option("stall_limit", STALL_LIMIT, "turns in a row taking from a discard pile that end the round (0: off)",
-               int, 0),
+               int, 0, designer=True),
         Option("rounds", 3, "rounds in a match (ignored with target_score or best_of)", int, 1, ROUND_CAP),
         Option("target_score", None, "play rounds until a player has at least this many points", int, 1,
                1000, nullable=True),

@@ -416,23 +416,25 @@ class Progression(Game):
             f"play rounds until a player has at least this many points (at most {ROUND_CAP} rounds)",
             int, minimum=1, maximum=1000, nullable=True,
         ),
-        Option("takeback", True, "a player may take back the card just played to a public stack", bool),
+        Option("takeback", True, "a player may take back the card just played to a public stack", bool,
+               designer=True),
         Option(
             "stall_limit", 60,
             "end the round after this many turns in a row drawing from public stacks (0: never)",
-            int, minimum=0,
+            int, minimum=0, designer=True,
         ),
         Option("suits", 4, "suits in the pack: the first N of clubs, diamonds, hearts, spades", int,
-               minimum=1, maximum=4),
+               minimum=1, maximum=4, designer=True),
         Option(
             "numbers", 9,
             f"number cards in each suit, the highest this many (9: 2-10; {MIN_NUMBERS}: 9 and 10, the fewest "
             f"with which a stack can pass {THRESHOLD})",
-            int, minimum=MIN_NUMBERS, maximum=9,
+            int, minimum=MIN_NUMBERS, maximum=9, designer=True,
         ),
-        Option("faces", 4, "face cards in each suit: K, Q, J, A, the first this many", int, minimum=0, maximum=4),
+        Option("faces", 4, "face cards in each suit: K, Q, J, A, the first this many", int, minimum=0, maximum=4,
+               designer=True),
         Option("hand_size", HAND, "cards dealt to each hand (the draw pile must keep at least one)", int,
-               minimum=1),
+               minimum=1, designer=True),
     )
     micro_options: ClassVar[Mapping[str, Any]] = {
         "suits": 1, "numbers": 4, "faces": 2, "hand_size": 1, "takeback": False, "stall_limit": 3, "rounds": 1,

@@ -618,11 +618,12 @@ class Twenty(Game):
     options = (
         Option("open_hands", False, "both hands face up; round 2 replays round 1's deal with hands exchanged", bool),
         Option("suits", len(SUITS), "suits in the pack, the first of clubs, diamonds, hearts, spades", int, 1,
-               len(SUITS)),
-        Option("ranks", len(RANKS), "ranks in each suit, the highest kept (6: 8 9 T J Q K)", int, 1, len(RANKS)),
-        Option("hand_size", HAND, "cards in each hand (Five Tally is still five cards)", int, 1, HAND),
+               len(SUITS), designer=True),
+        Option("ranks", len(RANKS), "ranks in each suit, the highest kept (6: 8 9 T J Q K)", int, 1, len(RANKS),
+               designer=True),
+        Option("hand_size", HAND, "cards in each hand (Five Tally is still five cards)", int, 1, HAND, designer=True),
         Option("hands", HANDS_A_ROUND, "hands each player is dealt in a round (the rest of the stock is not played)",
-               int, 1),
+               int, 1, designer=True),
         Option("rounds", ROUNDS, "rounds in a match; the players take turns to play first", int, 1, 100),
     )
     micro_options: ClassVar[Mapping[str, Any]] = {"suits": 1, "ranks": 7, "hand_size": 2, "hands": 1, "rounds": 1}

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.rule import Rule
 
 from parlour import bots, narrate, record
 from parlour.cards import Card
-from parlour.game import Game, Move, State
+from parlour.game import Game, MissingRulesError, Move, State
 from parlour.match import bot_rng, resolve_shorthand
 from parlour.terminal.views import render_observation, render_round_end
 
@@ -28,7 +29,7 @@ FACE_RANKS = (11, 12, 13)
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
 Other commands: [b]moves[/b] lists your legal moves, [b]hint[/b] asks the computer for its best moves,
-[b]help[/b] shows this,
+[b]rules[/b] shows how a turn works ([b]rules all[/b]: the full rules), [b]help[/b] shows this,
 [b]quit[/b] stops (the record is saved with --save)."""
 
 
@@ -183,6 +184,9 @@ class TerminalTable:
             if word == "hint":
                 self._hint(seat)
                 continue
+            if word.split() in (["rules"], ["rules", "all"]):
+                self._rules(full=word.split() == ["rules", "all"])
+                continue
             if word == "moves":
                 out.print("Legal moves: " + ", ".join(str(m) for m in self.state.legal_moves()))
                 continue
@@ -210,11 +214,24 @@ class TerminalTable:
         self.console.print("Kept.")
         return False
 
+    def _rules(self, *, full: bool) -> None:
+        """How a turn of this game works (``full``: the whole rules), then the table is asked for again."""
+        try:
+            text = self.game.rules() if full else self.game.turn()
+        except MissingRulesError as exc:
+            self.console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
+            return
+        self.console.print(Markdown(text))
+        if not full:
+            self.console.print("[dim]Type [b]rules all[/b] for the full rules.[/dim]")
+
     def _hint(self, seat: int) -> None:
         self.console.print(f"[dim]thinking ({bots.HINT_LEVEL} bot)…[/dim]")
         rng = random.Random(f"parlour-hint:{self.seed}:{self.state.round_index}:{len(self.state.moves)}")
-        for estimate in bots.hint(self.state.observation(seat), self.state.legal_moves(), rng):
-            self.console.print("  " + bots.format_estimate(estimate))
+        legal = self.state.legal_moves()
+        for estimate in bots.hint(self.state.observation(seat), legal, rng):
+            said = bots.format_estimate(estimate, players=self.game.players, only=len(legal) == 1)
+            self.console.print("  " + escape(said), soft_wrap=True)
         self.console.print(f"[dim]{bots.HINT_LEGEND}[/dim]")
 
     def _ask(self, prompt: str) -> str:

@@ -67,7 +67,8 @@ SECURITY_HEADERS = [
 def _option(option: Any) -> dict[str, Any]:
     kind = {int: "int", bool: "bool", str: "str"}.get(option.kind, "str")
     return {"name": option.name, "default": option.default, "help": option.help, "kind": kind,
-            "minimum": option.minimum, "maximum": option.maximum, "nullable": option.nullable}
+            "minimum": option.minimum, "maximum": option.maximum, "nullable": option.nullable,
+            "designer": option.designer}
 
 
 def same_origin(origin: str | None, host: str | None, allowed: frozenset[str] = frozenset(),
@@ -318,6 +319,14 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def rules(game_id: str) -> dict[str, str]:
         try:
             return {"markdown": games.get(game_id).rules()}
+        except ValueError as exc:
+            raise TableError(str(exc), 404) from None
+
+    @app.get("/api/games/{game_id}/turn")
+    async def turn(game_id: str) -> dict[str, str]:
+        """How a turn of the game works, on one screen (Markdown): what the rules drawer shows first."""
+        try:
+            return {"markdown": games.get(game_id).turn()}
         except ValueError as exc:
             raise TableError(str(exc), 404) from None
 

@@ -204,9 +204,16 @@ class HintMove(TypedDict):
 
     move: str
     value: float
+    """How the round should end for the seat after this move: its score minus the others' (mean)."""
     margin: float | None
+    """Half the 95% interval around ``value`` (None: too few tries to say)."""
     share: float
     text: str
+    """The move and its estimate in words: "You play 9♣ on your ♣ meld: about 2.7 points better for you
+    than your opponent, give or take 1.3"."""
+    outlook: str
+    """The estimate alone in words, as the browser shows it beside the move: "about 2.7 points better for
+    you than your opponent, give or take 1.3", or "your only move"."""
 
 
 class ServerMessage(BaseModel):

@@ -31,7 +31,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour import bots
+from parlour import bots, narrate
 from parlour.bots import levels
 from parlour.children import die_with_parent
 from parlour.game import Move
@@ -284,10 +284,10 @@ class Autoplay:
         found: list[dict[str, Any]] = await self.people_bots.run(
             lane(table), HINT, bot_hint, observation, legal, f"hint:{table.seed}:{version}")
         moves: list[HintMove] = []
-        for entry in found:  # in words, for the player who asked: "You play 9♣ on your ♣ meld: +2.7 ± 1.3 …"
-            margin = "?" if entry["margin"] is None else f"{entry['margin']:.1f}"
-            text = (f"{state.describe_move(Move.parse(entry['move']), seat)}: "
-                    f"{entry['value']:+.1f} ± {margin} points ({entry['share']:.0%} of the search)")
+        for entry in found:  # in words, for the player who asked: "about 2.7 points better for you than …"
+            outlook = narrate.estimate_text(entry["value"], entry["margin"], players=state.num_players,
+                                            only=len(legal) == 1)
+            text = f"{state.describe_move(Move.parse(entry['move']), seat)}: {outlook}"
             moves.append(HintMove(move=entry["move"], value=entry["value"], margin=entry["margin"],
-                                  share=entry["share"], text=text))
+                                  share=entry["share"], text=text, outlook=outlook))
         return moves

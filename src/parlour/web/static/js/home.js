@@ -1,11 +1,11 @@
 /* The home page: the games (summary and rules), the new-table form, the lobby and the tables this
    browser sat at lately. */
-import { fill, h } from "./dom.js";
+import { fill, h, toast } from "./dom.js";
 import { refreshLobby } from "./lobby.js";
 import { markdown } from "./markdown.js";
 import { Me } from "./me.js";
 import { api } from "./net.js";
-import { renderNewTable } from "./newtable.js";
+import { DEFAULT_LEVEL, playAgainstComputer, renderNewTable } from "./newtable.js";
 import { store } from "./prefs.js";
 
 /** Draw the home page in ``app``. */
@@ -66,14 +66,23 @@ function renderGames(box, games, lessons) {
         h("span.players", g.players + " players")),
       h("p.summary", g.summary || ""),
       h("div.game-actions",
-        h("button.btn.primary.small", {
+        h("button.btn.primary.small.play-computer", {
+          type: "button", dataset: { game: g.id },
+          title: "A table of the published game, you against the " + DEFAULT_LEVEL + " computer",
+          onclick: function (ev) {
+            const btn = ev.currentTarget;
+            btn.disabled = true;
+            playAgainstComputer(g).catch(function (err) { btn.disabled = false; toast(err.message, "error"); });
+          },
+        }, "Play " + (g.name || g.id) + " against the computer"),
+        h("button.btn.small.choose-seats", {
           type: "button",
           onclick: function () {
             const sel = document.getElementById("nt-game");
             if (sel) { sel.value = g.id; sel.dispatchEvent(new Event("change")); }
             document.getElementById("new").scrollIntoView({ behavior: "smooth" });
           },
-        }, "Play " + (g.name || g.id)),
+        }, "Other seats and options"),
         taught[g.id] ? h("a.btn.small.learn-link", { href: "/learn/" + encodeURIComponent(g.id), title: taught[g.id] }, "Learn to play") : null),
       details));
   }

@@ -1,9 +1,28 @@
-/* The new-table form: the game, its options (as the server describes them), who sits in each seat,
-   a turn timer; it creates the table and goes to it. */
+/* The new-table form: the game, its options (as the server describes them; those the server marks
+   for designers behind a closed "Options for designers"), who sits in each seat, a turn timer; it
+   creates the table and goes to it. playAgainstComputer() does all that in one click. */
 import { fill, h } from "./dom.js";
 import { Me } from "./me.js";
 import { absUrl, api } from "./net.js";
 import { rememberTable, store } from "./prefs.js";
+
+/** The computer's level a new table offers first, and the one-click game is played against. */
+export const DEFAULT_LEVEL = "medium";
+
+/** Create a table of game ``g`` (from /api/games) with its real rules, you against the computer at
+ *  DEFAULT_LEVEL in every other seat, and open it. Returns the request's promise (it fails with the
+ *  server's words). */
+export function playAgainstComputer(g) {
+  const seats = [{ kind: "me" }];
+  for (let i = 1; i < g.players; i++) seats.push({ kind: "bot", level: DEFAULT_LEVEL });
+  store("parlour.lastGame", g.id);
+  return api("/api/tables", { method: "POST", body: { game: g.id, options: {}, seats: seats, turn_seconds: null } })
+    .then(function (res) {
+      rememberTable(res.table_id, g.id, g.name);
+      location.assign(absUrl(res.url || "/table/" + encodeURIComponent(res.table_id)));
+      return res;
+    });
+}
 
 /** Fill ``box`` with the form for ``games`` (from /api/games), bots of ``levels`` (from /api/levels). */
 export function renderNewTable(box, games, levels) {
@@ -65,6 +84,8 @@ export function renderNewTable(box, games, levels) {
     const g = byId[gameSel.value];
     store("parlour.lastGame", g.id);
     fill(optsBox, h("legend", "Options"));
+    const designer = h("details.designer#nt-designer", h("summary", "Options for designers"),
+      h("p.help.muted", "Smaller decks, other readings of the rules and safety limits, for studying the game: not the game as published."));
     for (const o of g.options || []) {
       const id = "opt-" + o.name;
       let input;
@@ -84,12 +105,13 @@ export function renderNewTable(box, games, levels) {
       input.dataset.kind = o.kind;
       input.dataset.default = JSON.stringify(o.default);
       if (o.nullable) input.dataset.nullable = "1";
-      optsBox.append(h("div.row.opt", h("label", { for: id }, o.name.replace(/_/g, " ")), input,
+      (o.designer ? designer : optsBox).append(h("div.row.opt", h("label", { for: id }, o.name.replace(/_/g, " ")), input,
         o.help ? h("small.help", o.help) : null));
     }
     if (!(g.options || []).length) optsBox.append(h("p.muted", "This game has no options."));
+    if ((g.options || []).some(function (o) { return o.designer; })) optsBox.append(designer);
     fill(seatsBox, h("legend", "Seats"));
-    for (let i = 0; i < g.players; i++) seatsBox.append(seatRow(i, i === 0 ? "me" : "bot:medium"));
+    for (let i = 0; i < g.players; i++) seatsBox.append(seatRow(i, i === 0 ? "me" : "bot:" + DEFAULT_LEVEL));
     oneMe();
   }
   gameSel.addEventListener("change", fillForm);

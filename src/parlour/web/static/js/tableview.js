@@ -7,12 +7,14 @@ import { hostTools } from "./host.js";
 import { offerMap, offerText, seatLegal } from "./moves.js";
 import { notationBox } from "./notation.js";
 import { logPanel, roundBreakdown, scorePanel, scoreSheet, sheetNow } from "./panels.js";
+import { rulesDrawer } from "./rules.js";
 
 /** The view of table ``T`` in ``app``; ``act``: {send(msg), playMove(move), openReplay()}.
  *  Returns {render, renderAssist, updatePresence, seatsChanged, resolved, notice, noticeEl}. */
 export function tableView(app, T, act) {
   const slots = {};
   const host = hostTools(T);
+  const rules = rulesDrawer();
 
   /** Say ``text`` above the table (null: nothing). */
   function notice(text) {
@@ -63,6 +65,7 @@ export function tableView(app, T, act) {
     const view = st.view;
     const layout = st.layout;
     document.title = layout.name + " — Parlour";
+    rules.setGame(view.game, layout.name);
     const me = T.seat;
     const legal = seatLegal(T.state, T.seat);
     const myTurn = me !== null && view.to_move === me && legal.length > 0;
@@ -91,7 +94,8 @@ export function tableView(app, T, act) {
       h("div.title",
         h("h1", layout.name),
         h("span.round", "Round " + view.round + layout.target),
-        me === null ? h("span.badge.spect#watching", "watching") : null),
+        me === null ? h("span.badge.spect#watching", "watching") : null,
+        rules.button),
       h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
       h("span.timer#timer", { hidden: true }));
 
@@ -200,7 +204,7 @@ export function tableView(app, T, act) {
       return h("li", h("span.hint-line", h("button.btn.small.hint-move", {
         type: "button", disabled: !myTurn, dataset: { move: m.move }, onclick: function () { act.playMove(m.move); },
       }, offerText(offers, m.move)),
-      h("span.hint-text.muted", "— " + hintFigures(m))));
+      h("span.hint-text.muted", "— " + m.outlook)));
     }));
   }
 
@@ -211,15 +215,4 @@ export function tableView(app, T, act) {
     resolved: function (msg) { if (slots.notation) slots.notation.resolved(msg); },
     notice: notice, noticeEl: noticeEl,
   };
-}
-
-/** "+2.7 ± 1.3 points, 34% of the search" */
-function hintFigures(m) {
-  const parts = [];
-  if (typeof m.value === "number") {
-    const v = (m.value > 0 ? "+" : m.value < 0 ? "−" : "") + Math.abs(m.value).toFixed(1);
-    parts.push(v + (typeof m.margin === "number" ? " ± " + m.margin.toFixed(1) : "") + " points");
-  }
-  if (typeof m.share === "number") parts.push(Math.round(m.share * 100) + "% of the search");
-  return parts.join(", ");
 }
