@@ -50,7 +50,8 @@ class Judgement:
     preferred_text: str
     """The preferred move, as it was offered (``Play 6♥ on your ♥ meld``)."""
     loss: float
-    """Expected points over the opponents lost by the move played against the preferred one (0 or more)."""
+    """Expected points over the opponents lost by the move played against the preferred one (0 or more,
+    to two decimals)."""
     margin: float
     """The larger 95% margin of the two estimates compared (``inf``: the move played was hardly searched)."""
     mistake: bool
@@ -61,8 +62,7 @@ class Judgement:
     def to_data(self) -> dict[str, Any]:
         """JSON-ready (an unknown margin is ``None``)."""
         data = asdict(self)
-        data["loss"] = round(self.loss, 2)
-        data["margin"] = None if math.isinf(self.margin) else round(self.margin, 2)
+        data["margin"] = None if math.isinf(self.margin) else self.margin
         return data
 
     @classmethod
@@ -205,8 +205,9 @@ def judge(bot: bots.Analyst, decision: Decision, salt: int = 0) -> Judgement:
     estimates = bot.analyse(decision.observation, decision.legal, rng)
     best = estimates[0]
     played = next(e for e in estimates if e.move == decision.played)
-    loss = max(0.0, best.value - played.value) if played is not best else 0.0
+    loss = round(max(0.0, best.value - played.value), 2) if played is not best else 0.0
     margin = max(best.margin, played.margin)
+    margin = margin if math.isinf(margin) else round(margin, 2)
     position = decision.position
     return Judgement(
         round=decision.round, move=decision.move,
