@@ -149,8 +149,21 @@ def seed_of(observation: Observation, salt: int = 0) -> int:
     return int.from_bytes(hashlib.sha256(f"{salt}:{text}".encode()).digest()[:8], "big")
 
 
-def decisions(match: record.Record, seat: int) -> tuple[list[Decision], int]:
-    """``seat``'s decisions in ``match`` that were not forced, and how many were forced."""
+@dataclass(frozen=True)
+class Plan:
+    """What a review of one seat has to judge: its decisions that were not forced, and how many were."""
+
+    game: str
+    seat: int
+    player: str
+    decisions: list[Decision]
+    forced: int
+
+
+def plan(match: record.Record, seat: int) -> Plan:
+    """``seat``'s decisions in ``match`` (replayed: raises :class:`~parlour.record.RecordError` for a record
+    that does not replay, :class:`ValueError` for a seat it does not have)."""
+    check_seat(match, seat)
     found: list[Decision] = []
     forced = 0
 
@@ -163,10 +176,10 @@ def decisions(match: record.Record, seat: int) -> tuple[list[Decision], int]:
             forced += 1
             return
         found.append(Decision(state.round_index + 1, len(state.moves) + 1, state.observation(seat),
-                               list(legal), move, state.copy()))
+                              list(legal), move, state.copy()))
 
     record.replay(match, before_move=look)
-    return found, forced
+    return Plan(match.game.id, seat, match.players[seat], found, forced)
 
 
 def check_seat(match: record.Record, seat: int) -> None:
@@ -174,6 +187,14 @@ def check_seat(match: record.Record, seat: int) -> None:
     if not 0 <= seat < len(match.players):
         seats = ", ".join(f"{s} ({name})" for s, name in enumerate(match.players))
         raise ValueError(f"there is no seat {seat}; the seats are {seats}")
+
+
+def analyst_for(spec: str) -> bots.Analyst:
+    """The bot of ``spec``, which must be a search that estimates every move (an :class:`~parlour.bots.Analyst`)."""
+    bot = bots.make(spec)
+    if not isinstance(bot, bots.Analyst):
+        raise ValueError(f"{spec!r} is not a search: it cannot judge moves")
+    return bot
 
 
 def review(match: record.Record, seat: int, analyst: str = bots.HINT_LEVEL, progress: Progress | None = None,
@@ -186,31 +207,50 @@ def review(match: record.Record, seat: int, analyst: str = bots.HINT_LEVEL, prog
     Raises :class:`~parlour.record.RecordError` for a record that does not replay and
     :class:`ValueError` for a seat the match does not have or an analyst that cannot estimate moves.
     """
-    check_seat(match, seat)
-    bot = bots.make(analyst)
-    if not isinstance(bot, bots.Analyst):
-        raise ValueError(f"{analyst!r} is not a search: it cannot judge moves")
-    found, forced = decisions(match, seat)
+    bot = analyst_for(analyst)
+    todo = plan(match, seat)
     judgements: list[Judgement] = []
-    for number, decision in enumerate(found, 1):
-        judgements.append(judge(bot, decision, salt))
+    for number, decision in enumerate(todo.decisions, 1):
+        judgements.append(judgement(decision, verdict(bot, decision.observation, decision.legal, decision.played,
+                                                      salt)))
         if progress is not None:
-            progress(number, len(found))
-    return Review(match.game.id, seat, match.players[seat], analyst, judgements, forced)
+            progress(number, len(todo.decisions))
+    return finish(todo, analyst, judgements)
 
 
-def judge(bot: bots.Analyst, decision: Decision, salt: int = 0) -> Judgement:
-    """The search's verdict on one decision."""
-    rng = random.Random(seed_of(decision.observation, salt))
-    estimates = bot.analyse(decision.observation, decision.legal, rng)
+def finish(todo: Plan, analyst: str, judgements: list[Judgement]) -> Review:
+    """The review of a plan whose decisions are all judged."""
+    return Review(todo.game, todo.seat, todo.player, analyst, judgements, todo.forced)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the search made of one decision (worked out where the search runs: a worker process, say)."""
+
+    preferred: Move
+    loss: float
+    """Points lost by the move played against the preferred one (0 or more, to two decimals)."""
+    margin: float
+    """The larger 95% margin of the two estimates (``inf``: unknown, to two decimals otherwise)."""
+
+
+def verdict(bot: bots.Analyst, observation: Observation, legal: list[Move], played: Move, salt: int = 0) -> Verdict:
+    """The search's verdict on the move ``played`` among ``legal``, from the seat's ``observation`` only
+    (with a seed of that observation: see :func:`seed_of`)."""
+    estimates = bot.analyse(observation, legal, random.Random(seed_of(observation, salt)))
     best = estimates[0]
-    played = next(e for e in estimates if e.move == decision.played)
-    loss = round(max(0.0, best.value - played.value), 2) if played is not best else 0.0
-    margin = max(best.margin, played.margin)
-    margin = margin if math.isinf(margin) else round(margin, 2)
+    chosen = next(e for e in estimates if e.move == played)
+    loss = round(max(0.0, best.value - chosen.value), 2) if chosen is not best else 0.0
+    margin = max(best.margin, chosen.margin)
+    return Verdict(best.move, loss, margin if math.isinf(margin) else round(margin, 2))
+
+
+def judgement(decision: Decision, found: Verdict) -> Judgement:
+    """A decision and the search's verdict on it, worded as the moves were offered to the seat."""
     position = decision.position
     return Judgement(
         round=decision.round, move=decision.move,
         played=str(decision.played), played_text=narrate.offer_text(position, decision.played),
-        preferred=str(best.move), preferred_text=narrate.offer_text(position, best.move),
-        loss=loss, margin=margin, mistake=loss > 0 and loss > margin, choices=len(decision.legal))
+        preferred=str(found.preferred), preferred_text=narrate.offer_text(position, found.preferred),
+        loss=found.loss, margin=found.margin, mistake=found.loss > 0 and found.loss > found.margin,
+        choices=len(decision.legal))
