@@ -43,7 +43,7 @@ def test_a_review_runs_with_progress_is_kept_and_is_the_players_only(server: Ser
     table_id, ann = finished_table(server)
     path = f"/api/tables/{table_id}/review"
     assert ann.get(path).json() == {"table_id": table_id, "seat": 0, "status": "none", "done": 0, "total": None,
-                                    "review": None}
+                                    "review": None, "steps": None}
     started = ann.post(path)
     assert started.status_code == 200 and started.json()["status"] in ("running", "done")
     assert ann.post(path).json()["status"] in ("running", "done")  # asking again starts nothing new
@@ -57,6 +57,12 @@ def test_a_review_runs_with_progress_is_kept_and_is_the_players_only(server: Ser
     assert done["done"] == done["total"] == len(data["judgements"]) > 0
     assert data["seat"] == 0 and data["player"] == "Ann" and data["analyst"] == "hard"
     assert 0 <= data["accuracy"] <= 100
+    # Each decision's step in the table's replay: the position before its move, Ann's seat to move.
+    steps = done["steps"]
+    assert len(steps) == len(data["judgements"]) and all(isinstance(step, int) for step in steps)
+    first = data["judgements"][0]
+    page = ann.get(f"/api/tables/{table_id}/replay", params={"offset": steps[0], "count": 2}).json()
+    assert page["steps"][0]["round"] == first["round"] and page["steps"][1]["change"] == first["played"]
 
     # The same verdicts as parlour review of the downloaded record (the same seeds, from Ann's observations).
     match = record.from_data(ann.get(f"/api/tables/{table_id}/record").json())

@@ -21,7 +21,7 @@ from typing import Any
 
 from parlour import bots, record, review
 from parlour.web.scheduler import REVIEW, FairScheduler, review_verdict
-from parlour.web.store import TableStore
+from parlour.web.store import NEXT_ROUND, TableStore
 from parlour.web.tables import Table, TableError
 
 log = logging.getLogger("parlour.web")
@@ -44,7 +44,21 @@ class ReviewProgress:
     def as_json(self, table_id: str) -> dict[str, Any]:
         status = "failed" if self.failed else "running"
         return {"table_id": table_id, "seat": self.seat, "status": status, "done": self.done, "total": self.total,
-                "review": None}
+                "review": None, "steps": None}
+
+
+def replay_steps(table: Table, judgements: list[dict[str, Any]]) -> list[int | None]:
+    """The step of the table's replay at which each judged decision was made (the position before its
+    move: step 0 is the deal, step ``i`` follows the table's ``i``-th change), for the replay to jump to."""
+    found: dict[tuple[int, int], int] = {}
+    round_number, move_number = 1, 0
+    for step, (_seat, change) in enumerate(table.changes):
+        if change == NEXT_ROUND:
+            round_number, move_number = round_number + 1, 0
+            continue
+        move_number += 1
+        found[(round_number, move_number)] = step
+    return [found.get((j["round"], j["move"])) for j in judgements]
 
 
 class Reviews:
@@ -78,10 +92,11 @@ class Reviews:
             return running.as_json(table.id)
         stored = await asyncio.get_running_loop().run_in_executor(self.db, self.store.review, table.id, seat)
         if stored is None:
-            return {"table_id": table.id, "seat": seat, "status": "none", "done": 0, "total": None, "review": None}
+            return {"table_id": table.id, "seat": seat, "status": "none", "done": 0, "total": None, "review": None,
+                    "steps": None}
         judged = len(stored["judgements"])
         return {"table_id": table.id, "seat": seat, "status": "done", "done": judged, "total": judged,
-                "review": stored}
+                "review": stored, "steps": replay_steps(table, stored["judgements"])}
 
     async def start(self, table_id: str, player: str | None) -> dict[str, Any]:
         """Set the review of ``player``'s seat going, unless it is done or under way; its status."""
