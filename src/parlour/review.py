@@ -139,7 +139,8 @@ def accuracy_text(review: Review) -> str:
     """``Accuracy 86% (12 of 14 decisions without a mistake; 1.3 points lost a decision on average)``."""
     judged = len(review.judgements)
     good = judged - len(review.mistakes)
-    return (f"Accuracy {review.accuracy:.0f}% ({good} of {narrate.plural(judged, 'decision')} without a mistake; "
+    shown = math.floor(review.accuracy + 0.5)  # half up, as the browser rounds it
+    return (f"Accuracy {shown}% ({good} of {narrate.plural(judged, 'decision')} without a mistake; "
             f"{review.mean_loss:.1f} points lost a decision on average)")
 
 
