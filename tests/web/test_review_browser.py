@@ -61,6 +61,7 @@ def test_review_jumps_from_mistake_to_mistake(server: ServerProcess, context: Br
         assert page.locator("#review-line").inner_text().startswith(f"Mistake 2 of {len(steps)} · ")
     page.locator("#review-prev").click()
     assert page.locator("#replay-counter").inner_text() == f"step {steps[0]} / {total}"
+    page.locator(".review-all summary").click()
     page.locator(".review-mistake").last.click()
     assert page.locator("#replay-counter").inner_text() == f"step {steps[-1]} / {total}"
     no_errors(page)

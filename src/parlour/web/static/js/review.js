@@ -70,10 +70,12 @@ export function reviewBar(R, tableId, start) {
         btn("◀ Previous mistake", "review-prev", function () { jump((R.mistake || 0) - 1); }),
         btn("Next mistake ▶", "review-next", function () { jump(R.mistake === undefined ? 0 : R.mistake + 1); })) : null,
       line,
-      mistakes.length ? h("ol.hints.review-mistakes", mistakes.map(function (m, k) {
-        return h("li", h("button.btn.small.review-mistake", { type: "button", onclick: function () { jump(k); } },
-          mistakeText(m.judgement)));
-      })) : null);
+      // The whole list folded away, so that the board stays in sight under the bar.
+      mistakes.length ? h("details.review-all", h("summary", "All " + mistakes.length + " mistake" + (mistakes.length === 1 ? "" : "s")),
+        h("ol.hints.review-mistakes", mistakes.map(function (m, k) {
+          return h("li", h("button.btn.small.review-mistake", { type: "button", onclick: function () { jump(k); } },
+            mistakeText(m.judgement)));
+        }))) : null);
     if (start && mistakes.length) jump(0);
   }
 
