@@ -24,6 +24,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from parlour import games, record
+from parlour.cli_review import review_command
 from parlour.game import Game, MissingRulesError, Option, State
 from parlour.learn_command import learn_command
 
@@ -316,7 +317,8 @@ def hint_command(
     while (to_move := state.current_player()) is None:
         number = state.round_index + 1
         if state.is_match_over():
-            raise _fail(f"the match is over, nothing is left to hint: {narrate.result_text(state, reader)}", 1)
+            raise _fail(f"the match is over, nothing is left to hint: {narrate.result_text(state, reader)} "
+                        f"See where points were lost with: parlour review {file}", 1)
         if not record.deal_next_round(match, state):
             raise _fail(f"round {number} is over and the record does not deal round {number + 1} (nor hold the seed "
                         f"that deals it): ask again once it is dealt", 1)
@@ -344,6 +346,9 @@ def hint_command(
         console.print(f"[dim]then {escape(again)}: a second decision of the turn, to ask about after this move[/dim]",
                       soft_wrap=True)
     console.print(f"[dim]{escape(bots.HINT_LEGEND)}[/dim]", soft_wrap=True)
+
+
+app.command("review")(review_command)
 
 
 def _decision(state: State) -> str:

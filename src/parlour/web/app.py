@@ -40,6 +40,7 @@ from parlour.web import lessons, openapi, replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
 from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
+from parlour.web.reviews import Reviews
 from parlour.web.store import TableStore
 from parlour.web.tables import Connection, TableError
 
@@ -227,6 +228,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     ``secret_key`` signs the session cookies (default: ``$PARLOUR_SECRET_KEY``, else a key kept in
     the database, so that identities survive a restart)."""
     holder: dict[str, TableManager] = {}
+    reviewers: dict[str, Reviews] = {}
     limits = limits or Limits()
     store = TableStore(db)
     key = secret_key or os.environ.get("PARLOUR_SECRET_KEY") or store.secret("session_key")
@@ -236,6 +238,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
+        reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get)
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
         # collector stops walking it again and again.  A move makes thousands of short-lived objects
         # (its messages): the collector runs after 20,000 new ones rather than 700, and looks at the
@@ -245,6 +248,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         if announce:
             print(announce, flush=True)
         yield
+        reviewers["reviews"].stop()
         await manager.stop()
         replay_service.close()
 
@@ -396,6 +400,18 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
                                  tuple(change for _seat, change in table.changes), finished)
         text = await replay_service.table(table_id, spec, viewer, address_of(request.scope), offset, count)
         return Response(text, media_type="application/json")
+
+    @app.get("/api/tables/{table_id}/review")
+    async def table_review(table_id: str, request: Request) -> dict[str, Any]:
+        """Your seat's review of a finished match: ``none`` (not asked for), ``running`` (``done`` of
+        ``total`` decisions judged), ``done`` (with the ``review``) or ``failed``.  Only a seat's player sees it."""
+        return await reviewers["reviews"].status(table_id, player_of(request, make=False))
+
+    @app.post("/api/tables/{table_id}/review")
+    async def start_review(table_id: str, request: Request) -> dict[str, Any]:
+        """Ask for your seat's review of a finished match (worked out in the background; asking again
+        costs nothing): its status, as ``GET`` answers it."""
+        return await reviewers["reviews"].start(table_id, player_of(request, make=False))
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> Response:

@@ -268,7 +268,8 @@ BODIES: dict[tuple[str, str], tuple[str, Any, str]] = {
     ("/api/replay", "post"): ("Record", example_record, "A parlour-record/1 match record (NOTATION.md)"),
 }
 """Each route that reads a JSON body: its schema's name, an example (or a function making one), and
-what it is.  ``POST /api/tables/{table_id}/seats/{seat}/reopen`` reads none."""
+what it is.  ``POST /api/tables/{table_id}/seats/{seat}/reopen`` and ``POST /api/tables/{table_id}/review`` read
+none."""
 
 
 PAGING: list[dict[str, Any]] = [

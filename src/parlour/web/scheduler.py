@@ -1,5 +1,5 @@
-"""Bots, turn timers and hints: what happens at a table by itself, worked out in worker processes
-that every player's tables share fairly.
+"""Bots, turn timers, hints and reviews: what happens at a table by itself, worked out in worker
+processes that every player's tables share fairly.
 
 After each change :class:`Autoplay` sets going what comes next by itself: a bot's move after a
 short delay, a turn timer that moves for a person whose time runs out, or (at tables of bots
@@ -10,8 +10,9 @@ bots-only tables share one low-priority worker.
 :class:`FairScheduler` hands that work to the workers: it is queued per key (the player a table or
 a hint is for) and handed to the workers round robin over the keys, so one player's many tables or
 tabs wait behind each other, never in front of another player's bot.  Kinds of work have an order
-and a share: a bot's move (someone is waiting to see it) goes before a hint, and hints may hold only
-some of the workers, so a running hint never keeps a bot waiting for a free worker.  The executor is
+and a share: a bot's move (someone is waiting to see it) goes before a hint, a hint before a step of
+a post-game review (one decision judged: :mod:`parlour.web.reviews`), and hints and reviews together
+may hold only some of the workers, so that they never keep a bot waiting for a free worker.  The executor is
 never given more work than it has workers: everything waiting waits here, where it can be
 reordered, and where a job nobody waits for any more is dropped before it runs.
 """
@@ -31,7 +32,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour import bots, narrate
+from parlour import bots, narrate, review
 from parlour.bots import levels
 from parlour.children import die_with_parent
 from parlour.game import Move
@@ -45,6 +46,10 @@ log = logging.getLogger("parlour.web")
 BOT = "bot"
 """A bot's move, or a timer's move for a seat whose time ran out."""
 HINT = "hint"
+REVIEW = "review"
+"""One decision of a post-game review judged."""
+LOW = (HINT, REVIEW)
+"""The kinds of work no move waits for: together they hold at most all the workers but one."""
 
 
 @dataclass
@@ -58,6 +63,8 @@ class _Job:
 class _Kind:
     share: int
     """At most this many of the workers at once."""
+    low: bool = False
+    """One of the :data:`LOW` kinds, which share :attr:`FairScheduler.low_share` workers."""
     queues: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
     running: int = 0
 
@@ -65,14 +72,17 @@ class _Kind:
 class FairScheduler:
     """Runs jobs on ``executor`` (``workers`` of them at once), fairly across keys.
 
-    ``shares`` gives each kind of job, in order of priority, the most workers it may hold at once."""
+    ``shares`` gives each kind of job, in order of priority, the most workers it may hold at once; the
+    :data:`LOW` kinds (hints, reviews) together hold at most ``workers - 1`` (one, with one worker)."""
 
     def __init__(self, executor: Executor, workers: int, shares: dict[str, int] | None = None) -> None:
         self.executor = executor
         self.workers = workers
-        shares = shares or {BOT: workers, HINT: max(1, workers - 1)}
-        self._kinds = {name: _Kind(min(workers, share)) for name, share in shares.items()}
+        shares = shares or {BOT: workers, HINT: max(1, workers - 1), REVIEW: max(1, workers - 1)}
+        self._kinds = {name: _Kind(min(workers, share), low=name in LOW) for name, share in shares.items()}
         self.running = 0
+        self.low_share = max(1, workers - 1)
+        self.low_running = 0
 
     def queued(self, kind: str | None = None) -> int:
         """Jobs waiting for a worker (of ``kind``, or of every kind)."""
@@ -95,7 +105,8 @@ class FairScheduler:
     def _pump(self) -> None:
         loop = asyncio.get_running_loop()
         for kind in self._kinds.values():
-            while self.running < self.workers and kind.running < kind.share and kind.queues:
+            while (self.running < self.workers and kind.running < kind.share and kind.queues
+                   and not (kind.low and self.low_running >= self.low_share)):
                 key, queue = next(iter(kind.queues.items()))
                 job = queue.popleft()
                 if queue:
@@ -106,12 +117,14 @@ class FairScheduler:
                     continue
                 self.running += 1
                 kind.running += 1
+                self.low_running += kind.low
                 running = loop.run_in_executor(self.executor, job.fn, *job.args)
                 running.add_done_callback(functools.partial(self._finished, job=job, kind=kind))
 
     def _finished(self, done: asyncio.Future[Any], *, job: _Job, kind: _Kind) -> None:
         self.running -= 1
         kind.running -= 1
+        self.low_running -= kind.low
         if not job.future.done():
             if done.cancelled():
                 job.future.cancel()
@@ -143,6 +156,12 @@ def bot_hint(observation: dict[str, Any], legal: list[str], seed: str) -> list[d
          "share": round(e.share, 3)}
         for e in bots.hint(observation, moves, random.Random(seed))
     ]
+
+
+def review_verdict(analyst: str, observation: dict[str, Any], legal: list[str], played: str) -> review.Verdict:
+    """The search's verdict on one decision of a review, in a worker process (from the seat's observation)."""
+    moves = [Move.parse(text) for text in legal]
+    return review.verdict(review.analyst_for(analyst), observation, moves, Move.parse(played))
 
 
 def _worker_init() -> None:

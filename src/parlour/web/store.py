@@ -6,7 +6,8 @@ moves in order: replaying them through the engine rebuilds the state
 exactly, so a server killed at any moment starts again where it was.
 A seat belongs to a player (the identity in a browser's signed cookie);
 invitations are stored as SHA-256 digests, and in clear only until a friend
-accepts them (the host shows the link until then).
+accepts them (the host shows the link until then).  The reviews players asked for are kept with their
+finished match.
 
 The schema is kept by Alembic migrations (``parlour/web/migrations``): opening
 a database brings it up to date, including one made by an earlier release.
@@ -139,6 +140,17 @@ class MoveRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     move: Mapped[str] = mapped_column(String(40))
     """A move in notation, or ``next round``."""
+    made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class ReviewRow(Base):
+    """A seat's review of a finished match (:meth:`parlour.review.Review.to_data`), kept with the match."""
+
+    __tablename__ = "web_reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
     made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
@@ -331,6 +343,21 @@ class TableStore:
         for table_id, seat, seat_name in seats:
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .values(name=seat_name))
+
+    def review(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """The stored review of ``seat`` at a finished table, if one was made."""
+        with self.session() as session:
+            row = session.get(ReviewRow, (table_id, seat))
+            return row.review if row is not None else None
+
+    def add_review(self, table_id: str, seat: int, review: dict[str, Any]) -> None:
+        """Keep the review of ``seat`` with its match (a review made again replaces it)."""
+        with self.session() as session:
+            row = session.get(ReviewRow, (table_id, seat))
+            if row is None:
+                session.add(ReviewRow(table_id=table_id, seat=seat, review=review))
+            else:
+                row.review, row.made = review, now()
 
     def reopen_seat(self, table_id: str, seat: int, invite: str) -> None:
         """Take the seat from its holder and give it a new invitation."""

@@ -23,6 +23,7 @@ function asReplayPage(res) {
 
 /** A step-by-step viewer over a replay fetched a page at a time: ``first`` is a page
     ({steps, full, offset, total}), ``fetchPage(offset, count)`` a promise of another.
+    ``opts.below(R)``, if given, makes a part shown between the controls and the board (a review).
     Returns {el, go, close, i, total}. */
 export function replayViewer(first, fetchPage, opts) {
   opts = opts || {};
@@ -44,7 +45,7 @@ export function replayViewer(first, fetchPage, opts) {
     opts.onClose ? btn("✕ Close", "Back to the table (Esc)", function () { opts.onClose(); }, "replay-close") : null);
   const el = h("div.replay",
     h("div.replay-head", h("h2", "Replay"), h("span.muted", full ? "all cards shown" : "as seen from your seat"), counter, change, loading),
-    controls, stage);
+    controls, opts.below ? opts.below(R) : null, stage);
   /** Keep a page's steps; a replay that grew or shrank since (a table being played) starts afresh. */
   function keep(page) {
     if (page.total !== R.total) {

@@ -14,6 +14,7 @@ import { cardOf, movesFor, offerMap, seatLegal } from "./moves.js";
 import { api } from "./net.js";
 import { rememberTable } from "./prefs.js";
 import { REPLAY_PAGE, replayFetch, replayKeys, replayViewer } from "./replay.js";
+import { reviewBar } from "./review.js";
 import { tableSocket } from "./socket.js";
 import { tableView } from "./tableview.js";
 
@@ -180,8 +181,9 @@ export function tablePage(app, tableId, invite, legacyToken) {
     }
   });
 
-  /** The match so far, step by step, over the table (opened at the last step). */
-  function openLiveReplay() {
+  /** The match so far, step by step, over the table (opened at the last step); ``review === true``: with
+   *  your seat's review asked for at once (a finished match's "Review" button). */
+  function openLiveReplay(review) {
     const path = "/api/tables/" + encodeURIComponent(tableId) + "/replay";
     // Open at the last step: the last page first (a negative offset counts from the end).
     replayFetch(path, -REPLAY_PAGE, REPLAY_PAGE).then(function (page) {
@@ -189,6 +191,7 @@ export function tablePage(app, tableId, invite, legacyToken) {
         seat: T.seat === null ? 0 : T.seat,
         names: T.state ? seatNames(T.state, T.state.view) : null,
         onClose: function () { T.replay = null; overlay.remove(); },
+        below: function (R) { return reviewBar(R, tableId, review === true); },
       });
       const overlay = h("div.overlay#replay-overlay", { role: "dialog", "aria-label": "Replay" },
         h("div.overlay-box", T.replay.el));

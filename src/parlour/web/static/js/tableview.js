@@ -191,6 +191,7 @@ export function tableView(app, T, act) {
       btns.append(
         h("a.btn.primary#download-record", { href: "/api/tables/" + encodeURIComponent(T.id) + "/record", download: "parlour-" + T.id + ".json" }, "↓ Download record"),
         h("button.btn#replay-match", { type: "button", onclick: act.openReplay }, "▶ Replay the match"),
+        T.seat !== null ? h("button.btn#review-match", { type: "button", onclick: function () { act.openReplay(true); } }, "★ Review") : null,
         h("a.btn", { href: "/" }, "New table"));
     }
     box.append(btns);

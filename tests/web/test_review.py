@@ -1,0 +1,91 @@
+"""Post-game reviews on a real server: asked for after a finished match, worked out in the background with
+progress, stored with the match and served again after a restart, shown to the seat's own player only."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from parlour import record, review
+
+from .conftest import Client, Person, ServerProcess, play_to_end
+
+
+def finished_table(server: ServerProcess) -> tuple[str, Person]:
+    """A Twenty match of a person (random moves) against the hard bot, played to its end."""
+    host = server.person("Ann")
+    answer = host.post("/api/tables", json={"game": "twenty", "options": {},
+                                            "seats": [{"kind": "me"}, {"kind": "bot", "level": "hard"}]})
+    assert answer.status_code in (200, 201), answer.text
+    table_id: str = answer.json()["table_id"]
+    with Client(server, table_id, host) as client:
+        assert play_to_end([client], random.Random(33))["status"] == "finished"
+    return table_id, host
+
+
+def wait_for_review(person: Person, table_id: str, timeout: float = 120.0) -> list[dict[str, Any]]:
+    """Every status answer, polled until the review is done."""
+    seen: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = person.get(f"/api/tables/{table_id}/review")
+        assert answer.status_code == 200, answer.text
+        seen.append(answer.json())
+        if seen[-1]["status"] == "done":
+            return seen
+        assert seen[-1]["status"] == "running", seen[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"no review after {timeout} s: {seen[-3:]}")
+
+
+def test_a_review_runs_with_progress_is_kept_and_is_the_players_only(server: ServerProcess) -> None:
+    table_id, ann = finished_table(server)
+    path = f"/api/tables/{table_id}/review"
+    assert ann.get(path).json() == {"table_id": table_id, "seat": 0, "status": "none", "done": 0, "total": None,
+                                    "review": None, "steps": None}
+    started = ann.post(path)
+    assert started.status_code == 200 and started.json()["status"] in ("running", "done")
+    assert ann.post(path).json()["status"] in ("running", "done")  # asking again starts nothing new
+    seen = wait_for_review(ann, table_id)
+    running = [s for s in seen if s["status"] == "running" and s["total"] is not None]
+    assert running, "no progress was seen"
+    assert all(0 <= s["done"] <= s["total"] for s in running)
+    assert [s["done"] for s in running] == sorted(s["done"] for s in running)
+    done = seen[-1]
+    data = done["review"]
+    assert done["done"] == done["total"] == len(data["judgements"]) > 0
+    assert data["seat"] == 0 and data["player"] == "Ann" and data["analyst"] == "hard"
+    assert 0 <= data["accuracy"] <= 100
+    # Each decision's step in the table's replay: the position before its move, Ann's seat to move.
+    steps = done["steps"]
+    assert len(steps) == len(data["judgements"]) and all(isinstance(step, int) for step in steps)
+    first = data["judgements"][0]
+    page = ann.get(f"/api/tables/{table_id}/replay", params={"offset": steps[0], "count": 2}).json()
+    assert page["steps"][0]["round"] == first["round"] and page["steps"][1]["change"] == first["played"]
+
+    # The same verdicts as parlour review of the downloaded record (the same seeds, from Ann's observations).
+    match = record.from_data(ann.get(f"/api/tables/{table_id}/record").json())
+    assert review.review(match, 0).to_data() == data
+
+    # Nobody else sees it: a spectator, a visitor without a cookie; and nobody starts one for a seat not theirs.
+    spectator = server.person("Eve")
+    for answer in (spectator.get(path), spectator.post(path), server.get(path), server.post(path)):
+        assert answer.status_code == 403, answer.text
+        assert "only to the player of its seat" in answer.json()["error"]
+
+    server.restart()
+    again = ann.get(path)
+    assert again.status_code == 200 and again.json() == done
+    assert ann.post(path).json() == done  # kept: not worked out again
+
+
+def test_a_review_waits_for_the_end_of_the_match(server: ServerProcess) -> None:
+    host = server.person("Ann")
+    table_id = host.post("/api/tables", json={"game": "twenty", "options": {},
+                                              "seats": [{"kind": "me"}, {"kind": "bot", "level": "easy"}]}
+                         ).json()["table_id"]
+    for answer in (host.get(f"/api/tables/{table_id}/review"), host.post(f"/api/tables/{table_id}/review")):
+        assert answer.status_code == 409 and "once the match is over" in answer.json()["error"]
+    missing = host.post("/api/tables/nosuchtable/review")
+    assert missing.status_code == 404
