@@ -155,3 +155,21 @@ def test_a_refusal_told_to_anyone_else_lists_no_hand(game_id: str) -> None:
     other = (seat + 1) % state.num_players
     assert narrate.illegal_text(error, other) == spectator
     assert narrate.illegal_text(error, seat).startswith(f"{narrate.card_text(absent)} is not in your hand (you hold ")
+
+
+def test_a_theft_in_silver_bars_is_told_once() -> None:
+    """The thief's move says the theft; the log beside the moves does not say it again."""
+    game = games.get("silver-bars")
+    for seed in range(40):
+        state = game.new_match(seed=seed, names=NAMES[:2])
+        rng = random.Random(seed)
+        while state.current_player() is not None and not any(e.kind == "Theft" for e in state.events):
+            state.apply(rng.choice(state.legal_moves()))
+        if any(e.kind == "Theft" for e in state.events):
+            break
+    thefts = sum(e.kind == "Theft" for e in state.events)
+    assert thefts == 1
+    for viewer in (0, 1, None):
+        told = [m["text"] for m in narrate.move_log(state, viewer)]
+        told += [e["text"] for e in narrate.event_log(state, viewer)]
+        assert sum("thief" in text for text in told) == thefts, told

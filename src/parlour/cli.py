@@ -923,7 +923,7 @@ def _print_replay(state: Any, said: list[list[tuple[int, str, str]]]) -> None:
     for number, (scores, events) in enumerate(rounds, 1):
         console.rule(f"Round {number}")
         by_move: dict[int, list[str]] = {}
-        for event in events:
+        for event in narrate.told_events(state, events):
             by_move.setdefault(event.move, []).append(event.describe(names, reader))
         worded = said[number - 1] if number <= len(said) else []
         for line in by_move.get(0, []):

@@ -373,6 +373,10 @@ class Game(ABC):
     """The keys of this game's deal, in record order."""
     event_kinds: ClassVar[tuple[str, ...]]
     """Every kind of :class:`Event` the game records (what its rules call the things that happen)."""
+    told_by_moves: ClassVar[tuple[str, ...]] = ()
+    """The event kinds that the sentence of the move making them already tells (100 Silver Bars'
+    theft is the thief's move): a log that shows the moves leaves these events out, so that
+    nothing is told twice (:func:`parlour.narrate.told_events`)."""
     observation_type: ClassVar[type[Any]] = BaseObservation
     """What :meth:`State.observation` gives, key by key: a :class:`BaseObservation` subtype."""
     endings: ClassVar[tuple[RoundEnding, ...]]

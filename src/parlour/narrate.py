@@ -244,12 +244,20 @@ def result_text(state: State, viewer: int | None) -> str:
     return f"{who} {verb} the match ({' – '.join(map(number_text, totals))})."
 
 
+def told_events(state: State, events: Iterable[Event]) -> list[Event]:
+    """The ``events`` a log beside the moves tells: all but those the move's own sentence
+    already tells (:attr:`~parlour.game.Game.told_by_moves`: a theft is the thief's move)."""
+    told = state.game.told_by_moves
+    return [e for e in events if e.kind not in told]
+
+
 def event_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
-    """The current round's events for ``viewer``, oldest first: ``[{"seat": 0, "move": 12,
-    "kind": "Exact Twenty", "points": 10, "text": "You score 10 for Exact Twenty"}, …]``
-    (``move``: how many of the round's moves had been made)."""
+    """The current round's events for ``viewer``, oldest first, less those the moves tell
+    (:func:`told_events`): ``[{"seat": 0, "move": 12, "kind": "Exact Twenty", "points": 10,
+    "text": "You score 10 for Exact Twenty"}, …]`` (``move``: how many of the round's moves
+    had been made)."""
     return [{"seat": e.seat, "move": e.move, "kind": e.kind, "points": e.points,
-             "text": event_text(e, state.names, viewer)} for e in state.events]
+             "text": event_text(e, state.names, viewer)} for e in told_events(state, state.events)]
 
 
 def move_text(before: State, move: Move, viewer: int | None, *, made: bool = False) -> str:

@@ -166,7 +166,7 @@ class TerminalTable:
             self.console.print(escape(narrate.lead_text(self.names, seat, self.reader)) + ".", soft_wrap=True)
 
     def _announce_events(self) -> None:
-        for event in self.state.events[self._seen_events:]:
+        for event in narrate.told_events(self.state, self.state.events[self._seen_events:]):
             text = escape(event.describe(self.names, self.reader))
             self.console.print(f"  [yellow]{text}[/yellow]", soft_wrap=True)
         self._seen_events = len(self.state.events)
