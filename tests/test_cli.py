@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from conftest import run_parlour
-from parlour import bots, games, record
+from parlour import bots, games, narrate, record
 from parlour.match import bot_rng
 
 VS_RANDOM = ("play", "twenty", "--players", "human,random", "--seed", "21")
@@ -101,9 +101,9 @@ def test_interactive_game_against_the_computer(tmp_path: Path) -> None:
     out = run(*VS_RANDOM, "--save", str(path), stdin="\n".join(junk + typed) + "\n")
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stdout + out.stderr
-    assert "unknown move 'hello'; Twenty moves are: play <card>" in out.stdout
+    assert "Unknown move 'hello'; Twenty moves are: play <card>" in out.stdout
     assert "neither a card" in out.stdout  # play ZZ
-    assert "expected play <card>" in out.stdout  # play 2
+    assert "Expected play <card>" in out.stdout  # play 2
     assert "Legal moves: play" in out.stdout
     assert "Your hand:" in out.stdout and "Tally" in out.stdout and "End of Round Bonus" in out.stdout
     state = record.replay(record.load(path))
@@ -118,7 +118,8 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt(tmp_path: Path) -> None
     typed = human_moves(seed=21, human=0)
     out = run(*VS_RANDOM, stdin="\n".join([str(absent), *typed]) + "\n")
     assert out.returncode == 0
-    assert f"play {absent} is not allowed: {absent} is not in You's hand" in out.stdout
+    assert f"{narrate.card_text(absent)} is not in your hand (you hold " in out.stdout
+    assert "You's" not in out.stdout
 
 
 def test_quitting_midway_saves_the_unfinished_match(tmp_path: Path) -> None:

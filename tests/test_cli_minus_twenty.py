@@ -80,10 +80,10 @@ def test_interactive_game_against_the_computer(tmp_path: Path) -> None:
               stdin="\n".join(junk + typed) + "\n")
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stdout + out.stderr
-    assert "unknown move 'hello'; Minus Twenty moves are: play <card>, discard <card>, draw, take <suit>" in out.stdout
+    assert "Unknown move 'hello'; Minus Twenty moves are: play <card>, discard <card>, draw, take <suit>" in out.stdout
     assert "must first play or discard a card, then draw" in out.stdout
     assert f"could mean 'play {card}' or 'discard {card}'" in out.stdout
-    assert "expected take <suit>" in out.stdout
+    assert "Expected take <suit>" in out.stdout
     assert "Legal moves: play" in out.stdout
     for words in ("your melds", "discard pile (top last)", "if the round ended now", "Draw pile: ",
                   "Your hand:", "stall count", "Round 1 of 3"):
@@ -126,7 +126,7 @@ def test_replay_json_of_the_golden_records(data_dir: Path) -> None:
 def test_replay_prints_the_meld_scores(data_dir: Path) -> None:
     out = run("replay", str(data_dir / "minus-twenty-bonus.json"))
     assert out.returncode == 0
-    assert "Ann scores 41 for their hearts meld: (27 - 20) x 3 + 20" in out.stdout
+    assert "Ann scores 41 for their hearts meld: (27 − 20) × 3 + 20" in out.stdout
     assert "Ann wins the match (" in out.stdout
 
 
@@ -139,7 +139,7 @@ def test_replay_invalid_record_names_round_and_move(data_dir: Path, tmp_path: Pa
     assert out.returncode == 1
     assert json.loads(out.stdout) == {
         "ok": False, "round": 1, "move": 12,
-        "error": "take C is not allowed: 7C was discarded this turn and may not be taken back",
+        "error": "7♣ was discarded this turn and may not be taken back",
     }
     out = run("replay", str(path))
     assert out.returncode == 1 and "round 1, move 12" in out.stderr and "Traceback" not in out.stderr

@@ -125,7 +125,7 @@ class Person:
 
 
 def test_a_person_against_two_bots(tmp_path: Path) -> None:
-    names = ["You", "Computer (random)", "Computer (random)"]
+    names = ["You", "Computer 1 (random)", "Computer 2 (random)"]
     seats = ["human", "random", "random"]
     typed, shown, _ = simulate(21, seats, names, {"rounds": 1})
     assert any(len(t) == 1 for t in typed)  # the shorthand take was typed
@@ -137,8 +137,8 @@ def test_a_person_against_two_bots(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "Traceback" not in text + out.stderr
-    assert "unknown move 'hello'; Progression moves are: play <card>, public <card>, draw, take <suit>" in text
-    assert "take H is not allowed: You must play a card first" in text
+    assert "Unknown move 'hello'; Progression moves are: play <card>, public <card>, draw, take <suit>" in text
+    assert "You must play a card first ('play <card>' or 'public <card>'), then draw" in text
     assert "neither a card" in text
     assert "Legal moves: play" in text
     assert f"could mean 'play {first_hand[0]}' or 'public {first_hand[0]}'" in text
@@ -196,6 +196,6 @@ def test_replay_of_the_invalid_record(data_dir: Path) -> None:
     assert out.returncode == 1
     result = json.loads(out.stdout)
     assert result["ok"] is False and (result["round"], result["move"]) == (2, 31)
-    assert "AD (value 0) may go on Ada's private diamonds stack only if not lower" in result["error"]
+    assert "A♦ (value 0) may go on Ada's private diamonds stack only if not lower" in result["error"]
     out = run("replay", path)
     assert out.returncode == 1 and "round 2, move 31" in out.stderr and "Traceback" not in out.stderr

@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from conftest import run_parlour
-from parlour import bots, games, record
+from parlour import bots, games, narrate, record
+from parlour.cards import Card
 from parlour.game import Move, State
 from parlour.games.silver_bars import BAR, KIND
 from parlour.match import bot_rng, play_bots
@@ -92,11 +93,11 @@ def test_interactive_match_against_the_computer(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "Traceback" not in text + out.stderr
-    assert "unknown move 'hello'; 100 Silver Bars moves are: play <card>, play <card> <vault>" in text
-    assert "a miner goes on one of your vaults: play 8C <vault>" in text
-    assert "a lo thief takes from their vault into yours: play JC <their vault> <your vault>" in text
-    assert "the worker's strike takes no vault: play QS" in text
-    assert "vaults are numbered 1 to 5 from the player's left, not 7" in text
+    assert "Unknown move 'hello'; 100 Silver Bars moves are: play <card>, play <card> <vault>" in text
+    assert "A miner goes on one of your vaults: play 8♣ <vault>" in text
+    assert "A lo thief takes from their vault into yours: play J♣ <their vault> <your vault>" in text
+    assert "The worker's strike takes no vault: play Q♠" in text
+    assert "Vaults are numbered 1 to 5 from your left, not 7" in text
     assert f"'{bar.lower()}' could mean 'play {bar} " in text and f"'discard {bar}': type the whole move" in text
     assert "Legal moves: " in text and "lock <vault>" in text
     # The picture: both players' vaults, numbered, the piles, the hand and where its cards go.
@@ -114,7 +115,8 @@ def test_card_not_in_hand_gets_a_reason_and_a_new_prompt() -> None:
     absent = next(str(c) for c in GAME.deck({}) if str(c) not in first_hand and KIND[c] == BAR)
     out = run(*VS_RANDOM, stdin="\n".join([f"discard {absent}", *typed[:3]]) + "\n")
     assert out.returncode == 0
-    assert f"discard {absent} is not allowed: {absent} is not in You's hand" in out.stdout
+    assert f"{narrate.card_text(Card.parse(absent))} is not in your hand (you hold " in out.stdout
+    assert "You's" not in out.stdout
 
 
 def test_quitting_midway_saves_the_unfinished_match(tmp_path: Path) -> None:

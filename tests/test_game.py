@@ -53,9 +53,9 @@ def test_options_are_validated() -> None:
 
 def test_parse_move_separates_syntax_from_legality() -> None:
     state = games.get("twenty").new_match(seed=4)
-    with pytest.raises(MoveSyntaxError, match="expected play <card>"):
+    with pytest.raises(MoveSyntaxError, match="Expected play <card>"):
         state.parse_move("play 2")
-    with pytest.raises(MoveSyntaxError, match=r"unknown move 'draw'.*play <card>"):
+    with pytest.raises(MoveSyntaxError, match=r"Unknown move 'draw'.*play <card>"):
         state.parse_move("draw")
     seat = state.current_player()
     assert seat is not None

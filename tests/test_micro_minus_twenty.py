@@ -77,7 +77,7 @@ def test_bad_options_are_refused_clearly(options: dict[str, Any], expected: str)
 
 def test_minus_sets_what_a_meld_must_make_up() -> None:
     assert meld_score(cards("JC 7C 8C"), 12) == (15 - 12) * 2
-    assert meld_arithmetic(cards("JC 7C 8C"), 12) == "(15 - 12) x 2"
+    assert meld_arithmetic(cards("JC 7C 8C"), 12) == "(15 − 12) × 2"
     assert meld_score(cards("JC 7C 8C")) == (15 - 20) * 2
     deal = {"hands": [cards("7C"), cards("9C")], "stock": cards("JC TC 8C")}
     state = MINUS_TWENTY.new_match(deal=deal, first=0, options=MICRO)
@@ -85,15 +85,15 @@ def test_minus_sets_what_a_meld_must_make_up() -> None:
         state.apply(state.parse_move(text))
     assert state.is_round_over() and state.scores == [-24, 7]
     assert [e.points for e in state.events] == [-24, 7]
-    assert "(0 - 12) x 2" in state.events[0].text
+    assert "(0 − 12) × 2" in state.events[0].text
     assert MINUS_TWENTY.display_values(state.observation(0))["melds"][0]["C"] == -24
 
 
 def test_cards_outside_the_options_deck_are_refused() -> None:
     state = MINUS_TWENTY.new_match(seed=1, options=MICRO)
-    with pytest.raises(IllegalMoveError, match="2C is not in this match's deck"):
+    with pytest.raises(IllegalMoveError, match="2♣ is not in this match's deck"):
         state.parse_move("play 2C")
-    with pytest.raises(IllegalMoveError, match="AC is not used in Minus Twenty"):
+    with pytest.raises(IllegalMoveError, match="A♣ is not used in Minus Twenty"):
         state.parse_move("discard AC")
     with pytest.raises(ValueError, match="Minus Twenty"):
         MINUS_TWENTY.new_match(deal={"hands": [cards("7C"), cards("9C")], "stock": cards("JC TC 2C")},

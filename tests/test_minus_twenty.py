@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from parlour import conformance, games, record
+from parlour import conformance, games, narrate, record
 from parlour.cards import Card, cards
 from parlour.game import IllegalMoveError, Move, MoveSyntaxError, OptionError, State
 from parlour.games.minus_twenty import (
@@ -95,9 +95,9 @@ def test_meld_score_bonus_is_not_multiplied_and_counts_investment_cards() -> Non
 
 
 def test_meld_arithmetic_explains_the_score() -> None:
-    assert meld_arithmetic(cards("JH QH 2H 3H 4H 5H 6H 7H")) == "(27 - 20) x 3 + 20"
-    assert meld_arithmetic(cards("4H 9H")) == "13 - 20"
-    assert meld_arithmetic(cards("KH 2H 3H 4H")) == "(9 - 20) x 2"
+    assert meld_arithmetic(cards("JH QH 2H 3H 4H 5H 6H 7H")) == "(27 − 20) × 3 + 20"
+    assert meld_arithmetic(cards("4H 9H")) == "13 − 20"
+    assert meld_arithmetic(cards("KH 2H 3H 4H")) == "(9 − 20) × 2"
 
 
 def test_meld_score_refuses_cards_outside_the_deck() -> None:
@@ -199,9 +199,9 @@ def test_a_turn_is_a_play_then_a_draw() -> None:
     play(state, "play KH")
     assert state.current_player() == 0 and state.observation(0)["step"] == "draw"
     assert [str(m) for m in state.legal_moves()] == ["draw"]  # every discard pile is empty
-    with pytest.raises(IllegalMoveError, match="has played a card this turn"):
+    with pytest.raises(IllegalMoveError, match=r"Ann has played a card this turn and must now draw: draw$"):
         play(state, "discard 2H")
-    with pytest.raises(IllegalMoveError, match="the clubs discard pile is empty"):
+    with pytest.raises(IllegalMoveError, match="The clubs discard pile is empty"):
         play(state, "take C")
     play(state, "draw")
     assert state.hands[0][-1] == Card.parse("TH") and state.current_player() == 1
@@ -210,14 +210,15 @@ def test_a_turn_is_a_play_then_a_draw() -> None:
 
 def test_moves_have_a_fixed_form() -> None:
     state = new(make_deal("2H 5H 8H KH 3C 9C 4D", "QS 3S 6S 9S 7C 2D JD"))
-    for bad, expected in [("take 7H", "expected take <suit>"), ("draw H", "expected draw"),
-                          ("play H", "expected play <card>"), ("meld 7H", "unknown move 'meld'")]:
+    for bad, expected in [("take 7H", "Expected take <suit>"), ("draw H", "Expected draw"),
+                          ("play H", "Expected play <card>"), ("meld 7H", "Unknown move 'meld'")]:
         with pytest.raises(MoveSyntaxError, match=expected):
             state.parse_move(bad)
-    with pytest.raises(IllegalMoveError, match=r"AH is not used in Minus Twenty"):
+    with pytest.raises(IllegalMoveError, match=r"A♥ is not used in Minus Twenty"):
         state.parse_move("play AH")
-    with pytest.raises(IllegalMoveError, match=r"QS is not in Ann's hand \(3C 9C 4D 2H 5H 8H KH\)"):
+    with pytest.raises(IllegalMoveError, match=r"^Q♠ is not in Ann's hand$") as info:
         state.parse_move("discard QS")
+    assert narrate.illegal_text(info.value, 0) == "Q♠ is not in your hand (you hold 3♣, 9♣, 4♦, 2♥, 5♥, 8♥ and K♥)"
 
 
 def test_investment_cards_only_before_numbers_and_numbers_strictly_rising() -> None:
@@ -227,7 +228,7 @@ def test_investment_cards_only_before_numbers_and_numbers_strictly_rising() -> N
     with pytest.raises(IllegalMoveError, match=r"investment card .* only before its first number card"):
         play(state, "play KH")
     play(state, "play 7H", "draw", "discard 5S", "draw")  # a gap is allowed: 3 then 7
-    with pytest.raises(IllegalMoveError, match=r"higher than 7 \(the hearts meld's top number\)"):
+    with pytest.raises(IllegalMoveError, match=r"higher than 7 \(the top number of Ann's hearts meld\)"):
         play(state, "play 5H")
     assert "play 5H" not in [str(m) for m in state.legal_moves()]
     assert "play 9H" in [str(m) for m in state.legal_moves()]
@@ -248,7 +249,7 @@ def test_the_card_discarded_this_turn_cannot_be_taken_back() -> None:
     play(state, "discard 7H")
     assert [str(m) for m in state.legal_moves()] == ["draw"]
     assert state.observation(1)["discarded"] == "7H"
-    with pytest.raises(IllegalMoveError, match="7H was discarded this turn and may not be taken back"):
+    with pytest.raises(IllegalMoveError, match="7♥ was discarded this turn and may not be taken back"):
         play(state, "take H")
     play(state, "draw")
     assert state.observation(1)["discarded"] is None
@@ -326,11 +327,11 @@ def test_the_round_ends_on_the_last_draw_and_scores_every_meld() -> None:
     # Ann: hearts (27 - 20) x 3 + 20 = 41.  Bo: spades 44 - 20 + 20 = 44, clubs K T (10 - 20) x 2 = -20.
     assert state.scores == [41, 24]
     assert state.log() == [
-        "Ann scores 41 for their hearts meld: (27 - 20) x 3 + 20",
-        "Bo scores -20 for their clubs meld: (10 - 20) x 2",
-        "Bo scores 44 for their spades meld: 44 - 20 + 20",
+        "Ann scores 41 for their hearts meld: (27 − 20) × 3 + 20",
+        "Bo scores −20 for their clubs meld: (10 − 20) × 2",
+        "Bo scores 44 for their spades meld: 44 − 20 + 20",
     ]
-    with pytest.raises(IllegalMoveError, match="the round is over"):
+    with pytest.raises(IllegalMoveError, match="The round is over"):
         play(state, "draw")
 
 
@@ -549,7 +550,7 @@ def test_invalid_record_taking_back_this_turns_discard(data_dir: Path) -> None:
     moves[11] = "take C"
     err = replay_error(data)
     assert (err.round, err.move) == (1, 12)
-    assert err.reason == "take C is not allowed: 7C was discarded this turn and may not be taken back"
+    assert err.reason == "7♣ was discarded this turn and may not be taken back"
 
 
 def test_invalid_record_jack_onto_a_meld_with_numbers(data_dir: Path) -> None:

@@ -127,7 +127,7 @@ def test_illegal_move(golden: dict[str, Any]) -> None:
 def test_bad_move_syntax(golden: dict[str, Any]) -> None:
     golden["rounds"][0]["moves"][4] = "draw"
     err = error_of(golden)
-    assert (err.round, err.move) == (1, 5) and "unknown move 'draw'" in err.reason
+    assert (err.round, err.move) == (1, 5) and "Unknown move 'draw'" in err.reason
 
 
 def test_non_canonical_move_text(golden: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from parlour import conformance, games, record
+from parlour import conformance, games, narrate, record
 from parlour.cards import Card, card, cards
 from parlour.game import IllegalMoveError, Move, MoveSyntaxError, OptionError, State
 from parlour.games.silver_bars import (
@@ -207,12 +207,12 @@ def test_silver_bars_go_into_empty_vaults_or_onto_higher_miners() -> None:
     assert plays_of(state, "4H") == ["play 4H 1", "play 4H 2", "play 4H 3", "play 4H 4", "play 4H 5"]
     assert plays_of(state, "AH") == ["play AH 2", "play AH 3", "play AH 4", "play AH 5"]
     assert plays_of(state, "3H") == ["play 3H 2", "play 3H 3", "play 3H 4", "play 3H 5"]  # not equal: higher
-    higher = "vault 1's top card is a miner over a 3: a bar there must be higher than 3"
+    higher = "The top card of Ann's vault 1 is a miner over a 3: a bar there must be higher than 3"
     with pytest.raises(IllegalMoveError, match=higher):
         state.parse_move("play AH 1")
     play(state, "play 6H 1", "discard 9D")  # gaps are allowed: 3 M 6
     assert vault(state, 0, 1) == ["3C", "7C", "6H"]
-    with pytest.raises(IllegalMoveError, match=r"vault 1's top card is a silver bar \(6\): a silver bar goes into"):
+    with pytest.raises(IllegalMoveError, match=r"The top card of \w+'s vault 1 is a silver bar \(6\): a silver bar"):
         state.parse_move("play 4H 1")
 
 
@@ -222,7 +222,7 @@ def test_miners_go_only_onto_a_silver_bar() -> None:
     with pytest.raises(IllegalMoveError, match="vault 2 is empty: a miner goes on a silver bar"):
         state.parse_move("play 7H 2")
     play(state, "play 7H 1", "discard TD")
-    with pytest.raises(IllegalMoveError, match="vault 1's top card is already a miner"):
+    with pytest.raises(IllegalMoveError, match=r"The top card of \w+'s vault 1 is already a miner"):
         state.parse_move("play 8H 1")
 
 
@@ -230,7 +230,7 @@ def test_rubble_blocks_an_empty_vault_until_shovelled() -> None:
     state = new(["play 2C 1", "play 4D 2"], final_hands=("KH KD QC 3C 9C 9H 9S", "QD 2D 3D 6D 8D 9D TD"))
     # Rubble goes only on the opponent's empty vaults: Bo's 1, 3, 4, 5.
     assert plays_of(state, "KH") == ["play KH 1", "play KH 3", "play KH 4", "play KH 5"]
-    with pytest.raises(IllegalMoveError, match="their vault 2 is not empty"):
+    with pytest.raises(IllegalMoveError, match=r"^\w+'s vault 2 is not empty"):
         state.parse_move("play KH 2")
     play(state, "play KH 3")
     assert state.rubble[1][2] == card("KH")
@@ -241,7 +241,7 @@ def test_rubble_blocks_an_empty_vault_until_shovelled() -> None:
     with pytest.raises(IllegalMoveError, match="vault 3 is under rubble: a lock goes only on a silver bar"):
         state.parse_move("lock 3")
     play(state, "discard TD")
-    with pytest.raises(IllegalMoveError, match="their vault 3 is already under rubble"):
+    with pytest.raises(IllegalMoveError, match=r"^\w+'s vault 3 is already under rubble"):
         state.parse_move("play KD 3")
     with pytest.raises(IllegalMoveError, match="vault 2 has no rubble to shovel off"):
         state.parse_move("play QC 2")
@@ -259,9 +259,9 @@ def test_lo_thief_takes_the_lowest_top_bar_and_chooses_between_ties() -> None:
     # Bo: vault 1 = 2, vault 2 = 3 M (out of reach), vault 4 = 2.  Ann: 6 M, then four empty vaults.
     # The lowest bar on top is a 2, in vaults 1 and 4; it fits Ann's empty vaults 2–5.
     assert plays_of(state, "JC") == [f"play JC {src} {dst}" for src in (1, 4) for dst in (2, 3, 4, 5)]
-    with pytest.raises(IllegalMoveError, match=r"their vault 2 has no silver bar on top"):
+    with pytest.raises(IllegalMoveError, match=r"^\w+'s vault 2 has no silver bar on top"):
         state.parse_move("play JC 2 2")
-    with pytest.raises(IllegalMoveError, match="vault 1's top card is a miner over a 6"):
+    with pytest.raises(IllegalMoveError, match=r"the top card of \w+'s vault 1 is a miner over a 6"):
         state.parse_move("play JC 1 1")
     play(state, "play JC 4 3")
     assert vault(state, 1, 4) == [] and vault(state, 0, 3) == ["2S"]
@@ -286,11 +286,11 @@ def test_hi_thief_takes_the_highest_and_a_value_that_fits_nowhere_cannot_be_stol
     # Bo's lowest top bar is a 2: it fits nowhere, so the lo thief cannot be played,
     # though Bo's 6 would have fitted.
     assert plays_of(state, "JC") == []
-    with pytest.raises(IllegalMoveError, match="the stolen 2 would fit none of your vaults, so the lo thief"):
+    with pytest.raises(IllegalMoveError, match=r"The stolen 2 would fit none of \w+'s vaults, so the lo thief"):
         state.parse_move("play JC 1 1")
     assert "discard JC" in texts(state.legal_moves())
     assert plays_of(state, "JK") == ["play JK 2 1"]
-    with pytest.raises(IllegalMoveError, match=r"the hi thief takes the highest silver bar .* a 6 .*not the 2"):
+    with pytest.raises(IllegalMoveError, match=r"The hi thief takes the highest silver bar .* a 6 .*not the 2"):
         state.parse_move("play JK 1 1")
     play(state, "play JK 2 1")
     assert vault(state, 0, 1) == ["3C", "7C", "6D"] and vault(state, 1, 2) == []
@@ -301,7 +301,7 @@ def test_thieves_cannot_reach_locked_vaults_or_bars_under_miners() -> None:
                  "play 7D 2"], final_hands=("JC JK AH 9S TS 8S 8H", "4D 3D 2D 8D JH TC QD"))
     # Bo: vault 1 = A locked, vault 2 = 6 M: nothing within reach.
     assert plays_of(state, "JC") == [] and plays_of(state, "JK") == []
-    with pytest.raises(IllegalMoveError, match="no unlocked vault of theirs has a silver bar on top"):
+    with pytest.raises(IllegalMoveError, match=r"None of \w+'s unlocked vaults has a silver bar on top"):
         state.parse_move("play JC 1 4")
 
 
@@ -319,7 +319,7 @@ def test_a_strike_removes_top_miners_and_costs_the_next_turn() -> None:
     assert state.legal_moves() == [Move("resolve")]
     assert "Bo calls a worker's strike: 2 miners (7♣ and 9♣) go from Ann's vaults to the discard pile" in state.log()
     for text in ("play 8C 1", "discard 8C", "lock 1"):
-        with pytest.raises(IllegalMoveError, match="a worker's strike is pending against Ann"):
+        with pytest.raises(IllegalMoveError, match="A worker's strike is pending against Ann"):
             state.parse_move(text)
     stock_after_strike = state.stock_pos
     play(state, "resolve")
@@ -328,7 +328,7 @@ def test_a_strike_removes_top_miners_and_costs_the_next_turn() -> None:
     assert state.stock_pos == stock_after_strike == before[1] + 1
     assert state.hands[0] == before[0] and len(state.hands[0]) == 7
     assert state.current_player() == 1
-    with pytest.raises(IllegalMoveError, match="there is no worker's strike to resolve"):
+    with pytest.raises(IllegalMoveError, match="There is no worker's strike to resolve"):
         state.parse_move("resolve")
 
 
@@ -343,7 +343,7 @@ def test_a_strike_with_no_miners_still_costs_a_turn() -> None:
 def test_locks_need_a_bar_on_top_and_do_not_draw() -> None:
     state = new(["play 2C 1", "play 2D 1", "play 7C 1", "discard 9D"],
                 final_hands=("AC 3C 6S 8C 8S 9S TS", "QS 6D AD 4D TD TH 9H"))
-    with pytest.raises(IllegalMoveError, match="vault 1's top card is a miner: a lock goes only on a silver bar"):
+    with pytest.raises(IllegalMoveError, match=r"The top card of \w+'s vault 1 is a miner: a lock goes only"):
         state.parse_move("lock 1")
     with pytest.raises(IllegalMoveError, match="vault 2 is empty: a lock goes only on a silver bar"):
         state.parse_move("lock 2")
@@ -406,7 +406,7 @@ def test_fifth_lock_ends_the_round_at_once() -> None:
     assert state.log()[-3:] == ["Ann has locked all five vaults: the round ends",
                                "Ann ships 16 silver bars from 5 locked vaults",
                                "Bo ships 0 silver bars from 0 locked vaults"]
-    with pytest.raises(IllegalMoveError, match="the round is over"):
+    with pytest.raises(IllegalMoveError, match="The round is over"):
         state.parse_move("discard 9C")
     state.undo()
     assert not state.is_round_over() and len(state.events) == 0
@@ -462,20 +462,20 @@ def test_max_rounds_ends_a_match_nobody_plays_for() -> None:
 # -- notation ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("play 8C", "a miner goes on one of your vaults: play 8C <vault>"),
-    ("play 4h", "a silver bar goes into one of your vaults: play 4H <vault>"),
-    ("play KH", "rubble goes on one of your opponent's empty vaults: play KH <their vault>"),
-    ("play QD 1 2", "a shovel clears the rubble off one of your vaults: play QD <vault>"),
-    ("play JC 2", "a lo thief takes from their vault into yours: play JC <their vault> <your vault>"),
-    ("play JK", "a hi thief takes from their vault into yours: play JK <their vault> <your vault>"),
-    ("play QS 2", "the worker's strike takes no vault: play QS"),
-    ("play 4H 6", "vaults are numbered 1 to 5 from the player's left, not 6"),
-    ("lock 0", "vaults are numbered 1 to 5 from the player's left, not 0"),
-    ("play 5H 2", "5H is a lock: locks are kept apart from the hand"),
-    ("discard KS", "KS is a lock"),
-    ("lock 4H", "expected lock <vault>, not 'lock 4H'"),
-    ("resolve 2", "expected resolve, not 'resolve 2'"),
-    ("draw", "unknown move 'draw'; 100 Silver Bars moves are: play <card>, play <card> <vault>"),
+    ("play 8C", "A miner goes on one of your vaults: play 8♣ <vault>"),
+    ("play 4h", "A silver bar goes into one of your vaults: play 4♥ <vault>"),
+    ("play KH", "Rubble goes on one of your opponent's empty vaults: play K♥ <their vault>"),
+    ("play QD 1 2", "A shovel clears the rubble off one of your vaults: play Q♦ <vault>"),
+    ("play JC 2", "A lo thief takes from their vault into yours: play J♣ <their vault> <your vault>"),
+    ("play JK", "A hi thief takes from their vault into yours: play Joker <their vault> <your vault>"),
+    ("play QS 2", "The worker's strike takes no vault: play Q♠"),
+    ("play 4H 6", "Vaults are numbered 1 to 5 from your left, not 6"),
+    ("lock 0", "Vaults are numbered 1 to 5 from your left, not 0"),
+    ("play 5H 2", "5♥ is a lock: locks are kept apart from the hand"),
+    ("discard KS", "K♠ is a lock"),
+    ("lock 4H", "Expected lock <vault>, not 'lock 4♥'"),
+    ("resolve 2", "Expected resolve, not 'resolve 2'"),
+    ("draw", "Unknown move 'draw'; 100 Silver Bars moves are: play <card>, play <card> <vault>"),
 ])
 def test_syntax_errors_know_the_card(text: str, message: str) -> None:
     state = GAME.new_match(seed=1)
@@ -492,9 +492,10 @@ def test_moves_round_trip() -> None:
 
 def test_card_not_in_hand() -> None:
     state = new([], final_hands=("AC 3C 6S 8C 8S 9S TS", "QS 6D AD 4D TD TH 9H"))
-    with pytest.raises(IllegalMoveError, match=r"4H is not in Ann's hand \(AC 3C 6S 8C 8S 9S TS\)"):
+    with pytest.raises(IllegalMoveError, match=r"^4♥ is not in Ann's hand$") as info:
         state.parse_move("play 4H 1")
-    with pytest.raises(IllegalMoveError, match="4H is not in Ann's hand"):
+    assert narrate.illegal_text(info.value, 0) == "4♥ is not in your hand (you hold A♣, 3♣, 8♣, 6♠, 8♠, 9♠ and 10♠)"
+    with pytest.raises(IllegalMoveError, match="4♥ is not in Ann's hand"):
         state.parse_move("discard 4H")
     # Moves built in code rather than parsed are checked as strictly.
     for odd in (Move("lock", ("H",)), Move("play", (2, 1)), Move("discard", ()), Move("play", (card("AC"), 9))):
@@ -601,10 +602,10 @@ def test_golden_tie_at_100_needs_another_round(data_dir: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "where", "reason"), [
-    ("thief-not-lowest", (1, 7), "the lo thief takes the lowest silver bar on top of their unlocked vaults, "
-                                 "a 2 (their vault 1 or 4), not the 3 in their vault 2"),
-    ("bar-not-higher", (1, 9), "vault 1's top card is a miner over a 3: a bar there must be higher than 3"),
-    ("play-during-strike", (1, 9), "a worker's strike is pending against Ann"),
+    ("thief-not-lowest", (1, 7), "The lo thief takes the lowest silver bar on top of Bo's unlocked vaults, "
+                                 "a 2 (vault 1 or 4), not the 3 in vault 2"),
+    ("bar-not-higher", (1, 9), "The top card of Ann's vault 1 is a miner over a 3: a bar there must be higher than 3"),
+    ("play-during-strike", (1, 9), "A worker's strike is pending against Ann"),
     ("deal-with-a-five", (2, 0), "deal: 5H is a lock"),
 ])
 def test_invalid_records_fail_at_the_exact_round_and_move(

@@ -934,7 +934,7 @@ def _print_replay(state: Any, said: list[list[tuple[int, str, str]]]) -> None:
     for number, (scores, events) in enumerate(rounds, 1):
         console.rule(f"Round {number}")
         by_move: dict[int, list[str]] = {}
-        for event in events:
+        for event in narrate.told_events(state, events):
             by_move.setdefault(event.move, []).append(event.describe(names, reader))
         worded = said[number - 1] if number <= len(said) else []
         for line in by_move.get(0, []):
@@ -945,9 +945,9 @@ def _print_replay(state: Any, said: list[list[tuple[int, str, str]]]) -> None:
                 console.print(f"     [yellow]{escape(line)}[/yellow]", soft_wrap=True)
         over = number <= len(state.history) or state.is_round_over()
         label = "scores" if over else "scores so far (unfinished)"
-        console.print(f"{label}: " + ", ".join(f"{escape(n)} {s}" for n, s in zip(names, scores)))
+        console.print(f"{label}: " + ", ".join(f"{escape(n)} {narrate.number_text(s)}" for n, s in zip(names, scores)))
     console.rule()
-    console.print("totals: " + ", ".join(f"{escape(n)} {t}" for n, t in zip(names, state.totals)))
+    console.print("totals: " + ", ".join(f"{escape(n)} {narrate.number_text(t)}" for n, t in zip(names, state.totals)))
     if state.is_match_over():
         console.print(escape(narrate.result_text(state, reader)), soft_wrap=True)
     else:

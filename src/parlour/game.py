@@ -25,8 +25,8 @@ from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from typing_extensions import TypedDict
 
-from parlour.cards import SUITS, Card
-from parlour.narrate import Voice, arg_text, event_text
+from parlour.cards import SUITS, Card, sort_hand
+from parlour.narrate import Voice, arg_text, card_text, event_text, typed_text, wrong_text
 
 Arg: TypeAlias = "Card | str | int"
 Deal: TypeAlias = dict[str, Any]
@@ -72,8 +72,51 @@ class MoveSyntaxError(ValueError):
     """Text that is not a move of this game at all (bad verb, bad arguments)."""
 
 
+@dataclass(frozen=True)
+class Wrong:
+    """Why the rules refuse a move, as data: the narrator words it for each reader
+    (:func:`parlour.narrate.wrong_text`), in the second person for the seat that tried it.
+
+    ``text`` is a template like an :class:`Event`'s: ``{player}`` is the seat that tried
+    the move (``You`` to that seat, its name to anyone else), ``{you}`` the same later in
+    a sentence, ``{your}`` its possessive (``your``, ``Ann's``), ``{other's}`` the
+    possessive of the seat ``other``, ``{hand}`` the mover's hand (said to the mover
+    alone), and any other ``{verb}`` a verb agreeing with ``{player}``.  Cards are
+    written as the log writes them (``9♣``, ``10♣``).
+    """
+
+    kind: str
+    """What is wrong, for code to tell apart: ``not_in_hand``, ``must_draw``, ``must_play``,
+    ``empty_pile``, ``round_over``, ``rule`` (any other rule of the game)."""
+    text: str
+    hand: tuple[Card, ...] = ()
+    """The mover's hand in the order the table shows it (for ``{hand}``)."""
+    other: int | None = None
+    """A second seat the reason is about (the opponent whose vaults it names)."""
+
+    @classmethod
+    def not_in_hand(cls, card: Card, hand: Iterable[Card]) -> Wrong:
+        """``card`` is not among the mover's ``hand`` (listed to the mover as the table shows it)."""
+        return cls("not_in_hand", f"{card_text(card)} is not in {{your}} hand{{hand}}", tuple(sort_hand(hand)))
+
+
 class IllegalMoveError(ValueError):
-    """A well-formed move that the rules do not allow in this position."""
+    """A well-formed move that the rules do not allow in this position.
+
+    Raised by a game, it carries what is wrong as data: the ``move``, the ``seat`` that
+    tried it, the players' ``names`` and the :class:`Wrong`; its text is the narrator's
+    sentence for a spectator (it names no hidden card).  A front end words it for its own
+    reader with :func:`parlour.narrate.illegal_text`.  Raised with a message alone (by an
+    adapter), it has no seat and no ``wrong``.
+    """
+
+    def __init__(self, message: str, *, move: Move | None = None, seat: int | None = None,
+                 names: Sequence[str] = (), wrong: Wrong | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.seat = seat
+        self.names = tuple(names)
+        self.wrong = wrong
 
 
 class OptionError(ValueError):
@@ -119,7 +162,7 @@ class Move(NamedTuple):
         :class:`MoveSyntaxError` if that argument is missing or not a card."""
         arg = self.args[index] if index < len(self.args) else None
         if type(arg) is not Card:
-            raise MoveSyntaxError(f"{self} has no card as argument {index + 1}")
+            raise MoveSyntaxError(f"Argument {index + 1} of '{typed_text(self)}' is not a card")
         return arg
 
     def suit(self, index: int = 0) -> str:
@@ -127,7 +170,7 @@ class Move(NamedTuple):
         :class:`MoveSyntaxError` if that argument is missing or not a suit."""
         arg = self.args[index] if index < len(self.args) else None
         if type(arg) is not str:
-            raise MoveSyntaxError(f"{self} has no suit as argument {index + 1}")
+            raise MoveSyntaxError(f"Argument {index + 1} of '{typed_text(self)}' is not a suit")
         return arg
 
     def number(self, index: int = 0) -> int:
@@ -135,7 +178,7 @@ class Move(NamedTuple):
         :class:`MoveSyntaxError` if that argument is missing or not a number."""
         arg = self.args[index] if index < len(self.args) else None
         if type(arg) is not int:
-            raise MoveSyntaxError(f"{self} has no number as argument {index + 1}")
+            raise MoveSyntaxError(f"Argument {index + 1} of '{typed_text(self)}' is not a number")
         return arg
 
     def numbers(self) -> list[int]:
@@ -166,10 +209,10 @@ def _parse_move(text: str) -> Move:
     from observations thousands of times."""
     words = text.split()
     if not words:
-        raise MoveSyntaxError("empty move (expected a verb and its cards, such as 'play <card>')")
+        raise MoveSyntaxError("Empty move (expected a verb and its cards, such as 'play <card>')")
     verb = words[0].lower()
     if not verb.isalpha():
-        raise MoveSyntaxError(f"a move starts with a verb such as 'play', not {words[0]!r}")
+        raise MoveSyntaxError(f"A move starts with a verb such as 'play', not {words[0]!r}")
     args: list[Card | str | int] = []
     for word in words[1:]:
         if word.isdigit():  # "10" alone is a number; the ten of hearts is "10h"
@@ -181,7 +224,7 @@ def _parse_move(text: str) -> Move:
                 args.append(Card.parse(word))
             except ValueError:
                 raise MoveSyntaxError(
-                    f"{word!r} is neither a card (rank then suit), a suit (C D H S) nor a number"
+                    f"{word!r} is neither a card (rank then suit, such as 9c), a suit (C D H S) nor a number"
                 ) from None
     return Move(verb, tuple(args))
 
@@ -333,6 +376,10 @@ class Game(ABC):
     """The keys of this game's deal, in record order."""
     event_kinds: ClassVar[tuple[str, ...]]
     """Every kind of :class:`Event` the game records (what its rules call the things that happen)."""
+    told_by_moves: ClassVar[tuple[str, ...]] = ()
+    """The event kinds that the sentence of the move making them already tells (100 Silver Bars'
+    theft is the thief's move): a log that shows the moves leaves these events out, so that
+    nothing is told twice (:func:`parlour.narrate.told_events`)."""
     observation_type: ClassVar[type[Any]] = BaseObservation
     """What :meth:`State.observation` gives, key by key: a :class:`BaseObservation` subtype."""
     endings: ClassVar[tuple[RoundEnding, ...]]
@@ -721,9 +768,9 @@ class State(ABC):
         """
         move = Move.parse(text)
         self.check_syntax(move)
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMoveError(f"{move} is not allowed: {reason}")
+        wrong = self.explain_illegal(move)
+        if wrong is not None:
+            raise self._refuse(move, wrong)
         return move
 
     def check_syntax(self, move: Move) -> None:
@@ -731,7 +778,7 @@ class State(ABC):
         forms = self.move_forms.get(move.verb)
         if forms is None:
             raise MoveSyntaxError(
-                f"unknown move {move.verb!r}; {self.game.name} moves are: {self.describe_forms()}"
+                f"Unknown move {move.verb!r}; {self.game.name} moves are: {self.describe_forms()}"
             )
         shape = tuple(_arg_kind(a) for a in move.args)
         for form in forms:
@@ -740,7 +787,7 @@ class State(ABC):
             ):
                 return
         wanted = " or ".join(_form_text(move.verb, f) for f in forms)
-        raise MoveSyntaxError(f"expected {wanted}, not {str(move)!r}")
+        raise MoveSyntaxError(f"Expected {wanted}, not '{typed_text(move)}'")
 
     @classmethod
     def describe_forms(cls) -> str:
@@ -748,20 +795,34 @@ class State(ABC):
         return ", ".join(_form_text(v, f) for v, forms in cls.move_forms.items() for f in forms)
 
     def why_illegal(self, move: Move) -> str | None:
-        """Why the (well-formed) ``move`` is not allowed now; ``None`` if it is."""
+        """Why the (well-formed) ``move`` is not allowed now, as a spectator reads it
+        (no hidden card named); ``None`` if it is allowed."""
+        wrong = self.explain_illegal(move)
+        return None if wrong is None else wrong_text(wrong, self.names, self.current_player(), None)
+
+    def explain_illegal(self, move: Move) -> Wrong | None:
+        """Why the (well-formed) ``move`` is not allowed now, as data; ``None`` if it is."""
         if self.current_player() is None:
-            return "the round is over"
+            return Wrong("round_over", "The round is over")
         if move in self.legal_moves():
             return None
-        return self._explain_illegal(move)
+        reason = self._explain_illegal(move)
+        return reason if isinstance(reason, Wrong) else Wrong("rule", reason)
 
-    def _explain_illegal(self, move: Move) -> str:
-        """A rules-language reason for an illegal well-formed move."""
-        return "the rules do not allow it here"
+    def _explain_illegal(self, move: Move) -> Wrong | str:
+        """Why the rules forbid the well-formed, illegal ``move`` (a plain string is a rule
+        said the same to every reader)."""
+        return Wrong("rule", f"{{player}} may not {typed_text(move)} here")
 
     def _illegal(self, move: Move) -> IllegalMoveError:
-        reason = self.why_illegal(move) or "the rules do not allow it here"
-        return IllegalMoveError(f"{move} is not allowed: {reason}")
+        """The error for ``move``, which the rules refuse here (raised by :meth:`apply`)."""
+        wrong = self.explain_illegal(move) or Wrong("rule", f"{{player}} may not {typed_text(move)} here")
+        return self._refuse(move, wrong)
+
+    def _refuse(self, move: Move, wrong: Wrong) -> IllegalMoveError:
+        seat = self.current_player()
+        return IllegalMoveError(wrong_text(wrong, self.names, seat, None), move=move, seat=seat,
+                                names=self.names, wrong=wrong)
 
     # -- presentation --------------------------------------------------------
     def stock_left(self) -> list[Card]:
@@ -877,6 +938,50 @@ class State(ABC):
         other.moves = list(self.moves)
         other.events = list(self.events)
         other.scores = list(self.scores)
+
+
+@dataclass(frozen=True)
+class UndoReach:
+    """What an undo would take back for one seat (see :func:`undo_reach`)."""
+
+    moves: int
+    """How many of the round's last moves it takes back (0: none)."""
+    why_not: str = ""
+    """With no move to take back, why not, in words for that seat."""
+
+
+NO_UNDO_PAST_A_DRAW = ("Nothing to take back: a draw from the draw pile showed a hidden card, "
+                       "so it cannot be taken back")
+
+
+def undo_reach(state: State, seat: int, *, against_bots: bool = True) -> UndoReach:
+    """How far an undo for ``seat`` goes back in the current round: to the start of its last
+    turn (the moves since, the others' too), never past a move that drew from the stock (it
+    showed a hidden card) nor into the round before; only for a seat whose every opponent is a
+    bot (``against_bots``).  The rule of the web's undo, for the terminal's."""
+    if not against_bots:
+        return UndoReach(0, "Undo is only for a player against the computer")
+    if state.current_player() is None:
+        return UndoReach(0, "The round is over: nothing to take back")
+    probe = state.copy()
+    movers: list[int] = []
+    blocked = False
+    while probe.moves:
+        move = probe.undo()
+        who = probe.current_player()
+        assert who is not None
+        if seat in movers and who != seat:
+            break
+        if probe.stock_draws(move)[0]:
+            blocked = True
+            break
+        movers.append(who)
+    count = len(movers)
+    while count and movers[count - 1] != seat:  # end at the start of a turn of the seat's own
+        count -= 1
+    if count:
+        return UndoReach(count)
+    return UndoReach(0, NO_UNDO_PAST_A_DRAW if blocked else "Nothing to take back yet this round")
 
 
 def restore_base(state: State, observation: Observation) -> None:

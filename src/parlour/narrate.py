@@ -14,7 +14,9 @@ and the round's move log as a reader sees it.
 
 Events (a meld scored, a theft, a new hand dealt) are worded here too, from
 templates the games give (:func:`event_text`), so that the terminal, the
-replay and the web log say the same thing.
+replay and the web log say the same thing; and so are the reasons the rules
+refuse a move (:func:`wrong_text`, :func:`illegal_text`), for the seat that
+tried it: ``9♣ is not in your hand (you hold 2♣, 5♦ and 9♥)``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.cards import RANKS, Card
 
 if TYPE_CHECKING:  # only for types: the contract itself calls this module
-    from parlour.game import Event, Move, State
+    from parlour.game import Event, IllegalMoveError, Move, State, Wrong
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 """Suit letter to suit symbol."""
@@ -66,6 +68,21 @@ def arg_text(arg: Card | str | int) -> str:
     if isinstance(arg, str):
         return SUIT_SYMBOLS.get(arg, arg)
     return str(arg)
+
+
+def typed_text(move: Move) -> str:
+    """A move as it is typed, with the display's card names: ``play 9♣ 2``, ``take ♠``."""
+    return " ".join([move.verb, *(arg_text(a) for a in move.args)])
+
+
+def number_text(number: int) -> str:
+    """A whole number as a score line writes it, with a true minus sign: ``−22``, ``15``."""
+    return str(number).replace("-", "−")
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter: ``the round is over`` → ``The round is over``."""
+    return text[:1].upper() + text[1:]
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
@@ -156,6 +173,55 @@ def event_text(event: Event, names: Sequence[str], viewer: int | None) -> str:
     return _FIELD.sub(word, event.text)
 
 
+def wrong_text(wrong: Wrong, names: Sequence[str], seat: int | None, viewer: int | None) -> str:
+    """Why the rules refuse a move that ``seat`` tried (see :class:`~parlour.game.Wrong`), as
+    a sentence for ``viewer`` (``None``: a spectator): in the second person to ``seat`` itself,
+    with its hand listed to it alone.
+
+    >>> from parlour.cards import cards
+    >>> from parlour.game import Wrong
+    >>> wrong = Wrong.not_in_hand(cards("9C")[0], cards("9H 2C 5D"))
+    >>> wrong_text(wrong, ("Ann", "Bob"), 0, 0), wrong_text(wrong, ("Ann", "Bob"), 0, None)
+    ('9♣ is not in your hand (you hold 2♣, 5♦ and 9♥)', "9♣ is not in Ann's hand")
+    """
+    voice = Voice(names, seat, viewer) if seat is not None else None
+
+    def word(match: re.Match[str]) -> str:
+        field = match.group(1)
+        if field == "other's":
+            if wrong.other is None:
+                raise ValueError(f"reason {wrong.kind!r} says {{other's}} but names no other seat")
+            return "your" if wrong.other == viewer else f"{names[wrong.other]}'s"
+        if voice is None:
+            raise ValueError(f"reason {wrong.kind!r} has no seat for {{{field}}}")
+        if field == "hand":
+            return f" (you hold {cards_text(wrong.hand)})" if voice.is_you and wrong.hand else ""
+        if field == "player":
+            return voice.subject()
+        if field == "you":
+            return "you" if voice.is_you else names[voice.seat]
+        if field == "your":
+            return "your" if voice.is_you else f"{names[voice.seat]}'s"
+        return voice.verb(field)
+
+    return sentence(_FIELD.sub(word, wrong.text))
+
+
+def illegal_text(error: IllegalMoveError, viewer: int | None) -> str:
+    """The refused move of ``error`` as ``viewer`` reads it (the terminal and the web say
+    it to the seat that tried the move): :func:`wrong_text`, or the error's own message
+    when it carries no reason as data."""
+    if error.wrong is None:
+        return sentence(str(error))
+    return wrong_text(error.wrong, error.names, error.seat, viewer)
+
+
+def lead_text(names: Sequence[str], seat: int, viewer: int | None) -> str:
+    """Who leads a round (makes its first move), for ``viewer``: ``You lead this round``,
+    ``Ann leads this round``."""
+    return Voice(names, seat, viewer).says("lead", "this round")
+
+
 def reader_of(names: Sequence[str]) -> int | None:
     """The seat that a log of these names is read by: the one seat named ``You``
     (as ``parlour play`` names the one person at the keyboard), else nobody."""
@@ -168,22 +234,30 @@ def result_text(state: State, viewer: int | None) -> str:
     ``Ann and Bo win the match (…).``, ``The match is drawn at 60.``"""
     totals, winners = state.totals, state.winners()
     if len(winners) == len(totals):
-        return f"The match is drawn at {totals[0]}."
+        return f"The match is drawn at {number_text(totals[0])}."
     if viewer in winners:
         others = [state.names[w] for w in winners if w != viewer]
         who, verb = " and ".join(["You", *others]), "win"
     else:
         who = " and ".join(state.names[w] for w in winners)
         verb = "wins" if len(winners) == 1 else "win"
-    return f"{who} {verb} the match ({' – '.join(map(str, totals))})."
+    return f"{who} {verb} the match ({' – '.join(map(number_text, totals))})."
+
+
+def told_events(state: State, events: Iterable[Event]) -> list[Event]:
+    """The ``events`` a log beside the moves tells: all but those the move's own sentence
+    already tells (:attr:`~parlour.game.Game.told_by_moves`: a theft is the thief's move)."""
+    told = state.game.told_by_moves
+    return [e for e in events if e.kind not in told]
 
 
 def event_log(state: State, viewer: int | None) -> list[dict[str, Any]]:
-    """The current round's events for ``viewer``, oldest first: ``[{"seat": 0, "move": 12,
-    "kind": "Exact Twenty", "points": 10, "text": "You score 10 for Exact Twenty"}, …]``
-    (``move``: how many of the round's moves had been made)."""
+    """The current round's events for ``viewer``, oldest first, less those the moves tell
+    (:func:`told_events`): ``[{"seat": 0, "move": 12, "kind": "Exact Twenty", "points": 10,
+    "text": "You score 10 for Exact Twenty"}, …]`` (``move``: how many of the round's moves
+    had been made)."""
     return [{"seat": e.seat, "move": e.move, "kind": e.kind, "points": e.points,
-             "text": event_text(e, state.names, viewer)} for e in state.events]
+             "text": event_text(e, state.names, viewer)} for e in told_events(state, state.events)]
 
 
 def move_text(before: State, move: Move, viewer: int | None, *, made: bool = False) -> str:

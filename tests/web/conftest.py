@@ -606,6 +606,9 @@ def hidden_cards(state: State, seat: int | None) -> set[str]:
 _NOT_TEXT = {"table_id", "url", "spectate_url", "token", "person", "host"}
 """Random identifiers, which may hold a card-like word by chance."""
 _CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|10[CDHS]|JK)$")
+_SHOWN_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[A2-9JQK])([♣♦♥♠])")
+"""A card as the narrator writes it (9♣, 10♣): errors and the log name cards so."""
+_SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
 def cards_in(value: Any) -> set[str]:
@@ -615,6 +618,8 @@ def cards_in(value: Any) -> set[str]:
         for word in re.split(r"[^0-9A-Za-z]+", value):
             if _CARD.match(word):
                 found.add(word)
+        for rank, suit in _SHOWN_CARD.findall(value):
+            found.add(("T" if rank == "10" else rank) + _SUIT_LETTER[suit])
     elif isinstance(value, dict):
         for key, item in value.items():
             if key not in _NOT_TEXT:

@@ -1329,3 +1329,35 @@ def test_a_long_replay_comes_a_page_at_a_time(server: ServerProcess, browser: Br
         no_errors(page)
     finally:
         ctx.close()
+
+
+def test_the_table_says_who_leads_why_undo_is_gone_and_refusals_in_plain_words(
+    server: ServerProcess, context: BrowserContext
+) -> None:
+    """Issue 33's small words at the table: the round header says who leads the round; a refused move
+    is told to its player in the second person with the log's card names, in a toast that leaves the
+    hand uncovered; once a draw showed a hidden card, the page says why there is no undo."""
+    page = sit_down(context, server, "minus-twenty", AGAINST)
+    st = wait_turn_or_end(page)
+    lead = page.locator("#lead").inner_text()
+    first = st["moves"][0]["seat"] if st["moves"] else st["view"]["to_move"]
+    assert lead == ("You lead this round" if first == 0 else "Easy bot leads this round"), lead
+    hand = st["view"]["hand"]
+    absent = next(c for c in ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC") if c not in hand)
+    page.evaluate("m => window.parlour.send({type: 'move', move: m, version: window.parlour.state.version})",
+                  f"play {absent}")
+    toast = page.locator(".toast.error").first
+    toast.wait_for()
+    words = toast.inner_text()
+    shown = absent.replace("T", "10").replace("C", "♣")
+    assert words.startswith(f"{shown} is not in your hand (you hold "), words
+    assert "Ada" not in words and "You's" not in words
+    below = toast.bounding_box()
+    cards = page.locator(".my-hand").bounding_box()
+    assert below is not None and cards is not None
+    assert below["y"] + below["height"] <= cards["y"], "the toast covers the hand"
+    play_turns(page, 2)  # a play and a draw from the draw pile
+    wait_turn_or_end(page)
+    assert page.locator("#undo-btn").count() == 0
+    assert "a card drawn from the draw pile has been seen" in page.locator("#undo-note").inner_text()
+    no_errors(page)

@@ -13,6 +13,7 @@ import pytest
 
 from parlour import narrate
 from parlour import record as records
+from parlour.cards import Card
 from parlour.game import State
 
 from .conftest import (
@@ -191,7 +192,8 @@ def test_errors_stale_not_your_turn_illegal_syntax(server: ServerProcess) -> Non
                     + opponent_hand[0], "version": version}, "not_your_turn")
     expect(waiter, {"type": "move", "move": legal, "version": version}, "not_your_turn")
     error = expect(mover, {"type": "move", "move": f"play {opponent_hand[0]}", "version": version}, "illegal")
-    assert opponent_hand[0] in error["message"]  # it names the card the player asked for, nothing more
+    asked = narrate.card_text(Card.parse(opponent_hand[0]))
+    assert error["message"].startswith(f"{asked} is not in your hand (you hold ")  # the asked card, no other of theirs
     assert not (cards_in(error) & set(opponent_hand[1:]))
     expect(mover, {"type": "move", "move": "dance 7H", "version": version}, "syntax")
     expect(mover, {"type": "move", "move": "play", "version": version}, "syntax")

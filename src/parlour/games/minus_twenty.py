@@ -43,7 +43,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, sort_hand, to_text
+from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, deck_of, to_text
 from parlour.game import (
     Bounds,
     CardRole,
@@ -56,6 +56,7 @@ from parlour.game import (
     OptionError,
     RoundEnding,
     State,
+    Wrong,
     check_deck,
     restore_base,
 )
@@ -63,7 +64,7 @@ from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
 from parlour.games._base import PlayThenDraw, TurnObservation, best_over_suits
-from parlour.narrate import card_text, plural, suit_text
+from parlour.narrate import card_text, number_text, plural, suit_text, typed_text
 
 HAND = 7
 """Cards in each hand (option ``hand_size``)."""
@@ -156,7 +157,7 @@ def score_of(numbers: int, investments: int, count: int, minus: int = MINUS) -> 
 
 
 def meld_arithmetic(cards: Iterable[Card], minus: int = MINUS) -> str:
-    """How :func:`meld_score` reaches its figure, e.g. ``(27 - 20) x 3 + 20``."""
+    """How :func:`meld_score` reaches its figure, e.g. ``(27 − 20) × 3 + 20``."""
     items = list(cards)
     if not items:
         return "no meld"
@@ -165,8 +166,8 @@ def meld_arithmetic(cards: Iterable[Card], minus: int = MINUS) -> str:
 
 def arithmetic_of(numbers: int, investments: int, count: int, minus: int = MINUS) -> str:
     """:func:`meld_arithmetic` of a (non-empty) meld in figures."""
-    text = f"{numbers} - {minus}"
-    text = f"({text}) x {1 + investments}" if investments else text
+    text = f"{numbers} − {minus}"
+    text = f"({text}) × {1 + investments}" if investments else text
     return text + f" + {BONUS}" if count >= BONUS_CARDS else text
 
 
@@ -189,7 +190,7 @@ def meld_scored(suit: int, numbers: int, investments: int, count: int, minus: in
     is called, its points, and the event's words (a round's end asks the same of many deals)."""
     points = score_of(numbers, investments, count, minus)
     return kind_of(count, points), points, (
-        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
+        f"{{player}} {{score}} {number_text(points)} for {{their}} {SUIT_NAMES[SUITS[suit]]} meld: "
         f"{arithmetic_of(numbers, investments, count, minus)}")
 
 
@@ -461,41 +462,47 @@ class MinusTwentyState(PlayThenDraw):
         other._name_piles()
         return other
 
-    def _explain_illegal(self, move: Move) -> str:
-        name = self.names[self.to_move]
+    def _explain_illegal(self, move: Move) -> Wrong | str:
         verb, args = move
         if self.drawing:
             if verb in ("play", "discard"):
-                return f"{name} has played a card this turn; now draw (draw) or take a discard pile's top (take S)"
+                return Wrong("must_draw", "{player} {have} played a card this turn and must now draw: "
+                             + draw_choices(self.legal_moves()))
             if verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
                 suit = SUIT_INDEX[args[0]]
                 pile = self.discard_piles[suit]
                 if not pile:
-                    return f"the {SUIT_NAMES[SUITS[suit]]} discard pile is empty"
+                    return Wrong("empty_pile", f"The {SUIT_NAMES[SUITS[suit]]} discard pile is empty")
                 if suit == self.pile_played:
-                    return f"{pile[-1]} was discarded this turn and may not be taken back"
-            return "the rules do not allow it here"
+                    return f"{card_text(pile[-1])} was discarded this turn and may not be taken back"
+            return "A draw is 'draw' or 'take <suit>'"
         if verb in ("draw", "take"):
-            return f"{name} must first play or discard a card, then draw"
+            return Wrong("must_play", "{player} must first play or discard a card, then draw")
         if len(args) != 1 or not isinstance(args[0], Card):
-            return "the rules do not allow it here"
+            return "A play is 'play <card>' or 'discard <card>'"
         card = args[0]
         if not IN_DECK[card]:
-            return f"{card} is not used in Minus Twenty"
+            return f"{card_text(card)} is not used in Minus Twenty"
         if card not in options_deck(self.options):
-            return f"{card} is not in this match's deck (options suits, numbers and investments)"
+            return f"{card_text(card)} is not in this match's deck (options suits, numbers and investments)"
         if card not in self.hands[self.to_move]:
-            hand = " ".join(to_text(sort_hand(self.hands[self.to_move])))
-            return f"{card} is not in {name}'s hand ({hand})"
+            return Wrong.not_in_hand(card, self.hands[self.to_move])
         if verb == "play":
             suit = card & 3
             top = self.tops[self.to_move][suit]
             meld = SUIT_NAMES[SUITS[suit]]
             if is_investment(card):
-                return (f"an investment card (J, Q, K) goes on a meld only before its first number card; "
-                        f"{name}'s {meld} meld already holds numbers up to {top}")
-            return f"a number card goes on a meld only if higher than {top} (the {meld} meld's top number)"
-        return "the rules do not allow it here"
+                return Wrong("rule", "An investment card (J, Q, K) goes on a meld only before its first number "
+                             f"card; {{your}} {meld} meld already holds numbers up to {top}")
+            return Wrong("rule", f"A number card goes on a meld only if higher than {top} "
+                         f"(the top number of {{your}} {meld} meld)")
+        return f"{{player}} may not {typed_text(move)} here"
+
+
+def draw_choices(legal: Iterable[Move]) -> str:
+    """The draws open now, as a reader types them: ``draw, or take C or take S``."""
+    takes = [f"take {m.args[0]}" for m in legal if m.verb == "take"]
+    return "draw" + (", or " + " or ".join(takes) if takes else "")
 
 
 class MinusTwenty(Game):

@@ -38,7 +38,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, sort_hand
+from parlour.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card
 from parlour.game import (
     Bounds,
     CardRole,
@@ -51,6 +51,7 @@ from parlour.game import (
     OptionError,
     RoundEnding,
     State,
+    Wrong,
     check_deck,
     restore_base,
 )
@@ -58,7 +59,7 @@ from parlour.games._base import DRAW as DRAW
 from parlour.games._base import SUIT_INDEX as SUIT_INDEX
 from parlour.games._base import TAKE as TAKE
 from parlour.games._base import PlayThenDraw, TurnObservation, best_over_suits
-from parlour.narrate import card_text, plural, suit_text
+from parlour.narrate import card_text, number_text, plural, suit_text
 
 PLAYERS = 3
 HAND = 5
@@ -177,7 +178,7 @@ def score_of(total: int, faces: int) -> int:
 
 
 def stack_reckoning(cards: Iterable[Card]) -> str:
-    """How a stack's score is worked out, in words: ``(23 - 12) × 3 = 33``."""
+    """How a stack's score is worked out, in words: ``(23 − 12) × 3 = 33``."""
     items = list(cards)
     if not items:
         return "empty: 0"
@@ -187,10 +188,11 @@ def stack_reckoning(cards: Iterable[Card]) -> str:
 def reckoning_of(total: int, faces: int) -> str:
     """:func:`stack_reckoning` of a (non-empty) stack in figures."""
     if total == 0:
-        return f"{faces} face card{'s' if faces > 1 else ''} alone: -10 × {faces + 1} = {score_of(total, faces)}"
+        alone = f"{faces} face card{'s' if faces > 1 else ''} alone"
+        return f"{alone}: −10 × {faces + 1} = {number_text(score_of(total, faces))}"
     if total <= THRESHOLD:
         return f"total {total}, not over 12: 0"
-    return f"({total} - 12) × {faces + 1} = {score_of(total, faces)}"
+    return f"({total} − 12) × {faces + 1} = {score_of(total, faces)}"
 
 
 def stack_kind(cards: Iterable[Card]) -> str:
@@ -214,7 +216,7 @@ def stack_scored(suit: int, stack: tuple[Card, ...]) -> tuple[str, int, str]:
     points = score_of(total, faces)
     cards = " ".join(map(card_text, stack))
     return kind_of(total), points, (
-        f"{{player}} {{score}} {points} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
+        f"{{player}} {{score}} {number_text(points)} for {{their}} {SUIT_NAMES[SUITS[suit]]} stack "
         f"({cards}: {reckoning_of(total, faces)})")
 
 
@@ -368,36 +370,35 @@ class ProgressionState(PlayThenDraw):
         other._name_piles()
         return other
 
-    def _explain_illegal(self, move: Move) -> str:
-        name = self.names[self.to_move]
+    def _explain_illegal(self, move: Move) -> Wrong | str:
         verb, args = move
         if self.drawing:
             if verb in ("play", "public"):
-                return f"{name} has played this turn and must now draw ('draw' or 'take <suit>')"
+                return Wrong("must_draw",
+                             "{player} {have} played this turn and must now draw ('draw' or 'take <suit>')")
             if verb == "take" and len(args) == 1 and args[0] in SUIT_INDEX:
                 suit = SUIT_INDEX[args[0]]
                 pile = f"the public {SUIT_NAMES[SUITS[suit]]} stack"
                 if not self.public[suit]:
-                    return f"{pile} is empty"
+                    return Wrong("empty_pile", f"{pile} is empty")
                 if suit == self.pile_played and not self.take_back:
-                    return (f"{name} may not take back {self.public[suit][-1]}, played to {pile} "
-                            "this turn (takeback is off)")
-            return "a draw is 'draw' or 'take <suit>'"
+                    return Wrong("rule", f"{{player}} may not take back {card_text(self.public[suit][-1])}, "
+                                 f"played to {pile} this turn (takeback is off)")
+            return "A draw is 'draw' or 'take <suit>'"
         if verb in ("draw", "take"):
-            return f"{name} must play a card first ('play <card>' or 'public <card>'), then draw"
-        if len(args) != 1:
-            return "a play is 'play <card>' or 'public <card>'"
+            return Wrong("must_play", "{player} must play a card first ('play <card>' or 'public <card>'), then draw")
+        if len(args) != 1 or type(args[0]) is not Card:
+            return "A play is 'play <card>' or 'public <card>'"
         card = args[0]
-        hand = " ".join(str(c) for c in sort_hand(self.hands[self.to_move]))
         if card not in self.hands[self.to_move]:
-            return f"{card} is not in {name}'s hand ({hand})"
-        if verb == "play" and isinstance(card, Card):
+            return Wrong.not_in_hand(card, self.hands[self.to_move])
+        if verb == "play":
             stack = self.private[self.to_move][card & 3]
             highest = max(stack, key=lambda c: VALUE[c])
-            return (f"{card} (value {VALUE[card]}) may go on {name}'s private "
-                    f"{SUIT_NAMES[card.suit]} stack only if not lower than any card there "
-                    f"({highest} is worth {VALUE[highest]})")
-        return "a play is 'play <card>' or 'public <card>'"
+            return Wrong("rule", f"{card_text(card)} (value {VALUE[card]}) may go on {{your}} private "
+                         f"{SUIT_NAMES[card.suit]} stack only if not lower than any card there "
+                         f"({card_text(highest)} is worth {VALUE[highest]})")
+        return "A play is 'play <card>' or 'public <card>'"
 
 
 class Progression(Game):

@@ -49,6 +49,7 @@ from parlour.game import (
     OptionError,
     RoundEnding,
     State,
+    Wrong,
     check_deck,
     restore_base,
 )
@@ -599,11 +600,10 @@ class TwentyState(Turns, StockPile, State):
         other._over = self._over
         return other
 
-    def _explain_illegal(self, move: Move) -> str:
-        if move.verb != "play" or len(move.args) != 1:
-            return "the only move in Twenty is 'play <card>'"
-        hand = " ".join(str(c) for c in self.hands[self.to_move])
-        return f"{move.args[0]} is not in {self.names[self.to_move]}'s hand ({hand})"
+    def _explain_illegal(self, move: Move) -> Wrong | str:
+        if move.verb != "play" or len(move.args) != 1 or type(move.args[0]) is not Card:
+            return "The only move in Twenty is 'play <card>'"
+        return Wrong.not_in_hand(move.args[0], self.hands[self.to_move])
 
 
 class Twenty(Game):

@@ -18,7 +18,7 @@ from rich.rule import Rule
 
 from parlour import bots, narrate, record
 from parlour.cards import Card
-from parlour.game import Game, MissingRulesError, Move, State
+from parlour.game import Game, IllegalMoveError, MissingRulesError, Move, State, undo_reach
 from parlour.match import bot_rng, resolve_shorthand
 from parlour.terminal.views import render_observation, render_round_end
 
@@ -29,7 +29,9 @@ FACE_RANKS = (11, 12, 13)
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
 Other commands: [b]moves[/b] lists your legal moves, [b]hint[/b] asks the computer for its best moves,
-[b]rules[/b] shows how a turn works ([b]rules all[/b]: the full rules), [b]help[/b] shows this,
+[b]rules[/b] shows how a turn works ([b]rules all[/b]: the full rules),
+[b]undo[/b] takes back your last turn (against the computer, until a draw shows a hidden card),
+[b]help[/b] shows this,
 [b]quit[/b] stops (the record is saved with --save)."""
 
 
@@ -77,7 +79,9 @@ class TerminalTable:
 
     def _default_names(self) -> list[str]:
         if len(self.humans) == 1:
-            return ["You" if s == HUMAN else f"Computer ({s})" for s in self.seats]
+            # Two computers are told apart by number ("Computer 2 (medium) wins the match").
+            numbers = {seat: f" {n}" if len(self.bots) > 1 else "" for n, seat in enumerate(sorted(self.bots), 1)}
+            return ["You" if s == HUMAN else f"Computer{numbers[i]} ({s})" for i, s in enumerate(self.seats)]
         return [
             f"Player {i + 1}" + ("" if s == HUMAN else f" ({s})") for i, s in enumerate(self.seats)
         ]
@@ -93,6 +97,7 @@ class TerminalTable:
         out.print(Rule(f"{self.game.name} — seed {self.seed}"))
         try:
             self._save()
+            self._announce_lead()
             while True:
                 seat = self.state.current_player()
                 if seat is None:
@@ -104,6 +109,7 @@ class TerminalTable:
                     self._save()
                     self._seen_events = 0
                     out.print(Rule(f"Round {self.state.round_index + 1}"))
+                    self._announce_lead()
                     continue
                 if seat in self.bots:
                     move = self.bots[seat].choose(
@@ -156,8 +162,13 @@ class TerminalTable:
         self.console.print(f"{escape(text)}  [dim]({move})[/dim]", soft_wrap=True)
         self._announce_events()
 
+    def _announce_lead(self) -> None:
+        seat = self.state.current_player()
+        if seat is not None:
+            self.console.print(escape(narrate.lead_text(self.names, seat, self.reader)) + ".", soft_wrap=True)
+
     def _announce_events(self) -> None:
-        for event in self.state.events[self._seen_events:]:
+        for event in narrate.told_events(self.state, self.state.events[self._seen_events:]):
             text = escape(event.describe(self.names, self.reader))
             self.console.print(f"  [yellow]{text}[/yellow]", soft_wrap=True)
         self._seen_events = len(self.state.events)
@@ -187,13 +198,20 @@ class TerminalTable:
             if word.split() in (["rules"], ["rules", "all"]):
                 self._rules(full=word.split() == ["rules", "all"])
                 continue
+            if word == "undo":
+                if self._undo(seat):
+                    return
+                continue
             if word == "moves":
                 out.print("Legal moves: " + ", ".join(str(m) for m in self.state.legal_moves()))
                 continue
             try:
                 move = resolve_shorthand(self.state, text)
+            except IllegalMoveError as exc:
+                out.print(f"[red]{escape(narrate.illegal_text(exc, seat))}[/red]", soft_wrap=True)
+                continue
             except ValueError as exc:
-                out.print(f"[red]{escape(str(exc))}[/red]")
+                out.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
                 continue
             if not self._confirm_discard(text, move):
                 continue
@@ -224,6 +242,20 @@ class TerminalTable:
         self.console.print(Markdown(text))
         if not full:
             self.console.print("[dim]Type [b]rules all[/b] for the full rules.[/dim]")
+
+    def _undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last turn and the moves made since, as the web's undo does
+        (:func:`~parlour.game.undo_reach`); say why not when it cannot.  Returns whether anything was undone."""
+        count = undo_reach(self.state, seat, against_bots=len(self.humans) == 1)
+        if count.moves == 0:
+            self.console.print(f"[yellow]{escape(count.why_not)}[/yellow]", soft_wrap=True)
+            return False
+        for _ in range(count.moves):
+            self.state.undo()
+        self._seen_events = len(self.state.events)
+        self._save()
+        self.console.print(f"Took back {narrate.plural(count.moves, 'move')}.")
+        return True
 
     def _hint(self, seat: int) -> None:
         self.console.print(f"[dim]thinking ({bots.HINT_LEVEL} bot)…[/dim]")

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from parlour.cards import SUIT_NAMES, SUITS, Card
 from parlour.games.minus_twenty import meld_score
-from parlour.narrate import plural
+from parlour.narrate import lead_text, number_text, plural
 from parlour.terminal.views import card_text, cards_text, scoreboard, sorted_cards
 
 
@@ -21,7 +21,7 @@ def _meld_cell(cards: list[str], minus: int) -> tuple[Text, int]:
         return Text("—", style="dim"), 0
     points = meld_score((Card.parse(c) for c in cards), minus)
     style = "bold green" if points > 0 else ("bold red" if points < 0 else "bold")
-    return Text.assemble(cards_text(cards), "  ", (f"= {points}", style)), points
+    return Text.assemble(cards_text(cards), "  ", (f"= {number_text(points)}", style)), points
 
 
 def _pile_cell(cards: list[str], just_discarded: str | None) -> Text:
@@ -47,7 +47,7 @@ def _match_line(obs: dict[str, Any]) -> Text:
         kind = f"Round {obs['round']}, best of {options['best_of']} (rounds won {wins})"
     else:
         kind = f"Round {obs['round']} of {options['rounds']}"
-    return Text(f"{kind}; {names[obs['starters'][-1]]} started this round")
+    return Text(f"{kind}. {lead_text(names, obs['starters'][-1], obs['seat'])}.")
 
 
 def render(obs: dict[str, Any]) -> RenderableType:
@@ -72,8 +72,8 @@ def render(obs: dict[str, Any]) -> RenderableType:
             SUIT_NAMES[suit], theirs, _pile_cell(obs["discard_piles"][suit], obs["discarded"]), mine,
         )
     table.add_row(
-        Text("if the round ended now", style="italic"), Text(str(running[other]), style="bold"), "",
-        Text(str(running[seat]), style="bold"),
+        Text("if the round ended now", style="italic"), Text(number_text(running[other]), style="bold"), "",
+        Text(number_text(running[seat]), style="bold"),
     )
     lines.append(table)
 

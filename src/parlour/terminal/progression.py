@@ -12,12 +12,13 @@ from rich.text import Text
 
 from parlour.cards import SUIT_NAMES, SUITS, Card
 from parlour.games.progression import stack_score
+from parlour.narrate import number_text
 from parlour.terminal.views import card_text, cards_text, scoreboard, sorted_cards
 
 
 def _score(points: int) -> Text:
     style = "green" if points > 0 else "red" if points < 0 else "dim"
-    return Text(f"{points:+d}" if points else "0", style=style)
+    return Text(number_text(points) if points < 0 else f"+{points}" if points else "0", style=style)
 
 
 def _stack(cards: list[str]) -> Text:

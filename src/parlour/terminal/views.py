@@ -16,6 +16,7 @@ from rich.text import Text
 from parlour import games
 from parlour.cards import Card, sort_hand
 from parlour.game import State
+from parlour.narrate import number_text
 
 RED_SUITS = ("H", "D")
 
@@ -48,8 +49,8 @@ def scoreboard(obs: dict[str, Any]) -> Table:
         mine = seat == obs["seat"] and name != "You"
         table.add_column(name + (" (you)" if mine else ""), justify="right")
     for number, scores in enumerate(obs["history"], 1):
-        table.add_row(f"round {number}", *map(str, scores))
-    table.add_row(f"round {obs['round']} so far", *map(str, obs["scores"]))
+        table.add_row(f"round {number}", *map(number_text, scores))
+    table.add_row(f"round {obs['round']} so far", *map(number_text, obs["scores"]))
     return table
 
 
@@ -79,6 +80,6 @@ def render_round_end(state: State) -> RenderableType:
     for name in state.names:
         table.add_column(name, justify="right")
     for number, scores in enumerate(state.round_scores(), 1):
-        table.add_row(f"round {number}", *map(str, scores))
-    table.add_row("total", *map(str, state.totals), style="bold")
+        table.add_row(f"round {number}", *map(number_text, scores))
+    table.add_row("total", *map(number_text, state.totals), style="bold")
     return table

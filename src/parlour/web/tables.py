@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour import names as naming
+from parlour import narrate
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
 from parlour.match import resolve_shorthand
 from parlour.web.limits import Limits, Strikes, TokenBucket
@@ -241,9 +242,9 @@ class Table:
         """Refuse a move from ``seat`` unless it is its turn."""
         to_move = self.state.current_player()
         if to_move is None:
-            raise ProtocolError("not_your_turn", "the round is over")
+            raise ProtocolError("not_your_turn", "The round is over")
         if to_move != seat:
-            raise ProtocolError("not_your_turn", f"it is {self.seats[to_move].name}'s turn")
+            raise ProtocolError("not_your_turn", f"It is {self.seats[to_move].name}'s turn")
 
     def read_move(self, seat: int, text: str) -> Move:
         """``seat``'s move in notation, checked by the engine (its turn, the syntax, the rules)."""
@@ -253,7 +254,7 @@ class Table:
         except MoveSyntaxError as exc:
             raise ProtocolError("syntax", str(exc)) from None
         except IllegalMoveError as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            raise ProtocolError("illegal", narrate.illegal_text(exc, seat)) from None
 
     def resolve(self, seat: int, text: str) -> Move:
         """What ``seat`` typed (full notation, or a shorthand such as ``8s``) as its one legal move
@@ -264,7 +265,7 @@ class Table:
         except MoveSyntaxError as exc:
             raise ProtocolError("syntax", str(exc)) from None
         except IllegalMoveError as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            raise ProtocolError("illegal", narrate.illegal_text(exc, seat)) from None
         except ValueError as exc:  # several legal moves match: resolve_shorthand names them
             raise ProtocolError("ambiguous", str(exc)) from None
 

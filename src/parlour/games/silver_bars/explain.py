@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from parlour.cards import Card
-from parlour.game import Move, MoveSyntaxError
+from parlour.game import Move, MoveSyntaxError, Wrong
 from parlour.games.silver_bars.cards import (
     BAR,
     BAR_VALUE,
@@ -28,7 +28,7 @@ from parlour.games.silver_bars.cards import (
     vault_bars,
 )
 from parlour.games.silver_bars.tables import BAR_TOP, EMPTY, LOCKED, MINER_TOP, RUBBLED, bar_fits
-from parlour.narrate import card_text, cards_text, plural
+from parlour.narrate import card_text, cards_text, plural, typed_text
 
 if TYPE_CHECKING:
     from parlour.games.silver_bars.rules import SilverBarsState
@@ -57,13 +57,13 @@ def vault_takes(cards: Sequence[Card], rubble: bool, locked: bool) -> tuple[str,
 # -- the moves' forms --------------------------------------------------------------
 
 _USAGE = {
-    BAR: "a silver bar goes into one of your vaults: play {card} <vault>",
-    MINER: "a miner goes on one of your vaults: play {card} <vault>",
-    RUBBLE: "rubble goes on one of your opponent's empty vaults: play {card} <their vault>",
-    SHOVEL: "a shovel clears the rubble off one of your vaults: play {card} <vault>",
-    STRIKE: "the worker's strike takes no vault: play {card}",
-    LO_THIEF: "a lo thief takes from their vault into yours: play {card} <their vault> <your vault>",
-    HI_THIEF: "a hi thief takes from their vault into yours: play {card} <their vault> <your vault>",
+    BAR: "A silver bar goes into one of your vaults: play {card} <vault>",
+    MINER: "A miner goes on one of your vaults: play {card} <vault>",
+    RUBBLE: "Rubble goes on one of your opponent's empty vaults: play {card} <their vault>",
+    SHOVEL: "A shovel clears the rubble off one of your vaults: play {card} <vault>",
+    STRIKE: "The worker's strike takes no vault: play {card}",
+    LO_THIEF: "A lo thief takes from their vault into yours: play {card} <their vault> <your vault>",
+    HI_THIEF: "A hi thief takes from their vault into yours: play {card} <their vault> <your vault>",
 }
 _ARITY = {BAR: 1, MINER: 1, RUBBLE: 1, SHOVEL: 1, STRIKE: 0, LO_THIEF: 2, HI_THIEF: 2}
 """The vaults ``play`` names for each kind of card."""
@@ -75,16 +75,16 @@ def check_form(move: Move) -> None:
     a lock is not a card of the hand.  :class:`MoveSyntaxError` says what was expected."""
     for arg in move.args:
         if type(arg) is int and not 1 <= arg <= VAULTS:
-            raise MoveSyntaxError(f"vaults are numbered 1 to {VAULTS} from the player's left, not {arg}")
+            raise MoveSyntaxError(f"Vaults are numbered 1 to {VAULTS} from your left, not {arg}")
     if move.verb in ("play", "discard"):
         card = move.card()
         kind = KIND[card]
         if kind == LOCK_CARD:
             raise MoveSyntaxError(
-                f"{card} is a lock: locks are kept apart from the hand; lock a vault with: lock <vault>"
+                f"{card_text(card)} is a lock: locks are kept apart from the hand; lock a vault with: lock <vault>"
             )
         if move.verb == "play" and len(move.args) - 1 != _ARITY[kind]:
-            raise MoveSyntaxError(_USAGE[kind].format(card=card))
+            raise MoveSyntaxError(_USAGE[kind].format(card=card_text(card)))
 
 
 # -- moves -------------------------------------------------------------------------
@@ -127,44 +127,46 @@ def move_words(state: SilverBarsState, move: Move, viewer: int | None) -> str:
 
 # -- illegal moves -----------------------------------------------------------------
 
-def why_illegal(state: SilverBarsState, move: Move) -> str:
-    """Why the rules forbid ``move`` in this position, in the player's terms."""
+def why_illegal(state: SilverBarsState, move: Move) -> Wrong | str:
+    """Why the rules forbid ``move`` in this position, in the player's terms (as data the
+    narrator words for each reader: ``{your}`` vaults are the mover's, ``{other's}`` the
+    opponent's)."""
     try:  # a move built in code rather than parsed may not even have a form of the game
         state.check_syntax(move)
     except MoveSyntaxError as error:
         return str(error)
     seat = state.to_move
-    name = state.names[seat]
     verb, args = move
     # The syntax is checked: vault numbers are 1–5, and a play or discard names a card first.
     vaults = [a - 1 for a in args if type(a) is int]
     if state.strike_against == seat:
-        return f"a worker's strike is pending against {name}: this turn is spent resolving it ('resolve')"
+        return Wrong("must_resolve", "A worker's strike is pending against {you}: "
+                     "this turn is spent resolving it ('resolve')")
     if verb == "resolve":
-        return "there is no worker's strike to resolve"
+        return "There is no worker's strike to resolve"
     if verb == "lock":
-        return _lock_reason(state.vstate[seat][vaults[0]], vaults[0])
+        return Wrong("rule", _lock_reason(state.vstate[seat][vaults[0]], vaults[0]))
     card = args[0]
     assert isinstance(card, Card)
     if card not in state.hands[seat]:
-        hand = " ".join(str(c) for c in state.hands[seat])
-        return f"{card} is not in {name}'s hand ({hand})"
+        return Wrong.not_in_hand(card, state.hands[seat])
     kind = KIND[card]
     own = state.vstate[seat]
     if kind in (LO_THIEF, HI_THIEF):
-        return _thief_reason(card, state.vstate[1 - seat], own, vaults[0], vaults[1])
-    where = f"vault {vaults[0] + 1}" if vaults else ""
+        return Wrong("rule", _thief_reason(card, state.vstate[1 - seat], own, vaults[0], vaults[1]), other=1 - seat)
+    where = f"{{your}} vault {vaults[0] + 1}" if vaults else ""
     if kind == BAR:
-        return _bar_reason(own[vaults[0]], BAR_VALUE[card], where)
+        return Wrong("rule", _bar_reason(own[vaults[0]], BAR_VALUE[card], where))
     if kind == MINER:
-        return _miner_reason(own[vaults[0]], where)
+        return Wrong("rule", _miner_reason(own[vaults[0]], where))
     if kind == RUBBLE:
+        theirs = f"{{other's}} vault {vaults[0] + 1}"
         if state.vstate[1 - seat][vaults[0]] == RUBBLED:
-            return f"their {where} is already under rubble"
-        return f"their {where} is not empty: rubble goes only on an empty vault"
+            return Wrong("rule", f"{theirs} is already under rubble", other=1 - seat)
+        return Wrong("rule", f"{theirs} is not empty: rubble goes only on an empty vault", other=1 - seat)
     if kind == SHOVEL:
-        return f"{where} has no rubble to shovel off"
-    return "the rules do not allow it here"
+        return Wrong("rule", f"{where} has no rubble to shovel off")
+    return f"{{player}} may not {typed_text(move)} here"
 
 
 def _bar_reason(state: int, value: int, where: str) -> str:
@@ -173,10 +175,10 @@ def _bar_reason(state: int, value: int, where: str) -> str:
     if state == RUBBLED:
         return f"{where} is under rubble (shovel it off first)"
     if BAR_TOP <= state < MINER_TOP:
-        return (f"{where}'s top card is a silver bar ({state - BAR_TOP}): "
+        return (f"the top card of {where} is a silver bar ({state - BAR_TOP}): "
                 "a silver bar goes into an empty vault or onto a miner")
     under = state - MINER_TOP
-    return f"{where}'s top card is a miner over {_value_word(under)}: a bar there must be higher than {under}"
+    return f"the top card of {where} is a miner over {_value_word(under)}: a bar there must be higher than {under}"
 
 
 def _miner_reason(state: int, where: str) -> str:
@@ -186,40 +188,40 @@ def _miner_reason(state: int, where: str) -> str:
         return f"{where} is under rubble (shovel it off first)"
     if state == EMPTY:
         return f"{where} is empty: a miner goes on a silver bar"
-    return f"{where}'s top card is already a miner: a miner goes on a silver bar"
+    return f"the top card of {where} is already a miner: a miner goes on a silver bar"
 
 
 def _lock_reason(state: int, i: int) -> str:
-    where = f"vault {i + 1}"
+    where = f"{{your}} vault {i + 1}"
     if state == LOCKED:
         return f"{where} is already locked"
     if state == RUBBLED:
         return f"{where} is under rubble: a lock goes only on a silver bar"
     if state == EMPTY:
         return f"{where} is empty: a lock goes only on a silver bar"
-    return f"{where}'s top card is a miner: a lock goes only on a silver bar"
+    return f"the top card of {where} is a miner: a lock goes only on a silver bar"
 
 
 def _thief_reason(card: Card, theirs: Sequence[int], own: Sequence[int], src: int, dst: int) -> str:
     thief = "lo thief" if KIND[card] == LO_THIEF else "hi thief"
     tops = {i: s - BAR_TOP for i, s in enumerate(theirs) if BAR_TOP <= s < MINER_TOP}
     if not tops:
-        return f"no unlocked vault of theirs has a silver bar on top for the {thief} to take"
+        return f"none of {{other's}} unlocked vaults has a silver bar on top for the {thief} to take"
     value = min(tops.values()) if KIND[card] == LO_THIEF else max(tops.values())
     if theirs[src] == LOCKED:
-        return f"their vault {src + 1} is locked: a thief cannot take from it"
+        return f"{{other's}} vault {src + 1} is locked: a thief cannot take from it"
     if src not in tops:
-        return f"their vault {src + 1} has no silver bar on top"
+        return f"{{other's}} vault {src + 1} has no silver bar on top"
     if tops[src] != value:
         where = " or ".join(str(i + 1) for i, v in tops.items() if v == value)
         lowest = "lowest" if KIND[card] == LO_THIEF else "highest"
-        return (f"the {thief} takes the {lowest} silver bar on top of their unlocked vaults, "
-                f"{_value_word(value)} (their vault {where}), not the {tops[src]} in their vault {src + 1}")
+        return (f"the {thief} takes the {lowest} silver bar on top of {{other's}} unlocked vaults, "
+                f"{_value_word(value)} (vault {where}), not the {tops[src]} in vault {src + 1}")
     if not any(bar_fits(s, value) for s in own):
-        return (f"the stolen {value} would fit none of your vaults, so the {thief} cannot be played "
+        return (f"the stolen {value} would fit none of {{your}} vaults, so the {thief} cannot be played "
                 "(it can still be discarded)")
-    return f"the stolen {value} cannot go into vault {dst + 1}: " + _bar_reason(
-        own[dst], value, f"vault {dst + 1}")
+    return f"the stolen {value} cannot go into {{your}} vault {dst + 1}: " + _bar_reason(
+        own[dst], value, f"{{your}} vault {dst + 1}")
 
 
 # -- the events' sentences -----------------------------------------------------------

@@ -90,6 +90,7 @@ class SilverBars(Game):
     thief J♣), one card in each hand and three in the draw pile — when to lock a bar, and
     whether the thief takes it first (``docs/research.md``)."""
     event_kinds = ("Theft", "Worker's Strike", "Lock-out", "Draw Pile Empty", "Shipment", "Perfect Round")
+    told_by_moves = ("Theft",)
     endings = (RoundEnding("Lock-out", "Lock-out"), RoundEnding("Draw pile empty", "Draw Pile Empty"))
     deal_zones = ("hands", "stock")
 

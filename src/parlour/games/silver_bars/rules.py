@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple, TypeAlias, cast
 from typing_extensions import TypedDict
 
 from parlour.cards import Card
-from parlour.game import BaseObservation, Deal, Event, Game, Move, Observation, State
+from parlour.game import BaseObservation, Deal, Event, Game, Move, Observation, State, Wrong
 from parlour.games._base import StockPile, Turns
 from parlour.games.silver_bars.cards import (
     BAR_VALUE,
@@ -733,5 +733,5 @@ class SilverBarsState(Turns, StockPile, State):
         super().check_syntax(move)
         check_form(move)
 
-    def _explain_illegal(self, move: Move) -> str:
+    def _explain_illegal(self, move: Move) -> Wrong | str:
         return why_illegal(self, move)

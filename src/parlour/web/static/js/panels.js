@@ -3,6 +3,32 @@
 import { dots, h } from "./dom.js";
 import { num, signed } from "./numbers.js";
 
+/** Who won a finished match, for the reader at seat ``me`` (null: a spectator): "You win the match!",
+ *  "Ann wins the match", "You and Bo share the win", "The match is a draw" (every seat shares it).
+ *  ``heading`` false: the banner's short form ("you win!", "Ann and Bo share the win"). */
+export function winnersText(st, names, me, heading) {
+  const w = (st.summary && st.summary.winners) || [];
+  if (!w.length) return heading ? "The match is over" : "finished";
+  if (w.length === names.length && w.length > 1) return heading ? "The match is a draw" : "a draw";
+  if (w.length === 1) {
+    if (w[0] === me) return heading ? "★ You win the match!" : "you win!";
+    return (heading ? "★ " : "") + names[w[0]] + " wins" + (heading ? " the match" : "");
+  }
+  const who = w.indexOf(me) >= 0
+    ? ["You"].concat(w.filter(function (s) { return s !== me; }).map(function (s) { return names[s]; }))
+    : w.map(function (s) { return names[s]; });
+  return (heading ? "★ " : "") + who.slice(0, -1).join(", ") + " and " + who[who.length - 1] + " share the win";
+}
+
+/** Who leads (made the first move of) the round, for the reader at seat ``me``: "You lead this round",
+ *  "Ann leads this round"; before the first move, the seat to move leads. */
+export function leadText(st, names, me) {
+  const moves = Array.isArray(st.moves) ? st.moves : [];
+  const first = moves.length && moves[0].seat !== null && moves[0].seat !== undefined ? moves[0].seat : st.view.to_move;
+  if (first === null || first === undefined) return "";
+  return first === me ? "You lead this round" : names[first] + " leads this round";
+}
+
 /** The round's score of each seat, with the scoring sentences of the round's log and each part's value
  *  (melds, stacks, vaults: as the server sums them up). */
 export function roundBreakdown(st, names, last) {

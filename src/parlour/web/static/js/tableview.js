@@ -6,7 +6,7 @@ import { fill, h } from "./dom.js";
 import { hostTools } from "./host.js";
 import { offerMap, offerText, seatLegal } from "./moves.js";
 import { notationBox } from "./notation.js";
-import { logPanel, roundBreakdown, scorePanel, scoreSheet, sheetNow } from "./panels.js";
+import { leadText, logPanel, roundBreakdown, scorePanel, scoreSheet, sheetNow, winnersText } from "./panels.js";
 import { rulesDrawer } from "./rules.js";
 
 /** The view of table ``T`` in ``app``; ``act``: {send(msg), playMove(move), openReplay()}.
@@ -80,8 +80,7 @@ export function tableView(app, T, act) {
     if (st.status === "abandoned") {
       banner = "This table was abandoned";
     } else if (st.status === "finished") {
-      const w = (st.summary && st.summary.winners) || [];
-      banner = "Match over — " + (w.length === 1 ? (w[0] === me ? "you win!" : names[w[0]] + " wins") : w.length ? "a draw" : "finished");
+      banner = "Match over — " + winnersText(st, names, me, false);
     } else if (st.status === "round_over") {
       banner = "Round " + view.round + " is over";
     } else if (myTurn) {
@@ -94,6 +93,7 @@ export function tableView(app, T, act) {
       h("div.title",
         h("h1", layout.name),
         h("span.round", "Round " + view.round + layout.target),
+        st.status === "playing" ? h("span.lead#lead", leadText(st, names, me)) : null,
         me === null ? h("span.badge.spect#watching", "watching") : null,
         rules.button),
       h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
@@ -150,10 +150,15 @@ export function tableView(app, T, act) {
     const me = T.seat;
     const myTurn = me !== null && seatLegal(T.state, T.seat).length > 0 && st.view.to_move === me;
     if (!(st.can_hint || st.can_undo) || st.status === "abandoned") { fill(slots.assist); return; }
+    // Against the computer, a move of yours this round that can no longer be undone was followed by a
+    // draw from the draw pile (the server's undo never goes back past one): say so, not just vanish.
+    const moved = Array.isArray(st.moves) && st.moves.some(function (m) { return m.seat === me; });
+    const noUndo = st.can_hint && !st.can_undo && moved && st.status === "playing";
     fill(slots.assist, h("section.panel.assist",
       h("div.btn-row",
         st.can_hint ? h("button.btn#hint-btn", { type: "button", disabled: !myTurn, onclick: function () { act.send({ type: "hint" }); } }, "? Hint") : null,
         st.can_undo ? h("button.btn#undo-btn", { type: "button", onclick: function () { act.send({ type: "undo" }); } }, "↶ Undo") : null),
+      noUndo ? h("p.muted#undo-note", "No undo: a card drawn from the draw pile has been seen, so the moves before it cannot be taken back.") : null,
       T.hint ? hintList(T.hint, myTurn) : null));
   }
 
@@ -174,8 +179,7 @@ export function tableView(app, T, act) {
       return box;
     }
     if (finished) {
-      const w = sum.winners || [];
-      box.append(h("h2", w.length === 1 ? "★ " + (w[0] === me ? "You win the match!" : names[w[0]] + " wins the match") : "The match is a draw"));
+      box.append(h("h2", winnersText(st, names, me, true)));
     } else {
       box.append(h("h2", "Round " + view.round + " is over"));
     }
