@@ -417,6 +417,8 @@ def serve_command(
     replays_per_minute: Annotated[int, typer.Option(
         min=1, help="replays (uploaded records, finished tables) one address may ask for in a minute")] = 20,
     hints_per_minute: Annotated[int, typer.Option(min=1, help="hints one seat may ask for in a minute")] = 20,
+    lesson_steps_per_minute: Annotated[int, typer.Option(
+        min=1, help="steps of the guided first matches one address may ask for in a minute")] = 120,
     kb_rate: Annotated[float, typer.Option(
         min=1.0, help="kB a second one connection may send (bursts of 32 times as many): more closes it")] = 64.0,
 ) -> None:
@@ -439,7 +441,8 @@ def serve_command(
                     address_tables_per_hour=max_address_per_hour, address_bot_tables=max_address_bot_tables,
                     new_players_per_hour=new_players_per_hour, sockets=max_sockets, spectators=max_spectators,
                     sockets_per_minute=sockets_per_minute, replays_per_minute=replays_per_minute,
-                    hints_per_minute=hints_per_minute, bytes_per_second=round(kb_rate * 1024),
+                    hints_per_minute=hints_per_minute, lesson_steps_per_minute=lesson_steps_per_minute,
+                    bytes_per_second=round(kb_rate * 1024),
                     byte_burst=round(kb_rate * 1024 * 32))
     _check_database_path(db, "parlour.db")
     try:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from parlour import games, learn
@@ -19,7 +20,8 @@ GAME_IDS = [game_id for game_id in games.ids() if games.entry(game_id).tutorial 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("learn-api")
-    proc = ServerProcess(f"sqlite:///{folder / 'parlour.db'}", log_path=folder / "server.log").start()
+    proc = ServerProcess(f"sqlite:///{folder / 'parlour.db'}", log_path=folder / "server.log",
+                         extra=("--lesson-steps-per-minute", "100000")).start()
     yield proc
     proc.stop()
 
@@ -101,3 +103,22 @@ def test_unknown_games_and_odd_text_are_refused(api: ServerProcess) -> None:
     refused(api.post("/api/learn/twenty", content=b"not json", headers={"Content-Type": "application/json"}), 400)
     page = lesson(api, "twenty", ["next", "next", "play \x00"])
     assert page["accepted"] == 2 and not page["ok"]
+
+
+def test_one_address_cannot_ask_for_lesson_steps_without_end(tmp_path: Path) -> None:
+    """Each step walks the lesson again on the server's event loop: an address gets its burst (half a
+    minute's worth), then 429 with when to try again; another address is served meanwhile."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'parlour.db'}", log_path=tmp_path / "server.log",
+                           extra=("--lesson-steps-per-minute", "6")).start()
+    try:
+        def ask(address: str) -> httpx.Response:
+            with httpx.Client(base_url=server.url, trust_env=False, timeout=30,
+                              transport=httpx.HTTPTransport(local_address=address)) as http:
+                return http.post("/api/learn/twenty", json={"answers": []})
+
+        codes = [ask("127.0.0.5").status_code for _ in range(6)]
+        assert codes[:3] == [200, 200, 200] and 429 in codes, codes
+        assert "try again" in refused(ask("127.0.0.5"), 429)
+        assert ask("127.0.0.6").status_code == 200
+    finally:
+        server.stop()

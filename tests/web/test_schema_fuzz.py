@@ -57,7 +57,7 @@ CHECKS = [not_a_server_error, content_type_conformance, response_schema_conforma
 GENEROUS = {
     "--max-open": "100000", "--max-per-hour": "1000000", "--max-tables": "100000", "--max-waiting": "100000",
     "--max-address-open": "100000", "--max-address-per-hour": "1000000", "--new-players-per-hour": "1000000",
-    "--replays-per-minute": "1000000",
+    "--replays-per-minute": "1000000", "--lesson-steps-per-minute": "1000000",
 }
 """Limits raised far out of the way, so that valid requests get past "too many" to the code behind it
 (the limits themselves are tested in test_limits.py and test_abuse.py); bots-only tables keep theirs,

@@ -261,6 +261,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
                        max_age=SESSION_DAYS * 24 * 3600, same_site="lax", https_only=https_only)
     app.add_middleware(Guard, allowed_origins=allowed_origins, hosts=hosts, https_only=https_only)
     sessions = KeyedBuckets.per_minute(limits.sockets_per_minute)
+    lesson_steps = KeyedBuckets.per_minute(limits.lesson_steps_per_minute)
 
     def manager() -> TableManager:
         return holder["manager"]
@@ -437,6 +438,10 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def lesson(game_id: str, request: Request) -> Response:
         """A guided first match after the learner's answers so far: what has been said, the step waiting,
         the learner's view and layout, and why the last answer was refused (if it was)."""
+        address = address_of(request.scope)
+        if not lesson_steps.allow(address):
+            raise TableError("too many lesson steps from your address in the last minute: try again "
+                             f"{retry_text(lesson_steps.wait(address))}", 429)
         page = lessons.lesson_page(game_id, lessons.read_answers(await body(request)))
         return AsciiJSON(page)
 

@@ -72,6 +72,9 @@ class Limits:
     """Replays (uploaded records, finished tables) one address may ask for in a minute."""
     hints_per_minute: int = 20
     """Hints one seat may ask for in a minute (a hint already worked out costs nothing)."""
+    lesson_steps_per_minute: int = 120
+    """Steps of the guided first matches one address may ask for in a minute (each walks the lesson
+    again from its start, some 20 ms of the server's one event loop; a learner reads between steps)."""
 
 
 STRIKE_SECONDS = 10.0
