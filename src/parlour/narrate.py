@@ -22,7 +22,7 @@ tried it: ``9♣ is not in your hand (you hold 2♣, 5♦ and 9♥)``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +141,38 @@ class Voice:
         return f"{self.names[owner]}'s"
 
 
+def _fill(template: str, names: Sequence[str], seat: int | None, viewer: int | None, other: int | None,
+          what: str, extra: Mapping[str, str] | None = None) -> str:
+    """``template``'s fields filled for ``viewer`` (an event's or a refusal's: ``what`` names it in
+    errors): ``{player}``, ``{player's}``, ``{you}``, ``{your}``, ``{their}`` and verbs speak of
+    ``seat``, ``{other's}`` of ``other``, and ``extra`` gives any other field's words."""
+    voice = Voice(names, seat, viewer) if seat is not None else None
+
+    def word(match: re.Match[str]) -> str:
+        field = match.group(1)
+        if extra is not None and field in extra:
+            return extra[field]
+        if field == "other's":
+            if other is None:
+                raise ValueError(f"{what} says {{other's}} but names no other seat")
+            return "your" if other == viewer else f"{names[other]}'s"
+        if voice is None:
+            raise ValueError(f"{what} has no acting seat for {{{field}}}")
+        if field == "player":
+            return voice.subject()
+        if field == "player's":
+            return "Your" if voice.is_you else f"{names[voice.seat]}'s"
+        if field == "you":
+            return "you" if voice.is_you else names[voice.seat]
+        if field == "your":
+            return "your" if voice.is_you else f"{names[voice.seat]}'s"
+        if field == "their":
+            return "your" if voice.is_you else "their"
+        return voice.verb(field)
+
+    return _FIELD.sub(word, template)
+
+
 def event_text(event: Event, names: Sequence[str], viewer: int | None) -> str:
     """``event`` as a sentence for ``viewer`` (``None``: a spectator, or a record
     read aloud): its template (see :class:`~parlour.game.Event`) in the second
@@ -151,26 +183,7 @@ def event_text(event: Event, names: Sequence[str], viewer: int | None) -> str:
     >>> event_text(scored, ("Ann", "Bob"), 0), event_text(scored, ("Ann", "Bob"), 1)
     ('You score 10 for Exact Twenty', 'Ann scores 10 for Exact Twenty')
     """
-    seat = event.seat
-    voice = Voice(names, seat, viewer) if seat is not None else None
-
-    def word(match: re.Match[str]) -> str:
-        field = match.group(1)
-        if field == "other's":
-            if event.other is None:
-                raise ValueError(f"event {event.kind!r} says {{other's}} but names no other seat")
-            return "your" if event.other == viewer else f"{names[event.other]}'s"
-        if voice is None:
-            raise ValueError(f"event {event.kind!r} has no acting seat for {{{field}}}")
-        if field == "player":
-            return voice.subject()
-        if field == "player's":
-            return "Your" if voice.is_you else f"{names[voice.seat]}'s"
-        if field == "their":
-            return "your" if voice.is_you else "their"
-        return voice.verb(field)
-
-    return _FIELD.sub(word, event.text)
+    return _fill(event.text, names, event.seat, viewer, event.other, f"event {event.kind!r}")
 
 
 def wrong_text(wrong: Wrong, names: Sequence[str], seat: int | None, viewer: int | None) -> str:
@@ -184,27 +197,8 @@ def wrong_text(wrong: Wrong, names: Sequence[str], seat: int | None, viewer: int
     >>> wrong_text(wrong, ("Ann", "Bob"), 0, 0), wrong_text(wrong, ("Ann", "Bob"), 0, None)
     ('9♣ is not in your hand (you hold 2♣, 5♦ and 9♥)', "9♣ is not in Ann's hand")
     """
-    voice = Voice(names, seat, viewer) if seat is not None else None
-
-    def word(match: re.Match[str]) -> str:
-        field = match.group(1)
-        if field == "other's":
-            if wrong.other is None:
-                raise ValueError(f"reason {wrong.kind!r} says {{other's}} but names no other seat")
-            return "your" if wrong.other == viewer else f"{names[wrong.other]}'s"
-        if voice is None:
-            raise ValueError(f"reason {wrong.kind!r} has no seat for {{{field}}}")
-        if field == "hand":
-            return f" (you hold {cards_text(wrong.hand)})" if voice.is_you and wrong.hand else ""
-        if field == "player":
-            return voice.subject()
-        if field == "you":
-            return "you" if voice.is_you else names[voice.seat]
-        if field == "your":
-            return "your" if voice.is_you else f"{names[voice.seat]}'s"
-        return voice.verb(field)
-
-    return sentence(_FIELD.sub(word, wrong.text))
+    hand = f" (you hold {cards_text(wrong.hand)})" if seat is not None and seat == viewer and wrong.hand else ""
+    return sentence(_fill(wrong.text, names, seat, viewer, wrong.other, f"reason {wrong.kind!r}", {"hand": hand}))
 
 
 def illegal_text(error: IllegalMoveError, viewer: int | None) -> str:
