@@ -950,8 +950,8 @@ class UndoReach:
     """With no move to take back, why not, in words for that seat."""
 
 
-NO_UNDO_PAST_A_DRAW = ("Nothing to take back: a draw from the draw pile showed a hidden card, "
-                       "so it cannot be taken back")
+NO_UNDO_PAST_A_DRAW = ("No undo: a card drawn from the draw pile has been seen, "
+                       "so the moves before it cannot be taken back")
 
 
 def undo_reach(state: State, seat: int, *, against_bots: bool = True) -> UndoReach:

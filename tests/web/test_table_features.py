@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from parlour.game import NO_UNDO_PAST_A_DRAW
 from parlour.narrate import estimate_text
 
 from .conftest import Client, ServerProcess
@@ -57,12 +58,13 @@ def test_no_hint_or_undo_between_people(server: ServerProcess) -> None:
     people = [s["person"] for s in table["seats"]]
     clients = [Client(server, table["table_id"], p) for p in people]
     state = next(c.state for c in clients if c.state and c.state["legal"])
-    assert state is not None and not state["can_hint"] and not state["can_undo"]
+    assert state is not None and not state["can_hint"] and not state["can_undo"] and state["undo_note"] is None
     mover = next(c for c in clients if c.state and c.state["legal"])
     mover.send({"type": "hint", "version": state["version"]})
     assert mover.recv_until("error")["code"] == "not_allowed"
     mover.send({"type": "undo", "version": state["version"]})
-    assert mover.recv_until("error")["code"] == "not_allowed"
+    refused = mover.recv_until("error")
+    assert refused["code"] == "not_allowed" and refused["message"] == "Undo is only for a player against the computer"
 
 
 def test_undo_takes_back_my_turn_and_the_bots_reply_and_is_kept(server: ServerProcess) -> None:
@@ -101,9 +103,11 @@ def test_undo_never_goes_past_a_draw_from_the_stock(server: ServerProcess) -> No
     client.send({"type": "move", "move": "draw", "version": drawing["version"]})
     later = my_turn(client, drawing["version"])
     assert not later["can_undo"]
+    # The page says why, and the refusal says the same: the one rule of every interface (game.undo_reach).
+    assert later["undo_note"] == NO_UNDO_PAST_A_DRAW
     client.send({"type": "undo", "version": later["version"]})
     error = client.recv_until("error")
-    assert error["code"] == "not_allowed" and "draw from the stock" in error["message"]
+    assert error["code"] == "not_allowed" and error["message"] == NO_UNDO_PAST_A_DRAW
 
 
 @pytest.mark.slow

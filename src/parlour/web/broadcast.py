@@ -10,6 +10,7 @@ the public view (:func:`parlour.web.views.public_view`).  Who is connected is to
 from __future__ import annotations
 
 from parlour import narrate
+from parlour.game import NO_UNDO_PAST_A_DRAW, UndoReach
 from parlour.web import layouts, views
 from parlour.web.protocol import LastMove, Narration, Seats, Shown, Summary, TableState, encode
 from parlour.web.tables import Connection, Table
@@ -43,19 +44,29 @@ def _make(table: Table, seat: int | None) -> TableState:
     if status != "playing":
         summary = {"rounds": [list(r.scores) for r in state.history] + [list(state.scores)],
                    "totals": state.totals, "winners": state.winners()}
+    undo = table.undo_reach(seat)
     offered = layouts.offers(state) if seat is not None and seat == to_move else []
     return TableState(
         version=table.version, view=view,
         legal=[o["move"] for o in offered],
         seats=table.public_seats(),
         status=status, deadline=table.deadline,
-        can_undo=bool(table.undo_count(seat)),
+        can_undo=bool(undo.moves), undo_note=undo_note(table, seat, undo),
         can_hint=table.against_bots(seat) and to_move == seat,
         last=last, log=narrate.event_log(state, seat), values=views.display_values(view),
         summary=summary,
         moves=list(narration(table, seat).entries),
         layout=layouts.table_layout(view, offered),
     )
+
+
+def undo_note(table: Table, seat: int | None, undo: UndoReach) -> str | None:
+    """Why undo is gone, for a player against the computer who has moved this round but can no longer
+    take it back (a card drawn from the stock was seen): said, so that the button does not just vanish."""
+    if undo.moves or not table.against_bots(seat) or table.status != "playing":
+        return None
+    moved = any(who == seat for who, _ in table.changes[len(table.changes) - len(table.state.moves):])
+    return undo.why_not if moved and undo.why_not == NO_UNDO_PAST_A_DRAW else None
 
 
 def narration(table: Table, viewer: int | None) -> Narration:

@@ -423,10 +423,10 @@ class TableManager:
     async def _undo(self, table: Table, seat: int, version: int) -> None:
         async with table.lock:
             table.check_version(version)
-            count = table.undo_count(seat)
-            if not count:
-                raise ProtocolError("not_allowed", "nothing to undo: only your own last turn against bots, "
-                                    "and never past a draw from the stock or a new deal")
+            reach = table.undo_reach(seat)
+            if not reach.moves:
+                raise ProtocolError("not_allowed", reach.why_not)
+            count = reach.moves
             first = len(table.changes) - count
             await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
             table.take_back(count)

@@ -243,6 +243,8 @@ class TableState(ServerMessage):
     deadline: SkipValidation[float | None]
     """When the turn timer runs out (epoch seconds)."""
     can_undo: bool
+    undo_note: str | None = None
+    """Why there is no undo although this seat moved this round against the computer (a draw showed a card)."""
     can_hint: bool
     last: SkipValidation[LastMove | None]
     log: SkipValidation[list[dict[str, Any]]]

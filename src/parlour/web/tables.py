@@ -20,7 +20,7 @@ from typing import Any
 
 from parlour import names as naming
 from parlour import narrate
-from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State
+from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State, UndoReach, undo_reach
 from parlour.match import resolve_shorthand
 from parlour.web.limits import Limits, Strikes, TokenBucket
 from parlour.web.protocol import (
@@ -281,26 +281,13 @@ class Table:
         """Whether ``seat`` may ask for a hint now: its own turn, against bots."""
         return self.against_bots(seat) and self.state.current_player() == seat
 
-    def undo_count(self, seat: int | None) -> int:
-        """How many changes an undo for ``seat`` takes back (0: none possible): back to the
-        start of its last turn, never past a draw from the stock or a new deal."""
-        if not self.against_bots(seat) or self.state.current_player() is None:
-            return 0
-        probe = self.state.copy()
-        count, found = 0, False
-        for who, change in reversed(self.changes[len(self.changes) - len(probe.moves):]):
-            if change == NEXT_ROUND or (found and who != seat):
-                break
-            move = probe.undo()
-            if probe.stock_draws(move)[0]:  # it showed a card of the stock: no going back past it
-                break
-            count += 1
-            found = found or who == seat
-        if not found:
-            return 0
-        while count and self.changes[len(self.changes) - count][0] != seat:
-            count -= 1
-        return count
+    def undo_reach(self, seat: int | None) -> UndoReach:
+        """What an undo for ``seat`` would take back now, by the one rule of every interface
+        (:func:`parlour.game.undo_reach`): back to the start of its last turn this round, never past a
+        draw from the stock, only against bots."""
+        if seat is None:
+            return UndoReach(0, "Undo is only for a player against the computer")
+        return undo_reach(self.state, seat, against_bots=self.against_bots(seat))
 
     # -- changes ------------------------------------------------------------------------------
     def begin_change(self, seat: int | None, change: str) -> Change:

@@ -149,16 +149,13 @@ export function tableView(app, T, act) {
     if (!st || !slots.assist) return;
     const me = T.seat;
     const myTurn = me !== null && seatLegal(T.state, T.seat).length > 0 && st.view.to_move === me;
-    if (!(st.can_hint || st.can_undo) || st.status === "abandoned") { fill(slots.assist); return; }
-    // Against the computer, a move of yours this round that can no longer be undone was followed by a
-    // draw from the draw pile (the server's undo never goes back past one): say so, not just vanish.
-    const moved = Array.isArray(st.moves) && st.moves.some(function (m) { return m.seat === me; });
-    const noUndo = st.can_hint && !st.can_undo && moved && st.status === "playing";
+    if (!(st.can_hint || st.can_undo || st.undo_note) || st.status === "abandoned") { fill(slots.assist); return; }
     fill(slots.assist, h("section.panel.assist",
       h("div.btn-row",
         st.can_hint ? h("button.btn#hint-btn", { type: "button", disabled: !myTurn, onclick: function () { act.send({ type: "hint" }); } }, "? Hint") : null,
         st.can_undo ? h("button.btn#undo-btn", { type: "button", onclick: function () { act.send({ type: "undo" }); } }, "↶ Undo") : null),
-      noUndo ? h("p.muted#undo-note", "No undo: a card drawn from the draw pile has been seen, so the moves before it cannot be taken back.") : null,
+      // Why undo is gone (the server's words: a card drawn from the draw pile was seen), not just a vanished button.
+      st.undo_note ? h("p.muted#undo-note", st.undo_note + ".") : null,
       T.hint ? hintList(T.hint, myTurn) : null));
   }
 
