@@ -259,8 +259,5 @@ def _lower_first(text: str) -> str:
 
 def _sentence(text: str) -> str:
     """``text`` with a capital first letter and a full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    text = narrate.sentence(text.strip())
+    return text if not text or text.endswith((".", "!", "?")) else text + "."

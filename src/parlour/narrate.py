@@ -270,12 +270,9 @@ def offer_text(state: State, move: Move) -> str:
     """The legal ``move`` as it is offered to the player to move, in the imperative: the
     narrator's sentence for that player without its subject (``Play 6♥ on your ♥ meld``,
     ``Take 9♠ from the ♠ discard pile``, ``Draw a card from the draw pile``)."""
-    sentence = state.describe_move(move, state.current_player())
+    said = state.describe_move(move, state.current_player())
     subject = "You "
-    if sentence.startswith(subject):
-        sentence = sentence[len(subject):]
-        return sentence[:1].upper() + sentence[1:]
-    return sentence
+    return sentence(said[len(subject):]) if said.startswith(subject) else said
 
 
 def without_card(text: str, card: Card) -> str:

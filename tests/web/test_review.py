@@ -3,13 +3,14 @@ progress, stored with the match and served again after a restart, shown to the s
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from typing import Any
 
 from parlour import record, review
 
-from .conftest import Client, Person, ServerProcess, play_to_end
+from .conftest import DATA, Client, Person, ServerProcess, play_to_end
 
 
 def finished_table(server: ServerProcess) -> tuple[str, Person]:
@@ -89,3 +90,63 @@ def test_a_review_waits_for_the_end_of_the_match(server: ServerProcess) -> None:
         assert answer.status_code == 409 and "once the match is over" in answer.json()["error"]
     missing = host.post("/api/tables/nosuchtable/review")
     assert missing.status_code == 404
+
+
+def wait_for_record_review(person: Person, review_id: str, seat: int, timeout: float = 120.0) -> list[dict[str, Any]]:
+    """Every status answer of an uploaded record's review, polled until it is done."""
+    seen: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = person.get(f"/api/reviews/{review_id}", params={"seat": seat})
+        assert answer.status_code == 200, answer.text
+        seen.append(answer.json())
+        if seen[-1]["status"] == "done":
+            return seen
+        assert seen[-1]["status"] == "running", seen[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"no review after {timeout} s: {seen[-3:]}")
+
+
+def test_an_uploaded_record_is_reviewed_for_the_seat_asked_and_kept_by_its_digest(server: ServerProcess) -> None:
+    raw = (DATA / "twenty-illustrative.json").read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    ann = server.person("Ann")
+    assert ann.get(f"/api/reviews/{digest}", params={"seat": 1}).json() == {
+        "review_id": digest, "seat": 1, "status": "none", "done": 0, "total": None, "review": None, "steps": None}
+    started = ann.post("/api/reviews", params={"seat": 1}, content=raw)
+    assert started.status_code == 200, started.text
+    assert started.json()["review_id"] == digest and started.json()["status"] in ("running", "done")
+    seen = wait_for_record_review(ann, digest, 1)
+    done = seen[-1]
+    data = done["review"]
+    # The same verdicts as parlour review of the file (the same seeds, from the seat's observations).
+    assert review.review(record.loads(raw), 1).to_data() == data
+    assert data["player"] == "Bertha" and done["done"] == done["total"] == len(data["judgements"]) > 0
+    # Each decision's step in the record's replay: the position before its move, the seat to move.
+    for judged, step in list(zip(data["judgements"], done["steps"], strict=True))[::7]:
+        page = ann.post("/api/replay", params={"offset": step, "count": 2}, content=raw).json()
+        assert page["steps"][0]["round"] == judged["round"] and page["steps"][0]["to_move"] == 1
+        assert page["steps"][1]["change"] == judged["played"]
+
+    server.restart()  # kept: served again after a restart, and asking again works nothing out
+    assert ann.get(f"/api/reviews/{digest}", params={"seat": 1}).json() == done
+    assert server.post("/api/reviews", params={"seat": 1}, content=raw).json() == done
+
+
+def test_what_a_record_review_refuses(server: ServerProcess) -> None:
+    ann = server.person("Ann")
+    raw = (DATA / "progression-six-rounds.json").read_bytes()
+    for seat, status, words in ((3, 400, "There is no seat 3; the seats are 0 (Ada), 1 (Ben), 2 (Cleo)"),
+                                (-1, 400, "There is no seat -1")):
+        answer = ann.post("/api/reviews", params={"seat": seat}, content=raw)
+        assert answer.status_code == status and answer.json()["error"].startswith(words), answer.text
+    wrong = ann.post("/api/reviews", params={"seat": 0}, content=b'{"format": "parlour-record/0"}')
+    assert wrong.status_code == 422 and wrong.json()["error"].startswith("Format must be"), wrong.text
+    assert ann.get("/api/reviews/not-a-digest").status_code == 404
+    # One review of an uploaded record at a time for each player: the second waits for the first.
+    first = ann.post("/api/reviews", params={"seat": 0}, content=raw)  # some 140 decisions: still running below
+    assert first.status_code == 200 and first.json()["status"] == "running", first.text
+    second = ann.post("/api/reviews", params={"seat": 1}, content=raw)
+    assert second.status_code == 429, second.text
+    assert second.json()["error"] == "Your other review is still being worked out: ask again once it is done"
+    assert ann.post("/api/reviews", params={"seat": 0}, content=raw).json()["status"] == "running"  # the same one

@@ -4,13 +4,16 @@ offers no review."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
-from .conftest import ServerProcess
+from parlour import record, review
+
+from .conftest import DATA, ServerProcess
 from .test_browser import CHROMIUM, CHROMIUM_ARGS, LAPTOP, new_page, no_errors, shoot
 from .test_review import finished_table
 
@@ -83,4 +86,35 @@ def test_a_spectators_replay_offers_no_review(server: ServerProcess, context: Br
     page.locator("#replay-counter").wait_for()
     page.wait_for_load_state("networkidle")
     assert page.locator("#review").is_hidden()
+    no_errors(page)
+
+
+def test_the_replay_page_reviews_the_seat_picked(server: ServerProcess, context: BrowserContext) -> None:
+    """An uploaded record: pick your seat, ask for the review, and the replay jumps to your mistakes."""
+    raw = (DATA / "twenty-illustrative.json").read_bytes()
+    page = new_page(context)
+    page.goto(server.url + "/replay")
+    page.set_input_files("#record-file", str(DATA / "twenty-illustrative.json"))
+    page.locator("#replay-counter").wait_for()
+    assert page.locator("#review-seat option").all_inner_texts() == ["Albert", "Bertha"]
+    page.locator("#review-seat").select_option("1")
+    page.locator("#review-start").click()
+    page.locator("#review-accuracy").wait_for(timeout=REVIEW_TIMEOUT)
+    status = server.get(f"/api/reviews/{hashlib.sha256(raw).hexdigest()}", params={"seat": 1}).json()
+    expected = review.review(record.loads(raw), 1).to_data()
+    assert status["review"] == expected
+    shown = int(expected["accuracy"] + 0.5)
+    assert page.locator("#review-accuracy").inner_text() == f"Review: accuracy {shown}%"
+    steps = [step for j, step in zip(expected["judgements"], status["steps"], strict=True) if j["mistake"]]
+    if steps:
+        total = page.locator("#replay-counter").inner_text().split(" / ")[1]
+        page.locator("#review-next").click()
+        assert page.locator("#replay-counter").inner_text() == f"step {steps[0]} / {total}"
+        assert page.locator("#review-line").inner_text().startswith(f"Mistake 1 of {len(steps)} · Round ")
+    else:
+        assert page.locator("#review-line").inner_text().startswith("No mistakes")
+    shoot(page, "review-replay-page")
+    # The other seat: its own review, not asked for yet.
+    page.locator("#review-seat").select_option("0")
+    page.locator("#review-start").wait_for()
     no_errors(page)

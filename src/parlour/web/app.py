@@ -17,6 +17,7 @@ import ipaddress
 import json
 import logging
 import os
+import re
 import secrets
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -36,6 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parlour import games, record
 from parlour.bots import levels as bot_levels
+from parlour.narrate import sentence
 from parlour.web import lessons, openapi, replays
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
@@ -151,7 +153,7 @@ class Guard:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": message[:100]})
             return
-        body = json.dumps({"error": message}).encode()
+        body = json.dumps({"error": sentence(message)}).encode()
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
             *SECURITY_HEADERS]})
@@ -238,7 +240,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
-        reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get)
+        reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service)
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
         # collector stops walking it again and again.  A move makes thousands of short-lived objects
         # (its messages): the collector runs after 20,000 new ones rather than 700, and looks at the
@@ -269,17 +271,17 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.exception_handler(replays.ReplayRefused)
     async def replay_refused(_request: Request, exc: replays.ReplayRefused) -> JSONResponse:
         headers = {"Retry-After": "5"} if exc.status in (429, 503) else None
-        return AsciiJSON({"error": str(exc)}, status_code=exc.status, headers=headers)
+        return AsciiJSON({"error": sentence(str(exc))}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return AsciiJSON({"error": str(exc)}, status_code=exc.status)
+        return AsciiJSON({"error": sentence(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
         """A bug of ours (logged with its traceback): a plain answer, with the security headers, which
         answers made here (outside the Guard) would otherwise lack."""
-        return AsciiJSON({"error": "the server could not handle that request"}, status_code=500,
+        return AsciiJSON({"error": "The server could not handle that request"}, status_code=500,
                          headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS})
 
     async def body(request: Request, limit: int = 64 * 1024) -> Any:
@@ -414,6 +416,30 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         costs nothing): its status, as ``GET`` answers it."""
         return await reviewers["reviews"].start(table_id, player_of(request, make=False))
 
+    @app.post("/api/reviews", openapi_extra={"requestBody": {
+        "required": True, "description": "A parlour-record/1 record, as uploaded for a replay",
+        "content": {"application/json": {"schema": {"type": "object"}}}}})
+    async def start_record_review(request: Request, seat: int = 0) -> Response:
+        """Ask for the review of seat ``seat`` of an uploaded record (worked out in the background, kept by
+        the record's SHA-256 ``review_id``; asking again costs nothing): its status, as
+        ``GET /api/reviews/{review_id}`` answers it."""
+        address = address_of(request.scope)
+        replay_service.check(address)
+        raw = await replays.read_upload(request.stream(), request.headers.get("content-length"))
+        lane = player_of(request, make=False) or "address " + address
+        try:
+            return AsciiJSON(await reviewers["reviews"].start_record(raw, seat, lane, address))
+        except record.RecordError as exc:
+            return AsciiJSON({"error": sentence(str(exc)), "round": exc.round, "move": exc.move}, status_code=422)
+
+    @app.get("/api/reviews/{review_id}")
+    async def record_review(review_id: str, seat: int = 0) -> dict[str, Any]:
+        """The review of seat ``seat`` of an uploaded record: ``none``, ``running``, ``done`` or ``failed``,
+        as for a table's review, with ``steps``: the replay step of each judged decision."""
+        if not re.fullmatch(r"[0-9a-f]{64}", review_id):
+            raise TableError("a review id is the 64 hexadecimal digits the review was started with", 404)
+        return await reviewers["reviews"].record_status(review_id, seat)
+
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> Response:
         """A page of an uploaded record's steps, all cards shown (``offset``, ``count`` as above)."""
@@ -424,7 +450,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         try:
             text = await replay_service.upload(raw, address, offset, count)
         except record.RecordError as exc:
-            return AsciiJSON({"error": str(exc), "round": exc.round, "move": exc.move}, status_code=422)
+            return AsciiJSON({"error": sentence(str(exc)), "round": exc.round, "move": exc.move}, status_code=422)
         return Response(text, media_type="application/json")
 
     @app.get("/api/learn")

@@ -26,8 +26,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SkipValidation,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 from typing_extensions import TypedDict
+
+from parlour.narrate import sentence
 
 MAX_TEXT = 60
 """The longest move (or shorthand) a client may send, in characters."""
@@ -287,7 +299,13 @@ class Error(ServerMessage):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    """In words for the reader, as a sentence (capitalised here, whoever wrote it)."""
     version: int | None = None
+
+    @field_validator("message")
+    @classmethod
+    def _a_sentence(cls, message: str) -> str:
+        return sentence(message)
 
 
 class Pong(ServerMessage):

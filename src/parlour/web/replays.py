@@ -30,13 +30,15 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from parlour import games, record
 from parlour.children import die_with_parent
 from parlour.game import State
 from parlour.web import views
 from parlour.web.limits import Gauge, KeyedBuckets, retry_text
+
+Done = TypeVar("Done")
 
 PAGE = 100
 """Steps in a page unless the client asks for another count."""
@@ -238,7 +240,7 @@ class ReplayService:
         self.computed = 0
         """Pages handed to the worker so far (a page served from the cache is not)."""
         self._pool: ProcessPoolExecutor | None = None
-        self._running: set[concurrent.futures.Future[str]] = set()
+        self._running: set[concurrent.futures.Future[Any]] = set()
         self._held = Gauge()
         self._seen: OrderedDict[tuple[str, str], float] = OrderedDict()
 
@@ -250,7 +252,7 @@ class ReplayService:
             raise _too_large(len(raw))
         count = _count(count)
         replay = "upload " + hashlib.blake2b(raw, digest_size=16).hexdigest()
-        return await self._work(address, replay, upload_page, raw, offset, count)
+        return await self.work(address, replay, upload_page, raw, offset, count)
 
     async def table(self, key: str, spec: TableSpec, viewer: int | None, address: str, offset: int = 0,
                     count: int = PAGE) -> str:
@@ -261,7 +263,7 @@ class ReplayService:
         if text is not None:
             return text
         start = _start(offset, spec.total)
-        text = await self._work(address, f"table {key} {viewer}", table_page, spec, viewer, start, count)
+        text = await self.work(address, f"table {key} {viewer}", table_page, spec, viewer, start, count)
         if spec.finished:
             self.cache.put((key, viewer, offset, count), text)
         return text
@@ -289,7 +291,9 @@ class ReplayService:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def _work(self, address: str, replay: str, work: Callable[..., str], *args: Any) -> str:
+    async def work(self, address: str, replay: str, job: Callable[..., Done], *args: Any) -> Done:
+        """``job(*args)`` in the replay worker, counted against ``address`` like a replay's page
+        (``replay`` names what is replayed: its later pages cost less).  Raises :class:`ReplayRefused`."""
         self.check(address)
         cost = LATER_COST if self._seen_lately(address, replay) else FIRST_COST
         if not self.buckets.allow(address, cost):
@@ -300,7 +304,7 @@ class ReplayService:
             self._seen.popitem(last=False)
         self._held.take(address, ADDRESS_BUSY)
         try:
-            future = self._executor().submit(work, *args)
+            future = self._executor().submit(job, *args)
             self._running.add(future)
             self.computed += 1
             return await asyncio.wrap_future(future)

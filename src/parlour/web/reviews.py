@@ -8,11 +8,19 @@ player's lane of the :class:`~parlour.web.scheduler.FairScheduler`: after every 
 hint waiting, never holding the worker the bots keep.  The progress can be asked for meanwhile; the
 finished review is stored with the match (:class:`~parlour.web.store.ReviewRow`) and served from
 there ever after, across restarts.  A review interrupted by a restart is simply asked for again.
+
+An uploaded record (the replay page) is reviewed the same way, for whichever of its seats the
+uploader asks (the file shows every card anyway): it is read and planned in the replay worker
+(counted like a replay), refused beyond :data:`MAX_RECORD_DECISIONS` decisions, judged in the lane of
+the player (or address) who asked, at most one at a time for each and :data:`RECORD_REVIEWS_AT_ONCE`
+on the whole server, and kept by the SHA-256 of the record's bytes: the same file is never judged
+twice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
@@ -20,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour import bots, record, review
+from parlour.web.replays import ReplayService
 from parlour.web.scheduler import REVIEW, FairScheduler, review_verdict
 from parlour.web.store import NEXT_ROUND, TableStore
 from parlour.web.tables import Table, TableError
@@ -28,6 +37,11 @@ log = logging.getLogger("parlour.web")
 
 ANALYST = bots.HINT_LEVEL
 """The bot whose search judges the moves (the hints' level: the same verdicts as ``parlour review``)."""
+MAX_RECORD_DECISIONS = 1000
+"""The most decisions of an uploaded record's seat reviewed (six rounds of Progression: some 140 a seat,
+judged in about 50 s by one bot worker, which a hundred rounds of it would exceed)."""
+RECORD_REVIEWS_AT_ONCE = 4
+"""Uploaded records being reviewed at once on the whole server."""
 
 
 @dataclass
@@ -39,12 +53,50 @@ class ReviewProgress:
     total: int | None = None
     """Decisions to judge (None until the match is replayed)."""
     failed: bool = False
+    lane: str = ""
+    """Whose lane of the scheduler judges it."""
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    def as_json(self, table_id: str) -> dict[str, Any]:
+    def as_json(self, subject: dict[str, Any]) -> dict[str, Any]:
         status = "failed" if self.failed else "running"
-        return {"table_id": table_id, "seat": self.seat, "status": status, "done": self.done, "total": self.total,
+        return {**subject, "seat": self.seat, "status": status, "done": self.done, "total": self.total,
                 "review": None, "steps": None}
+
+
+@dataclass(frozen=True)
+class RecordPlan:
+    """An uploaded record's review to do: the seat's decisions, and the replay step of each."""
+
+    todo: review.Plan
+    steps: list[int]
+
+
+def plan_record(raw: bytes, seat: int) -> RecordPlan:
+    """Read an uploaded record and plan the review of ``seat`` (in the replay worker).  Raises
+    :class:`~parlour.record.RecordError` for a record that does not replay, :class:`TableError` for a
+    seat it does not have or a seat with more than :data:`MAX_RECORD_DECISIONS` decisions."""
+    match = record.loads(raw)
+    try:
+        review.check_seat(match, seat)
+    except ValueError as exc:
+        raise TableError(str(exc), 400) from None
+    moves = sum(len(rnd.moves) for rnd in match.rounds)
+    if moves > MAX_RECORD_DECISIONS * len(match.players):  # cheap first: no replay of a record far too long
+        raise TableError(f"a review covers at most {MAX_RECORD_DECISIONS} decisions of a seat; this record has "
+                         f"{moves} moves", 413)
+    todo = review.plan(match, seat)
+    if len(todo.decisions) > MAX_RECORD_DECISIONS:
+        raise TableError(f"a review covers at most {MAX_RECORD_DECISIONS} decisions of a seat; this seat made "
+                         f"{len(todo.decisions)}", 413)
+    first = [0]  # the replay step of each round's deal: the deal, then a step a move
+    for rnd in match.rounds:
+        first.append(first[-1] + len(rnd.moves) + 1)
+    return RecordPlan(todo, [first[d.round - 1] + d.move - 1 for d in todo.decisions])
+
+
+def record_digest(raw: bytes) -> str:
+    """What an uploaded record's review is kept by: the SHA-256 of its bytes, in hex."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def replay_steps(table: Table, judgements: list[dict[str, Any]]) -> list[int | None]:
@@ -62,17 +114,24 @@ def replay_steps(table: Table, judgements: list[dict[str, Any]]) -> list[int | N
 
 
 class Reviews:
-    """The reviews of every finished table: ``store`` keeps them (written in ``db``, the store's one
-    writer thread), ``scheduler`` runs their searches, ``table`` finds a table by id."""
+    """The reviews of every finished table and uploaded record: ``store`` keeps them (written in ``db``,
+    the store's one writer thread), ``scheduler`` runs their searches, ``table`` finds a table by id,
+    ``replays`` reads and plans uploaded records in its worker."""
 
     def __init__(self, store: TableStore, scheduler: FairScheduler, db: Executor,
-                 table: Callable[[str], Awaitable[Table]]) -> None:
+                 table: Callable[[str], Awaitable[Table]], replays: ReplayService) -> None:
         self.store = store
         self.scheduler = scheduler
         self.db = db
         self.table = table
+        self.replays = replays
         self.running: dict[tuple[str, int], ReviewProgress] = {}
+        """The reviews under way, by table id (or ``record `` and the record's digest) and seat."""
 
+    async def _in_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
+
+    # -- the tables of the server --------------------------------------------------------------
     async def _seat(self, table_id: str, player: str | None) -> tuple[Table, int]:
         table = await self.table(table_id)
         if table.status != "finished":
@@ -87,16 +146,14 @@ class Reviews:
         """The review of ``player``'s seat at the table: done (with the review), under way (how far), or
         not asked for (``none``)."""
         table, seat = await self._seat(table_id, player)
+        subject = {"table_id": table.id}
         running = self.running.get((table.id, seat))
         if running is not None:
-            return running.as_json(table.id)
-        stored = await asyncio.get_running_loop().run_in_executor(self.db, self.store.review, table.id, seat)
+            return running.as_json(subject)
+        stored = await self._in_db(self.store.review, table.id, seat)
         if stored is None:
-            return {"table_id": table.id, "seat": seat, "status": "none", "done": 0, "total": None, "review": None,
-                    "steps": None}
-        judged = len(stored["judgements"])
-        return {"table_id": table.id, "seat": seat, "status": "done", "done": judged, "total": judged,
-                "review": stored, "steps": replay_steps(table, stored["judgements"])}
+            return _not_asked(subject, seat)
+        return _done(subject, seat, stored, replay_steps(table, stored["judgements"]))
 
     async def start(self, table_id: str, player: str | None) -> dict[str, Any]:
         """Set the review of ``player``'s seat going, unless it is done or under way; its status."""
@@ -104,35 +161,98 @@ class Reviews:
         answer = await self.status(table_id, player)
         under_way = self.running.get((table.id, seat))  # asked for twice at once: the first one goes
         if answer["status"] in ("none", "failed") and (under_way is None or under_way.failed):
-            progress = self.running[(table.id, seat)] = ReviewProgress(seat)
-            progress.task = asyncio.create_task(self._work_out(table, seat, player or "", progress))
-            answer = progress.as_json(table.id)
+            def save(data: dict[str, Any]) -> None:
+                self.store.add_review(table.id, seat, data)
+
+            async def plan() -> review.Plan:
+                match = record.from_data(record.to_data(table.state))
+                return await asyncio.to_thread(review.plan, match, seat)
+
+            progress = self.running[(table.id, seat)] = ReviewProgress(seat, lane=player or "")
+            progress.task = asyncio.create_task(self._work_out((table.id, seat), plan, save, progress))
+            answer = progress.as_json({"table_id": table.id})
         return answer
 
-    async def _work_out(self, table: Table, seat: int, player: str, progress: ReviewProgress) -> None:
+    # -- uploaded records ----------------------------------------------------------------------
+    async def record_status(self, digest: str, seat: int) -> dict[str, Any]:
+        """The review of ``seat`` of the uploaded record whose digest is ``digest`` (:func:`record_digest`)."""
+        subject = {"review_id": digest}
+        running = self.running.get(("record " + digest, seat))
+        if running is not None:
+            return running.as_json(subject)
+        stored = await self._in_db(self.store.record_review, digest, seat)
+        if stored is None:
+            return _not_asked(subject, seat)
+        data, steps = stored
+        return _done(subject, seat, data, steps)
+
+    async def start_record(self, raw: bytes, seat: int, lane: str, address: str) -> dict[str, Any]:
+        """Set the review of ``seat`` of an uploaded record going (in ``lane``: the player who asked, or
+        their address), unless it is done or under way; its status.  Raises
+        :class:`~parlour.record.RecordError`, :class:`TableError` (the seat, too many decisions, another
+        review of the lane's under way: 429, the server busy with them: 503) or
+        :class:`~parlour.web.replays.ReplayRefused`."""
+        digest = record_digest(raw)
+        key = ("record " + digest, seat)
+        answer = await self.record_status(digest, seat)
+        under_way = self.running.get(key)
+        if answer["status"] not in ("none", "failed") or (under_way is not None and not under_way.failed):
+            return answer
+        records = [p for k, p in self.running.items() if k[0].startswith("record ") and not p.failed]
+        if any(p.lane == lane for p in records):
+            raise TableError("your other review is still being worked out: ask again once it is done", 429)
+        if len(records) >= RECORD_REVIEWS_AT_ONCE:
+            raise TableError("the server is busy reviewing: ask again in a minute", 503)
+        progress = self.running[key] = ReviewProgress(seat, lane=lane)  # held while it is planned
         try:
-            match = record.from_data(record.to_data(table.state))
-            todo = await asyncio.to_thread(review.plan, match, seat)
+            planned = await self.replays.work(address, "review " + digest, plan_record, raw, seat)
+        except BaseException:
+            self.running.pop(key, None)
+            raise
+
+        def save(data: dict[str, Any]) -> None:
+            self.store.add_record_review(digest, seat, data, planned.steps)
+
+        async def plan() -> review.Plan:
+            return planned.todo
+
+        progress.task = asyncio.create_task(self._work_out(key, plan, save, progress))
+        return progress.as_json({"review_id": digest})
+
+    # -- the work ------------------------------------------------------------------------------
+    async def _work_out(self, key: tuple[str, int], plan: Callable[[], Awaitable[review.Plan]],
+                        save: Callable[[dict[str, Any]], None], progress: ReviewProgress) -> None:
+        try:
+            todo = await plan()
             progress.total = len(todo.decisions)
             judgements = []
             for decision in todo.decisions:
-                found = await self.scheduler.run(player, REVIEW, review_verdict, ANALYST, decision.observation,
+                found = await self.scheduler.run(progress.lane, REVIEW, review_verdict, ANALYST, decision.observation,
                                                  [str(m) for m in decision.legal], str(decision.played))
                 judgements.append(review.judgement(decision, found))
                 progress.done += 1
-            data = review.finish(todo, ANALYST, judgements).to_data()
-            await asyncio.get_running_loop().run_in_executor(self.db, self.store.add_review, table.id, seat, data)
+            await self._in_db(save, review.finish(todo, ANALYST, judgements).to_data())
         except asyncio.CancelledError:
-            self.running.pop((table.id, seat), None)
+            self.running.pop(key, None)
             raise
         except Exception:
-            log.exception("while reviewing seat %s of table %s", seat, table.id)
+            log.exception("while reviewing %s, seat %s", key[0], key[1])
             progress.failed = True
             return
-        self.running.pop((table.id, seat), None)
+        self.running.pop(key, None)
 
     def stop(self) -> None:
         """Give up the reviews under way (the server is stopping: they are asked for again after)."""
         for progress in self.running.values():
             if progress.task is not None:
                 progress.task.cancel()
+
+
+def _not_asked(subject: dict[str, Any], seat: int) -> dict[str, Any]:
+    return {**subject, "seat": seat, "status": "none", "done": 0, "total": None, "review": None, "steps": None}
+
+
+def _done(subject: dict[str, Any], seat: int, data: dict[str, Any],
+          steps: list[int | None] | list[int]) -> dict[str, Any]:
+    judged = len(data["judgements"])
+    return {**subject, "seat": seat, "status": "done", "done": judged, "total": judged, "review": data, "steps": steps}

@@ -154,6 +154,19 @@ class ReviewRow(Base):
     made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
+class RecordReviewRow(Base):
+    """A seat's review of an uploaded record (the replay page), found by the SHA-256 of the record's bytes;
+    ``steps``: the replay step of each judged decision (the record itself is not kept)."""
+
+    __tablename__ = "web_record_reviews"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    steps: Mapped[list[int]] = mapped_column(JSON)
+    made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
 NEXT_ROUND = "next round"
 
 
@@ -358,6 +371,21 @@ class TableStore:
                 session.add(ReviewRow(table_id=table_id, seat=seat, review=review))
             else:
                 row.review, row.made = review, now()
+
+    def record_review(self, digest: str, seat: int) -> tuple[dict[str, Any], list[int]] | None:
+        """The stored review of ``seat`` of the uploaded record whose SHA-256 is ``digest``, with its steps."""
+        with self.session() as session:
+            row = session.get(RecordReviewRow, (digest, seat))
+            return (row.review, row.steps) if row is not None else None
+
+    def add_record_review(self, digest: str, seat: int, review: dict[str, Any], steps: list[int]) -> None:
+        """Keep the review of ``seat`` of an uploaded record (a review made again replaces it)."""
+        with self.session() as session:
+            row = session.get(RecordReviewRow, (digest, seat))
+            if row is None:
+                session.add(RecordReviewRow(digest=digest, seat=seat, review=review, steps=steps))
+            else:
+                row.review, row.steps, row.made = review, steps, now()
 
     def reopen_seat(self, table_id: str, seat: int, invite: str) -> None:
         """Take the seat from its holder and give it a new invitation."""

@@ -48,6 +48,9 @@ class TableError(ValueError):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self) -> tuple[type[TableError], tuple[str, int]]:  # raised in a worker process, too
+        return TableError, (str(self), self.status)
+
 
 @dataclass
 class Seat:

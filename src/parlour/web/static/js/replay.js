@@ -5,6 +5,7 @@ import { h, toast } from "./dom.js";
 import { notationText } from "./moves.js";
 import { api } from "./net.js";
 import { num } from "./numbers.js";
+import { recordReview, reviewBar } from "./review.js";
 
 /** Steps asked for at once; the server sends a page at a time. */
 export const REPLAY_PAGE = 100;
@@ -109,7 +110,19 @@ export function replayKeys(R, ev) {
   else if (ev.key === "Escape" && R.close) { R.close(); }
 }
 
-/** The replay page: choose a record file, step through it. */
+/** Under an uploaded record's replay: which seat was yours, and the review of it (see review.js). */
+function recordReviewPicker(R, text, names) {
+  const slot = h("div.review-slot");
+  const choice = h("select#review-seat", { "aria-label": "Your seat in this match" },
+    names.map(function (name, seat) { return h("option", { value: String(seat) }, name); }));
+  function pick() { slot.replaceChildren(reviewBar(R, recordReview(text, parseInt(choice.value, 10)), false)); }
+  choice.addEventListener("change", pick);
+  pick();
+  return h("div.review-picker",
+    h("label.muted", { for: "review-seat" }, "Your seat in this match: "), choice, slot);
+}
+
+/** The replay page: choose a record file, step through it, and have your moves reviewed. */
 export function replayPage(app) {
   document.title = "Replay a record — Parlour";
   app.className = "replay-page";
@@ -129,7 +142,8 @@ export function replayPage(app) {
       const fetchPage = function (offset, count) { return replayFetch("/api/replay", offset, count, text); };
       return fetchPage(0, REPLAY_PAGE).then(function (page) {
         out.innerHTML = "";
-        current = replayViewer(page, fetchPage, {});
+        const names = (page.steps[0] && page.steps[0].names) || [];
+        current = replayViewer(page, fetchPage, { below: function (R) { return recordReviewPicker(R, text, names); } });
         out.append(current.el);
         current.go(0);
       });
@@ -143,6 +157,7 @@ export function replayPage(app) {
   app.append(h("section.panel.upload",
     h("h1", "Replay a record"),
     h("p", "Choose a ", h("code", "parlour-record/1"), " file (from “Download record” at the end of a match, or ",
-      h("code", "parlour play --save"), ") and step through it move by move with the buttons or the ← → keys."),
+      h("code", "parlour play --save"), ") and step through it move by move with the buttons or the ← → keys. Pick your seat to have the computer ",
+      "review your moves: where you lost points, and your accuracy."),
     h("label.file-label", { for: "record-file" }, "Record file: ", file)), out);
 }

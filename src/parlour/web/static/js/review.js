@@ -1,7 +1,8 @@
-/* The post-game review in a finished table's replay: the server works out the review of your seat in
-   the background (a progress bar meanwhile), then your mistakes are listed, each one click away in
-   the replay ("Round 2, move 5: you played X; the computer preferred Y (−4.2 points)"), with the
-   match's accuracy. Only a seat's own player gets its review: for anyone else the bar stays hidden. */
+/* The post-game review in a replay: the server works out the review of a seat in the background (a
+   progress bar meanwhile), then its mistakes are listed, each one click away in the replay ("Round 2,
+   move 5: you played X; the computer preferred Y (−4.2 points)"), with the match's accuracy. At a
+   finished table only a seat's own player gets its review (for anyone else the bar stays hidden); on
+   the replay page, whoever uploaded the record picks the seat. */
 import { fill, h, toast } from "./dom.js";
 import { api } from "./net.js";
 
@@ -22,15 +23,41 @@ function accuracyText(review) {
     review.mean_loss.toFixed(1) + " points lost a decision on average (expected points over your opponents)";
 }
 
-/** The review bar under replay ``R`` (see replay.js) of table ``tableId``; ``start``: ask for the review
- *  at once and jump to the first mistake when it is ready. */
-export function reviewBar(R, tableId, start) {
+/** Where the review of your seat at finished table ``tableId`` is asked for: ``status()`` and ``start()``,
+ *  each a promise of the review's status. */
+export function tableReview(tableId) {
   const path = "/api/tables/" + encodeURIComponent(tableId) + "/review";
+  return {
+    status: function () { return api(path); },
+    start: function () { return api(path, { method: "POST" }); },
+  };
+}
+
+/** Where the review of seat ``seat`` of an uploaded record (its text ``text``) is asked for: the server keeps
+ *  it by the record's digest, which the first answer names. */
+export function recordReview(text, seat) {
+  let id = null;
+  function known(status) { id = status.review_id; return status; }
+  return {
+    status: function () {
+      return id === null ? Promise.resolve({ status: "none" })
+        : api("/api/reviews/" + id + "?seat=" + seat);
+    },
+    start: function () { return api("/api/reviews?seat=" + seat, { method: "POST", body: text }).then(known); },
+  };
+}
+
+/** The review bar under replay ``R`` (see replay.js) of ``source`` (:func:`tableReview`, :func:`recordReview`);
+ *  ``start``: ask for the review at once and jump to the first mistake when it is ready. */
+export function reviewBar(R, source, start) {
   const bar = h("section.panel.review#review", { hidden: true });
 
-  function fail(err) { toast("Review: " + err.message, "error"); }
-  function ask() { api(path, { method: "POST" }).then(show).catch(fail); }
-  function poll() { if (bar.isConnected) api(path).then(show).catch(fail); }
+  function fail(err) {
+    toast("Review: " + err.message, "error");
+    if (err.status === 429 || err.status === 503) show({ status: "none" });
+  }
+  function ask() { source.start().then(show).catch(fail); }
+  function poll() { if (bar.isConnected) source.status().then(show).catch(fail); }
 
   function show(status) {
     bar.hidden = false;
@@ -79,7 +106,7 @@ export function reviewBar(R, tableId, start) {
     if (start && mistakes.length) jump(0);
   }
 
-  api(path).then(function (status) {
+  source.status().then(function (status) {
     if (start && (status.status === "none" || status.status === "failed")) ask(); else show(status);
   }).catch(function () { /* not yours to review (a spectator), or the match is not over: no bar */ });
   return bar;

@@ -14,7 +14,7 @@ import { cardOf, movesFor, offerMap, seatLegal } from "./moves.js";
 import { api } from "./net.js";
 import { rememberTable } from "./prefs.js";
 import { REPLAY_PAGE, replayFetch, replayKeys, replayViewer } from "./replay.js";
-import { reviewBar } from "./review.js";
+import { reviewBar, tableReview } from "./review.js";
 import { tableSocket } from "./socket.js";
 import { tableView } from "./tableview.js";
 
@@ -191,7 +191,7 @@ export function tablePage(app, tableId, invite, legacyToken) {
         seat: T.seat === null ? 0 : T.seat,
         names: T.state ? seatNames(T.state, T.state.view) : null,
         onClose: function () { T.replay = null; overlay.remove(); },
-        below: function (R) { return reviewBar(R, tableId, review === true); },
+        below: function (R) { return reviewBar(R, tableReview(tableId), review === true); },
       });
       const overlay = h("div.overlay#replay-overlay", { role: "dialog", "aria-label": "Replay" },
         h("div.overlay-box", T.replay.el));
