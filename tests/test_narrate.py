@@ -21,6 +21,7 @@ from parlour.narrate import (
     move_log,
     move_text,
     plural,
+    result_text,
     third_person,
 )
 
@@ -457,3 +458,15 @@ def test_events_read_as_golden_sentences() -> None:
     assert perfect.describe(state.names, 1) == "Ann ships 80 silver bars: a Perfect Round!"
     shipment = next(e for e in state.events if e.kind == "Shipment")
     assert shipment.describe(state.names, 1) == "You ship 7 silver bars from 2 locked vaults"
+
+
+def test_two_of_three_who_tie_win_together_in_the_terminal() -> None:
+    """A real tie of the engine: a seeded one-round Progression match of random moves where Ann and Cy end level."""
+    state = games.get("progression").new_match(seed=4, options={"rounds": 1}, names=["Ann", "Bo", "Cy"])
+    rng = random.Random(4)
+    while state.current_player() is not None:
+        state.apply(rng.choice(state.legal_moves()))
+    assert state.winners() == [0, 2] and state.totals == [14, 0, 14]
+    assert result_text(state, 0) == "You and Cy win the match (14 – 0 – 14)."
+    assert result_text(state, 2) == "You and Ann win the match (14 – 0 – 14)."
+    assert result_text(state, 1) == "Ann and Cy win the match (14 – 0 – 14)."

@@ -16,7 +16,7 @@ from conftest import run_parlour
 from parlour import bots, games
 from parlour.cards import Card
 from parlour.game import Move, State
-from parlour.match import bot_rng
+from parlour.match import bot_rng, discard_question, face_card_thrown_away
 from parlour.narrate import card_text
 
 NAMES = ["You", "Computer (random)"]
@@ -171,3 +171,14 @@ def test_replay_of_a_record_played_at_the_keyboard_speaks_to_you(tmp_path: objec
     replayed = run_parlour("replay", str(path), columns=200).stdout
     assert re.search(r"^\s*\d+\. You play ", replayed, re.M) and re.search(r"^\s+You score \d+", replayed, re.M)
     assert not WRONG.search(replayed), WRONG.search(replayed)
+
+
+def test_the_one_rule_of_asking_before_a_face_card_is_thrown_away() -> None:
+    """The terminal's question and the web's ``resolved.confirm`` come from one rule (match.face_card_thrown_away)."""
+    discard_king = Move.parse("discard KD")
+    assert face_card_thrown_away("kd", discard_king) == Card.parse("KD")
+    assert face_card_thrown_away("play kd", discard_king) == Card.parse("KD")  # typed as a play, read as a discard
+    assert face_card_thrown_away("discard kd", discard_king) is None  # said in full: no question
+    assert face_card_thrown_away("7d", Move.parse("discard 7D")) is None  # not a face card
+    assert face_card_thrown_away("kd", Move.parse("play KD")) is None  # not thrown away
+    assert discard_question(Card.parse("KD")) == "K♦ can only be discarded now: discard it?"

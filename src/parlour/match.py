@@ -10,7 +10,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from parlour import narrate
 from parlour.bots import Bot, blind_view
+from parlour.cards import Card
 from parlour.game import Game, IllegalMoveError, Move, State
 
 
@@ -69,6 +71,25 @@ def play_out(
         apply(move)
         if on_move is not None:
             on_move(state, seat, move)
+
+
+FACE_RANKS = (11, 12, 13)
+"""Jack, Queen, King."""
+
+
+def face_card_thrown_away(text: str, move: Move) -> Card | None:
+    """The face card that what a person typed (``kd``, ``play kd``; not ``discard kd``) throws away because it
+    could only be discarded: they are asked first (a King thrown away by a slip of the keyboard is not taken
+    back).  The one rule of the terminal and the web."""
+    card = move.args[0] if move.args else None
+    if move.verb != "discard" or not isinstance(card, Card) or card.rank not in FACE_RANKS:
+        return None
+    return None if text.split()[0].lower() == "discard" else card
+
+
+def discard_question(card: Card) -> str:
+    """``K♦ can only be discarded now: discard it?``"""
+    return f"{narrate.card_text(card)} can only be discarded now: discard it?"
 
 
 def resolve_shorthand(state: State, text: str) -> Move:

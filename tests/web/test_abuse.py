@@ -75,11 +75,11 @@ def test_a_cookieless_flood_never_keeps_a_person_from_playing(tmp_path: Path, db
     server = own_server(tmp_path, db_url, "--max-waiting", "20", "--first-move-minutes", "0.05",
                         "--max-address-open", "12")
     made, refusal = flood_tables(server, "127.0.0.2")
-    assert made >= 12 and "your address" in refusal, (made, refusal)  # more if some ended meanwhile
+    assert made >= 12 and "Your address" in refusal, (made, refusal)  # more if some ended meanwhile
     # more addresses (a botnet): tables nobody moved at make room for each other; nobody is refused
     for address in ("127.0.0.3", "127.0.0.4"):
         made, refusal = flood_tables(server, address)
-        assert made >= 12 and "your address" in refusal, (made, refusal)  # more if some ended meanwhile
+        assert made >= 12 and "Your address" in refusal, (made, refusal)  # more if some ended meanwhile
     live = [t for t in lobby(server) if t["status"] == "playing"]
     assert len(live) <= 20, len(live)
     # a spectator on a flood table does not keep it alive
@@ -383,7 +383,7 @@ def test_a_replay_bomb_neither_freezes_nor_fills_the_server(tmp_path: Path, db_u
     bomb = json.dumps(data).encode()
     longer = dict(data, rounds=data["rounds"] + data["rounds"][:20])
     refused = httpx.post(f"{server.url}/api/replay", content=json.dumps(longer).encode(), timeout=30)
-    assert one_line_error(refused, 422) == "a record holds at most 100 rounds; this one has 120"
+    assert one_line_error(refused, 422) == "A record holds at most 100 rounds; this one has 120"
     total = httpx.post(f"{server.url}/api/replay", content=bomb, params={"count": 1}, timeout=60).json()["total"]
     assert total > 10_000
     table = server.create_table("twenty", seats=FRIENDS)
@@ -456,7 +456,7 @@ def test_tables_started_in_the_last_hour_are_counted_across_a_restart(tmp_path: 
     assert flood_tables(server, "127.0.0.2")[0] == 3
     server.restart()
     made, refusal = flood_tables(server, "127.0.0.2")
-    assert made == 0 and "your address started 3 tables in the last hour" in refusal, refusal
+    assert made == 0 and "Your address started 3 tables in the last hour" in refusal, refusal
     play_one_move_against_a_bot(server.person("Someone else"), server)  # another address is not counted
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -36,7 +37,9 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from parlour.game import NO_UNDO_PAST_A_DRAW
+from parlour import games
+from parlour.game import NO_UNDO_PAST_A_DRAW, Move, State
+from parlour.match import discard_question, face_card_thrown_away
 
 from .conftest import DATA, ServerProcess, cards_in, hidden_cards, states_by_version
 
@@ -798,7 +801,10 @@ def test_a_face_card_typed_alone_that_can_only_be_discarded_asks_first(
             asked_for = json.loads(message)
             if asked_for.get("type") == "resolve":
                 text = asked_for["text"]
-                ws.send(json.dumps({"type": "resolved", "text": text, "move": readings[text.lower()]}))
+                move = Move.parse(readings[text.lower()])
+                face = face_card_thrown_away(text, move)  # the server's rule, answered as the server would
+                ws.send(json.dumps({"type": "resolved", "text": text, "move": str(move),
+                                    "confirm": discard_question(face) if face else None}))
             else:
                 to_server.send(message)
 
@@ -819,7 +825,7 @@ def test_a_face_card_typed_alone_that_can_only_be_discarded_asks_first(
     page.on("dialog", answer)
     page.goto(table_url(server, table))
     wait_turn_or_end(page)
-    # What the page is told it may play: here, K♦ and 7♦ only as discards (the asking is the page's own rule).
+    # What the page is told it may play: here, K♦ and 7♦ only as discards.
     page.evaluate("() => { window.parlour.state.legal = ['discard KD', 'discard 7D', 'draw']; }")
 
     def moves_sent(since: int) -> list[str]:
@@ -839,7 +845,7 @@ def test_a_face_card_typed_alone_that_can_only_be_discarded_asks_first(
     before = len(sent)
     page.locator("#notation").fill("kd")
     page.locator("#notation").press("Enter")
-    page.locator(".toast", has_text="Kept K♦.").wait_for()  # said once the person has answered "no"
+    page.locator(".toast", has_text="Kept: discard K♦ not played.").wait_for()  # said once the person answered "no"
     assert asked == ["K♦ can only be discarded now: discard it?"] and moves_sent(before) == []
     assert page.locator("#notation").input_value() == "kd"  # kept, to correct
     answers.append(True)
@@ -1362,4 +1368,39 @@ def test_the_table_says_who_leads_why_undo_is_gone_and_refusals_in_plain_words(
     wait_turn_or_end(page)
     assert page.locator("#undo-btn").count() == 0
     assert page.locator("#undo-note").inner_text() == NO_UNDO_PAST_A_DRAW + "."
+    no_errors(page)
+
+
+def tied_progression(seed: int) -> State:
+    """A one-round Progression match of seeded random moves, played to its end."""
+    state = games.get("progression").new_match(seed=seed, options={"rounds": 1}, names=["Ann", "Bo", "Cy"])
+    rng = random.Random(seed)
+    while state.current_player() is not None:
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_two_of_three_who_tie_share_the_win_in_the_result_panel(server: ServerProcess, context: BrowserContext) -> None:
+    """Real ties of the engine (seeded Progression matches where two of the three end level) worded by the
+    page's own result panel code: "You and Cy share the win", never "The match is a draw"."""
+    page = new_page(context)
+    page.goto(server.url + "/")
+    page.locator("#nt-start").wait_for()
+    for seed, winners in ((4, [0, 2]), (15, [1, 2])):
+        state = tied_progression(seed)
+        assert state.winners() == winners and len(set(state.totals)) == 2
+        said = page.evaluate("""([winners, names]) => import("/static/js/panels.js").then(m =>
+            [0, 1, 2, null].map(me => m.winnersText({summary: {winners: winners}}, names, me, true)))""",
+                             [state.winners(), list(state.names)])
+        won = [state.names[w] for w in winners]
+        lost = next(s for s in range(3) if s not in winners)
+        for me, text in zip([0, 1, 2, None], said, strict=True):
+            if me in winners:
+                other = state.names[next(w for w in winners if w != me)]
+                assert text == f"★ You and {other} share the win", text
+            else:
+                assert text == f"★ {won[0]} and {won[1]} share the win", (me, lost, text)
+    every = page.evaluate("""() => import("/static/js/panels.js").then(m =>
+        m.winnersText({summary: {winners: [0, 1, 2]}}, ["Ann", "Bo", "Cy"], 0, true))""")
+    assert every == "The match is a draw"
     no_errors(page)

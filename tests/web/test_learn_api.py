@@ -97,7 +97,7 @@ def test_what_is_not_a_list_of_answers_is_refused(api: ServerProcess, body: Any)
 
 
 def test_unknown_games_and_odd_text_are_refused(api: ServerProcess) -> None:
-    assert "unknown game 'chess'" in refused(api.post("/api/learn/chess", json={"answers": []}), 404)
+    assert "Unknown game 'chess'" in refused(api.post("/api/learn/chess", json={"answers": []}), 404)
     refused(api.post("/api/learn/twenty", content=b'{"answers": ["\\ud800"]}',
                      headers={"Content-Type": "application/json"}), 400)
     refused(api.post("/api/learn/twenty", content=b"not json", headers={"Content-Type": "application/json"}), 400)

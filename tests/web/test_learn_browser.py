@@ -113,6 +113,6 @@ def test_an_unknown_lesson_says_so(server: ServerProcess, browser: Browser) -> N
     ctx = person(browser, LAPTOP)
     page = new_page(ctx)
     page.goto(server.url + "/learn/chess")
-    assert "unknown game 'chess'" in page.locator("p.error").inner_text()
+    assert "Unknown game 'chess'" in page.locator("p.error").inner_text()
     no_errors(page)
     ctx.close()

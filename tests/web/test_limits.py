@@ -61,7 +61,7 @@ def test_an_answer_of_500_carries_the_security_headers(tmp_path: Path) -> None:
         raise RuntimeError("a bug")
 
     answer = TestClient(app, raise_server_exceptions=False).get("/boom")
-    assert answer.status_code == 500 and answer.json() == {"error": "the server could not handle that request"}
+    assert answer.status_code == 500 and answer.json() == {"error": "The server could not handle that request"}
     assert "script-src 'self'" in answer.headers["content-security-policy"]
     assert answer.headers["x-frame-options"] == "DENY"
 

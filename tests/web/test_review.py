@@ -137,6 +137,7 @@ def test_what_a_record_review_refuses(server: ServerProcess) -> None:
     ann = server.person("Ann")
     raw = (DATA / "progression-six-rounds.json").read_bytes()
     for seat, status, words in ((3, 400, "There is no seat 3; the seats are 0 (Ada), 1 (Ben), 2 (Cleo)"),
+                                (10**30, 400, "There is no seat 1000000000000000000000000000000: seats are numbered"),
                                 (-1, 400, "There is no seat -1")):
         answer = ann.post("/api/reviews", params={"seat": seat}, content=raw)
         assert answer.status_code == status and answer.json()["error"].startswith(words), answer.text

@@ -383,10 +383,12 @@ def test_the_server_reads_what_a_player_typed_as_one_of_their_legal_moves(server
         assert client.ping() == [], "nothing else happened"
         return reply
 
-    assert resolve(mover, legal[0].lower()) == {"type": "resolved", "text": legal[0].lower(), "move": legal[0]}
+    assert resolve(mover, legal[0].lower()) == {"type": "resolved", "text": legal[0].lower(), "move": legal[0],
+                                                "confirm": None}
     assert resolve(mover, f"  {legal[0]} ")["move"] == legal[0]
     if game == "twenty":  # one move per card: the card alone names it
-        assert resolve(mover, card.lower()) == {"type": "resolved", "text": card.lower(), "move": f"play {card}"}
+        assert resolve(mover, card.lower()) == {"type": "resolved", "text": card.lower(), "move": f"play {card}",
+                                                "confirm": None}
     else:  # a card may be played or discarded: the player is told both, and asked for the whole move
         error = resolve(mover, card.lower(), "error")
         assert error["code"] == "ambiguous" and error["version"] == version, error

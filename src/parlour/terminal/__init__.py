@@ -17,14 +17,12 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from parlour import bots, narrate, record
-from parlour.cards import Card
 from parlour.game import Game, IllegalMoveError, MissingRulesError, Move, State, undo_reach
-from parlour.match import bot_rng, resolve_shorthand
+from parlour.match import bot_rng, discard_question, face_card_thrown_away, resolve_shorthand
 from parlour.terminal.views import render_observation, render_round_end
 
 HUMAN = "human"
 
-FACE_RANKS = (11, 12, 13)
 """Jack, Queen, King: cards not to throw away by a slip of the keyboard."""
 
 HELP = """Type a move in notation ({forms}), or just its card where that names one move.
@@ -221,12 +219,10 @@ class TerminalTable:
     def _confirm_discard(self, text: str, move: Move) -> bool:
         """A card typed alone that can only be discarded: ask first if it is a face card
         (a King thrown away by a slip of the keyboard is not taken back)."""
-        card = move.args[0] if move.args else None
-        if move.verb != "discard" or not isinstance(card, Card) or card.rank not in FACE_RANKS:
+        card = face_card_thrown_away(text, move)
+        if card is None:
             return True
-        if text.split()[0].lower() == "discard":
-            return True
-        answer = self._ask(f"{narrate.card_text(card)} can only be discarded now: discard it? [y/N] ").strip().lower()
+        answer = self._ask(discard_question(card) + " [y/N] ").strip().lower()
         if answer in ("y", "yes"):
             return True
         self.console.print("Kept.")

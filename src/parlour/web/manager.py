@@ -23,6 +23,7 @@ from typing import Any
 
 from parlour import bots, games, record
 from parlour import names as naming
+from parlour.match import discard_question, face_card_thrown_away
 from parlour.web import broadcast
 from parlour.web.limits import Gauge, Limits
 from parlour.web.protocol import (
@@ -406,7 +407,8 @@ class TableManager:
         async with table.lock:  # not in the middle of a commit: the state is the version's
             table.check_version(message.version)
             move = table.resolve(seat, message.text)
-        conn.send(Resolved(text=message.text, move=str(move)))
+        face = face_card_thrown_away(message.text, move)
+        conn.send(Resolved(text=message.text, move=str(move), confirm=discard_question(face) if face else None))
 
     async def _commit(self, table: Table, seat: int | None, change: str) -> None:
         """Commit a checked change to the database, then make and broadcast it (holding the lock)."""

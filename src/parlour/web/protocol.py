@@ -291,6 +291,8 @@ class Resolved(ServerMessage):
     type: Literal["resolved"] = "resolved"
     text: str
     move: str
+    confirm: str | None = None
+    """A question to ask the player before the move is made (a face card typed alone that would be thrown away)."""
 
 
 class Error(ServerMessage):

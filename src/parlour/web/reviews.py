@@ -94,6 +94,16 @@ def plan_record(raw: bytes, seat: int) -> RecordPlan:
     return RecordPlan(todo, [first[d.round - 1] + d.move - 1 for d in todo.decisions])
 
 
+MAX_SEAT = 99
+"""No game has more seats than this: a larger seat number is refused before the database is asked."""
+
+
+def check_seat_number(seat: int) -> None:
+    """Refuse (:class:`TableError`, 400) a seat number no record has (negative, or beyond :data:`MAX_SEAT`)."""
+    if not 0 <= seat <= MAX_SEAT:
+        raise TableError(f"there is no seat {seat}: seats are numbered from 0", 400)
+
+
 def record_digest(raw: bytes) -> str:
     """What an uploaded record's review is kept by: the SHA-256 of its bytes, in hex."""
     return hashlib.sha256(raw).hexdigest()
@@ -176,6 +186,7 @@ class Reviews:
     # -- uploaded records ----------------------------------------------------------------------
     async def record_status(self, digest: str, seat: int) -> dict[str, Any]:
         """The review of ``seat`` of the uploaded record whose digest is ``digest`` (:func:`record_digest`)."""
+        check_seat_number(seat)
         subject = {"review_id": digest}
         running = self.running.get(("record " + digest, seat))
         if running is not None:
@@ -192,6 +203,7 @@ class Reviews:
         :class:`~parlour.record.RecordError`, :class:`TableError` (the seat, too many decisions, another
         review of the lane's under way: 429, the server busy with them: 503) or
         :class:`~parlour.web.replays.ReplayRefused`."""
+        check_seat_number(seat)
         digest = record_digest(raw)
         key = ("record " + digest, seat)
         answer = await self.record_status(digest, seat)

@@ -2,9 +2,8 @@
    is typed: it sends it to the server as a ``resolve`` message, and the server, which knows the
    position, answers ``resolved`` with the move in full (then played here) or an error (shown as every
    error is). The box is made once and kept, so a new state never wipes what is being typed. */
-import * as C from "./cards.js";
 import { h, toast } from "./dom.js";
-import { seatLegal } from "./moves.js";
+import { notationText, seatLegal } from "./moves.js";
 
 /** The box of table ``T``; ``act``: {send(msg) (false when not connected), playMove(move)}.
  *  Returns {panel, input, update(legal, myTurn, shown), resolved(msg)}. */
@@ -25,16 +24,15 @@ export function notationBox(T, act) {
   }, input, h("button.btn.small#notation-send", { type: "submit" }, "Send"));
   const panel = h("section.panel.notation-panel", { hidden: true }, form);
 
-  /** The server's reading of what was typed: play it, but ask before a face card typed alone is thrown away. */
+  /** The server's reading of what was typed: play it, but first ask the question the server sends with it
+   *  (a face card typed alone is not thrown away without a word). */
   function resolved(msg) {
     if (asked === null || msg.text !== asked) return;
     const text = asked;
     asked = null;
     const move = msg.move;
-    // A card typed alone that can only be discarded: a face card is not thrown away without a word.
-    const face = text.split(/\s+/).length === 1 && /^discard [JQK][CDHS]$/.test(move) ? move.split(" ")[1] : null;
-    if (face && !window.confirm(C.cardShort(face) + " can only be discarded now: discard it?")) {
-      toast("Kept " + C.cardShort(face) + ".", "info");
+    if (msg.confirm && !window.confirm(msg.confirm)) {
+      toast("Kept: " + notationText(move) + " not played.", "info");
       return;
     }
     act.playMove(move);
