@@ -65,8 +65,18 @@ def screenshot_dir() -> Path:
 
 
 def shoot(page: Page, name: str) -> Path:
+    """The whole page, drawn in a window as tall as the page: a full-page picture of the window as it is would
+    leave what sticks to the window's bottom (a seat's hand on a phone) where the window ended."""
     path = screenshot_dir() / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    window = page.viewport_size
+    tall = page.evaluate("() => document.documentElement.scrollHeight")
+    if window is not None and tall > window["height"]:
+        page.set_viewport_size({"width": window["width"], "height": tall})
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        if window is not None:
+            page.set_viewport_size(window)
     return path
 
 

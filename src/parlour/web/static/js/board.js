@@ -3,7 +3,8 @@
    and a click on a card, a column, a pile or a button names a legal move to ``ctx.onMove``.
 
    ``ctx``: {view, layout, offers (offerMap), me (the seat drawn at the bottom), isSeat, legal, selected,
-   names, seats, onMove, onSelect, live (a table being played, not a replay)}. */
+   names, seats, onMove, onSelect, live (a table being played, not a replay), dock (the table page: on a
+   narrow screen the seat's own area, with its hand and move buttons, stays at the bottom of the window)}. */
 import * as C from "./cards.js";
 import { dots, h } from "./dom.js";
 import { cardOf, movesFor, offerText } from "./moves.js";
@@ -82,7 +83,9 @@ function seatHeader(ctx, seat, mine) {
 
 function seatArea(ctx, seat, mine) {
   const v = ctx.view;
-  const area = h("section.seat-area" + (mine ? ".mine" : ".theirs") + (v.to_move === seat && !v.round_over ? ".active" : ""), { dataset: { seat: String(seat) } });
+  const docked = mine && ctx.dock && ctx.live && ctx.isSeat;
+  const area = h("section.seat-area" + (mine ? ".mine" : ".theirs") + (v.to_move === seat && !v.round_over ? ".active" : "") +
+    (docked ? ".docked" : ""), { dataset: { seat: String(seat) } });
   area.append(seatHeader(ctx, seat, mine));
   const tableau = tableauOf(ctx, seat);
   if (mine) {

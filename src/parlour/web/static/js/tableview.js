@@ -97,13 +97,14 @@ export function tableView(app, T, act) {
         me === null ? h("span.badge.spect#watching", "watching") : null,
         rules.button),
       h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
-      h("span.timer#timer", { hidden: true }));
+      h("span.timer#timer", { hidden: true }),
+      st.status === "playing" ? recentMoves(st, me) : null);
 
     const ctx = {
       view: view, layout: layout, offers: offerMap(layout), me: me === null ? 0 : me, isSeat: me !== null,
       legal: myTurn ? legal : [], selected: T.selected, names: names, seats: st.seats || [], onMove: act.playMove,
       onSelect: function (card) { T.selected = T.selected === card ? null : card; renderTable(); },
-      live: true,
+      live: true, dock: st.status === "playing",
     };
     const result = st.status !== "playing" ? resultPanel(st, names, me) : null;
     fill(slots.board, result, renderBoard(ctx));
@@ -197,6 +198,18 @@ export function tableView(app, T, act) {
     }
     box.append(btns);
     return box;
+  }
+
+  /** The other seats' moves since ``me`` last moved (the last four), in the log's words. Shown on narrow
+   *  screens only (style.css), where the log is far below the board. */
+  function recentMoves(st, me) {
+    if (me === null || !Array.isArray(st.moves)) return null;
+    let since = st.moves.length;
+    while (since > 0 && st.moves[since - 1].seat !== me) since--;
+    const moves = st.moves.slice(since).slice(-4);
+    if (!moves.length) return null;
+    return h("ul.recent#recent", { "aria-label": "since your last move" },
+      moves.map(function (m) { return h("li", { title: m.text || m.move }, m.text || m.move); }));
   }
 
   function hintList(moves, myTurn) {
