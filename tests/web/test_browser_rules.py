@@ -90,7 +90,8 @@ def test_the_rules_drawer_opens_on_how_a_turn_works(server: ServerProcess, brows
             shoot_view(page, f"rules-drawer-{game_id}-{viewport}")
             page.keyboard.press("Escape")
             drawer.wait_for(state="hidden")
-            assert page.evaluate("() => document.activeElement && document.activeElement.id") == "rules-btn"
+            focused = page.evaluate("() => document.activeElement && document.activeElement.id")
+            assert focused == "rules-btn", page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
             # Open again: the texts are kept; the close button closes it too.
             button.click()
             turn.locator("h3").first.wait_for()

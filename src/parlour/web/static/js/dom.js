@@ -42,8 +42,11 @@ function append(el, kids) {
 
 /** Replace an element's children. */
 export function fill(el) {
+  // A kept element put back (a button drawn again with the rest) keeps the keyboard focus it had.
+  const focused = document.activeElement;
   el.textContent = "";
   append(el, Array.prototype.slice.call(arguments, 1));
+  if (focused && focused !== document.body && focused !== document.activeElement && el.contains(focused)) focused.focus();
   return el;
 }
 

@@ -47,7 +47,7 @@ export function learnPage(app, gameId) {
     const ctx = {
       view: p.view, layout: p.layout, offers: offerMap(p.layout), me: p.seat, isSeat: true,
       legal: p.layout.moves.map(function (m) { return m.move; }), selected: L.selected, names: p.names,
-      seats: [], live: true, onMove: send,
+      seats: [], live: true, onMove: send, dock: true,  // on a phone the hand and its moves stay in sight
       onSelect: function (card) { L.selected = L.selected === card ? null : card; draw(); },
     };
     fill(app,
