@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable
 from typing import Any
+
+import httpx
 
 from parlour import record, review
 
@@ -26,11 +29,16 @@ def finished_table(server: ServerProcess) -> tuple[str, Person]:
 
 
 def wait_for_review(person: Person, table_id: str, timeout: float = 120.0) -> list[dict[str, Any]]:
-    """Every status answer, polled until the review is done."""
+    """Every status answer of the review of ``person``'s seat at a table, polled until it is done."""
+    return wait_until_done(lambda: person.get(f"/api/tables/{table_id}/review"), timeout)
+
+
+def wait_until_done(ask: Callable[[], httpx.Response], timeout: float) -> list[dict[str, Any]]:
+    """Every status answer ``ask`` gets, polled until the review is done."""
     seen: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        answer = person.get(f"/api/tables/{table_id}/review")
+        answer = ask()
         assert answer.status_code == 200, answer.text
         seen.append(answer.json())
         if seen[-1]["status"] == "done":
@@ -92,21 +100,6 @@ def test_a_review_waits_for_the_end_of_the_match(server: ServerProcess) -> None:
     assert missing.status_code == 404
 
 
-def wait_for_record_review(person: Person, review_id: str, seat: int, timeout: float = 120.0) -> list[dict[str, Any]]:
-    """Every status answer of an uploaded record's review, polled until it is done."""
-    seen: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        answer = person.get(f"/api/reviews/{review_id}", params={"seat": seat})
-        assert answer.status_code == 200, answer.text
-        seen.append(answer.json())
-        if seen[-1]["status"] == "done":
-            return seen
-        assert seen[-1]["status"] == "running", seen[-1]
-        time.sleep(0.05)
-    raise AssertionError(f"no review after {timeout} s: {seen[-3:]}")
-
-
 def test_an_uploaded_record_is_reviewed_for_the_seat_asked_and_kept_by_its_digest(server: ServerProcess) -> None:
     raw = (DATA / "twenty-illustrative.json").read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
@@ -116,7 +109,7 @@ def test_an_uploaded_record_is_reviewed_for_the_seat_asked_and_kept_by_its_diges
     started = ann.post("/api/reviews", params={"seat": 1}, content=raw)
     assert started.status_code == 200, started.text
     assert started.json()["review_id"] == digest and started.json()["status"] in ("running", "done")
-    seen = wait_for_record_review(ann, digest, 1)
+    seen = wait_until_done(lambda: ann.get(f"/api/reviews/{digest}", params={"seat": 1}), 120.0)
     done = seen[-1]
     data = done["review"]
     # The same verdicts as parlour review of the file (the same seeds, from the seat's observations).
