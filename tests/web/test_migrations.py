@@ -27,7 +27,8 @@ from parlour import games
 from parlour import record as records
 from parlour.web.store import VERSION_TABLE, Base, SeatRow, TableRow, TableStore, digest
 
-from .conftest import Client, ServerProcess, play_to_end
+from .conftest import Client, Person, ServerProcess, play_to_end
+from .test_review import finished_table, wait_for_review
 
 PREVIOUS_RELEASE = "3932b9d"
 """The last commit of the first release of ``parlour serve`` (seat tokens, no migrations)."""
@@ -244,3 +245,40 @@ def test_the_store_upgrades_a_first_release_schema_in_place(previous_release: Pa
     finally:
         store.close()
 
+
+
+def same_browser(server: ServerProcess, person: Person) -> Person:
+    """``person``'s browser (its session cookie) at another server on the same database."""
+    again = server.person()
+    again.http.cookies.clear()
+    again.http.cookies.update(person.http.cookies)
+    return again
+
+
+LAST_RELEASE = "f4f1c7a"
+"""The last commit of the release before this one (issue 32's: reviews kept with their matches, migration 0004)."""
+
+
+def test_a_database_of_the_last_release_keeps_its_players_matches_and_reviews(sqlite_url: str, tmp_path: Path,
+                                                                              tmp_path_factory: pytest.TempPathFactory
+                                                                              ) -> None:
+    tree = export_release(LAST_RELEASE, tmp_path_factory.mktemp("last-release"))
+    old = PreviousServer(tree, sqlite_url, tmp_path / "last.log").start()
+    table_id, ann = finished_table(old)
+    assert ann.post(f"/api/tables/{table_id}/review").status_code == 200
+    reviewed = wait_for_review(ann, table_id)[-1]
+    mine = ann.get("/api/me").json()
+    old.stop()
+    assert schema(sqlite_url)["revision"] == ["0004"]
+
+    server = ServerProcess(sqlite_url, log_path=tmp_path / "server.log", extra=FAST_CLIENTS).start()
+    assert schema(sqlite_url)["revision"] == [newest_revision("parlour.web")]
+    ann = same_browser(server, ann)
+    assert ann.get("/api/me").json().items() >= mine.items()
+    assert ann.get(f"/api/tables/{table_id}/review").json() == reviewed
+    assert server.table(table_id)["status"] == "finished"
+    # and it goes on: a new match of the same player, and its review
+    again, _ = finished_table(server, ann)
+    assert again != table_id and ann.post(f"/api/tables/{again}/review").status_code == 200
+    assert wait_for_review(ann, again)[-1]["review"]["player"] == "Ann"
+    assert "Traceback" not in server.output(), server.output()

@@ -16,9 +16,9 @@ from parlour import record, review
 from .conftest import DATA, Client, Person, ServerProcess, play_to_end
 
 
-def finished_table(server: ServerProcess) -> tuple[str, Person]:
-    """A Twenty match of a person (random moves) against the hard bot, played to its end."""
-    host = server.person("Ann")
+def finished_table(server: ServerProcess, host: Person | None = None) -> tuple[str, Person]:
+    """A Twenty match of a person (``host``, else a new Ann; random moves) against the hard bot, played to its end."""
+    host = host or server.person("Ann")
     answer = host.post("/api/tables", json={"game": "twenty", "options": {},
                                             "seats": [{"kind": "me"}, {"kind": "bot", "level": "hard"}]})
     assert answer.status_code in (200, 201), answer.text
