@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def test_both_click_play_again_and_land_at_the_new_table_with_seats_rotated(server: ServerProcess,
-                                                                             browser: Browser) -> None:
+                                                                             browser: Browser) -> None:  # noqa: F811
     ada_ctx, bea_ctx = person(browser, LAPTOP), person(browser, PHONE)
     try:
         name_me(ada_ctx, server, "Ada")
