@@ -5,6 +5,7 @@ table is sent its address; one who declines (or leaves) holds it back, and the o
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from .conftest import Client, ServerProcess, play_to_end
@@ -100,3 +101,18 @@ def test_bots_rotate_with_their_seats_and_play_again_is_only_at_the_end(server: 
     new = server.table(new_id)
     assert [(s["kind"], s["level"]) for s in new["seats"]] == [("bot", "easy"), ("me", None), ("bot", "medium")]
     assert new["options"]["rounds"] == 1
+
+
+def test_the_new_table_counts_against_the_limits(sqlite_url: str, tmp_path: Path) -> None:
+    """The host may start one table an hour here: the new table is refused, in words, and the last to
+    accept may try again; nothing starts."""
+    server = ServerProcess(sqlite_url, log_path=tmp_path / "server.log",
+                           extra=("--max-per-hour", "1", "--message-rate", "1000")).start()
+    _table, (ada, bea) = finished_table(server, seed=5)
+    answer(ada, True)
+    answer(bea, True)
+    refused = bea.recv_until("error")
+    assert refused["code"] == "not_allowed" and "in the last hour (the limit is 1)" in refused["message"]
+    votes = ada.recv_until("play_again", lambda m: m["waiting"] == [bea.seat])
+    assert votes["accepted"] == [ada.seat] and votes["table"] is None
+    assert not any(f["type"] == "new_table" for f in ada.frames + bea.frames)
