@@ -116,3 +116,18 @@ def test_the_new_table_counts_against_the_limits(sqlite_url: str, tmp_path: Path
     votes = ada.recv_until("play_again", lambda m: m["waiting"] == [bea.seat])
     assert votes["accepted"] == [ada.seat] and votes["table"] is None
     assert not any(f["type"] == "new_table" for f in ada.frames + bea.frames)
+
+
+def test_the_old_table_still_points_to_the_new_one_after_a_restart(server: ServerProcess) -> None:
+    table, (ada, bea) = finished_table(server, seed=6)
+    answer(ada, True)
+    answer(bea, True)
+    new_id = ada.recv_until("new_table")["table_id"]
+    ada.close()
+    bea.close()
+    server.kill()
+    server.restart()
+    with Client(server, table["table_id"], ada.person) as back:
+        votes = back.recv_until("play_again")
+        assert votes["table"] == new_id and votes["accepted"] == sorted([ada.seat, bea.seat])  # type: ignore[type-var]
+    assert server.table(new_id)["status"] == "playing"

@@ -6,7 +6,8 @@ place on (seat ``i`` of the old table is seat ``i + 1`` of the new one, mod the 
 people's seats theirs at once (no invitation).  A person who declines, or whose every connection has
 gone, holds the new table back; the others are told.  A person who comes back is asked again; one who
 declined may still accept.  Spectators do not vote.  The manager (:mod:`parlour.web.manager`) counts the
-votes here and opens the new table like any other (its limits too).
+votes here and opens the new table like any other (its limits too); the store keeps the link from
+the old table to the new one (``web_play_again``), so that the old table points to it after a restart.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class AgainVote:
         return bool(self.accepted or self.declined or self.left or self.next_table)
 
     def message(self, people: Sequence[int]) -> PlayAgainVotes:
-        """The votes as the table is told them."""
+        """The votes as the table is told them (once the new table has started, everyone accepted)."""
+        if self.next_table is not None:
+            return PlayAgainVotes(accepted=sorted(people), declined=[], left=[], waiting=[], table=self.next_table)
         return PlayAgainVotes(
             accepted=sorted(p for p in people if p in self.accepted and p not in self.left),
             declined=sorted(p for p in people if p in self.declined and p not in self.left),

@@ -143,8 +143,10 @@ class TableManager:
         if loaded is None:
             raise TableError(f"no table {table_id!r}: it may have been mistyped", 404)
         row, seat_rows, move_rows = loaded
-        table = self.tables.setdefault(table_id, self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows]))
-        return table
+        table = self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows])
+        if table.status == "finished":
+            table.again.next_table = await self._run_db(self.store.next_table, table_id)
+        return self.tables.setdefault(table_id, table)
 
     async def _sweep_forever(self) -> None:
         """Now and then: end idle tables as abandoned and unload tables nobody is at."""
@@ -481,6 +483,7 @@ class TableManager:
                     self._tell_again(table)
                     raise
                 vote.next_table = new.id
+                await self._run_db(self.store.link_again, table.id, new.id)
                 text = encode(NewTable(table_id=new.id, url=f"/table/{new.id}"))
                 for conn in list(table.connections):
                     conn.send_text(text)
