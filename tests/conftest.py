@@ -6,6 +6,7 @@ import io
 import subprocess
 import sys
 import tarfile
+import tempfile
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -18,6 +19,9 @@ DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = Path(str(files("parlour"))).parent
 """The folder the imported ``parlour`` package lies in."""
+STATE_HOME = Path(tempfile.gettempdir()) / "parlour-tests-state"
+"""``$XDG_STATE_HOME`` of the ``parlour`` that :func:`run_parlour` runs: a match quit there is kept here,
+never in the home folder of whoever runs the tests."""
 
 
 def export_release(commit: str, folder: Path) -> Path:
@@ -62,7 +66,8 @@ def run_parlour(
     tests import: a worktree's, not the one the virtual environment installed)."""
     return subprocess.run(
         [*parlour_command(), *args], input=stdin, capture_output=True, text=True, timeout=timeout,
-        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb", "PYTHONPATH": str(SOURCE)},
+        env={"COLUMNS": str(columns), "PATH": "/usr/bin:/bin", "TERM": "dumb", "PYTHONPATH": str(SOURCE),
+             "XDG_STATE_HOME": str(STATE_HOME)},
     )
 
 

@@ -220,11 +220,26 @@ def play_command(
     save: Annotated[Path | None, typer.Option(help="write the match record (parlour-record/1) here")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option NAME=VALUE")] = None,
     names: Annotated[str | None, typer.Option(help="player names by seat, comma-separated")] = None,
+    resume: Annotated[Path | None, typer.Option(metavar="RECORD",
+                                                help="go on with a match that was quit (its record)")] = None,
 ) -> None:
-    """Play a match: against the computer, hot-seat, or bots alone."""
-    from parlour.terminal import TerminalTable
+    """Play a match: against the computer, hot-seat, or bots alone; then play again, if you like."""
+    from parlour import play_command as playing
 
     game = _game(game_id)
+    if resume is not None:
+        given = [flag for flag, value in (("--players", players), ("--hotseat", hotseat or None), ("--seed", seed),
+                                          ("--option", option), ("--names", names)) if value is not None]
+        if given:
+            raise _fail(f"--resume goes on with the record's own players, seed and options: "
+                        f"leave out {', '.join(given)}")
+        if save is not None and (problem := _save_problem(save)) is not None:
+            raise _fail(problem)
+        try:
+            setup, table = playing.resumed(game, resume, save, console)
+        except playing.ResumeError as exc:
+            raise _fail(str(exc)) from None
+        raise typer.Exit(playing.play(setup, table, console, err))
     values = _options(game, option or [])
     if hotseat and players is not None:
         # --hotseat is only a short way to say "every seat human": with --players too, one of them is a slip.
@@ -247,17 +262,12 @@ def play_command(
         if problem is not None:
             err.print(f"[red]error:[/red] {escape(problem)}", soft_wrap=True)
             raise typer.Exit(2)
+    setup = playing.MatchSetup(game, seats, values, name_list, seed, save)
     try:
-        table = TerminalTable(
-            game, seats, seed=seed, options=values, names=name_list, save=save, console=console
-        )
+        table = playing.table_for(setup, console)
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    table.run()
-    if table.save_error is not None:
-        err.print(f"[red]error:[/red] the record could not be saved to {escape(str(save))} "
-                  f"({escape(table.save_error)})", soft_wrap=True)
-        raise typer.Exit(1)
+    raise typer.Exit(playing.play(setup, table, console, err))
 
 
 @app.command("replay")

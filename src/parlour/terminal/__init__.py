@@ -2,11 +2,15 @@
 
 Humans see only their own seat's observation; bots get only theirs.  The
 table here is the referee: it holds the state and validates every move.
+A match a person quits is kept on disk (its record) and can be gone on with
+(:meth:`TerminalTable.go_on`): :mod:`parlour.play_command` does that and asks
+"Play again?" at the end.
 """
 
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +34,7 @@ Other commands: [b]moves[/b] lists your legal moves, [b]hint[/b] asks the comput
 [b]rules[/b] shows how a turn works ([b]rules all[/b]: the full rules),
 [b]undo[/b] takes back your last turn (against the computer, until a draw shows a hidden card),
 [b]help[/b] shows this,
-[b]quit[/b] stops (the record is saved with --save)."""
+[b]quit[/b] stops (the match is saved so that you can go on with it later)."""
 
 
 class Quit(Exception):
@@ -51,6 +55,7 @@ class TerminalTable:
         save: Path | None = None,
         console: Console | None = None,
         read: Callable[[str], str] | None = None,
+        keep: Path | None = None,
     ) -> None:
         if len(seats) != game.players:
             raise ValueError(f"{game.name} needs {game.players} players, got {len(seats)}: {','.join(seats)}")
@@ -74,6 +79,10 @@ class TerminalTable:
         self._seen_events = 0
         #: Why the last attempt to write the record failed (None: the record on disk is up to date).
         self.save_error: str | None = None
+        #: Where a match quit without ``save`` is kept, to be gone on with (None: it is not kept).
+        self.keep = keep
+        #: Whether the match went on from a record (:meth:`go_on`).
+        self.resumed = False
 
     def _default_names(self) -> list[str]:
         if len(self.humans) == 1:
@@ -95,7 +104,11 @@ class TerminalTable:
         out.print(Rule(f"{self.game.name} — seed {self.seed}"))
         try:
             self._save()
-            self._announce_lead()
+            if self.resumed:
+                out.print(f"Going on with the match: round {self.state.round_index + 1}, "
+                          f"{narrate.plural(len(self.state.moves), 'move')} made in it.")
+            else:
+                self._announce_lead()
             while True:
                 seat = self.state.current_player()
                 if seat is None:
@@ -118,15 +131,63 @@ class TerminalTable:
                     self._human_turn(seat)
         except Quit:
             out.print("You left the table.")
+            self._keep_unfinished()
         except KeyboardInterrupt:
             out.print()
             out.print("Stopped.")
+            self._keep_unfinished()
         finally:
             if self._save(final=True):
                 out.print(f"Record saved to {escape(str(self.save))}", soft_wrap=True)
+                if not self.state.is_match_over():
+                    again = f"parlour play {self.game.id} --resume {shlex.quote(str(self.save))}"
+                    out.print(f"To go on with this match later: {escape(again)}", soft_wrap=True)
         if self.state.is_match_over():
             out.print(f"[bold]{escape(narrate.result_text(self.state, self.reader))}[/bold]", soft_wrap=True)
         return self.state
+
+    def _keep_unfinished(self) -> None:
+        """A person left a match before its end without ``save``: keep its record in ``keep`` (when given
+        and something was played) so that they can go on with it later."""
+        if self.save is not None or self.keep is None or not (self.state.moves or self.state.history):
+            return
+        try:
+            self.keep.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.console.print(f"[yellow]could not keep the match in {escape(str(self.keep))} "
+                               f"({escape(exc.strerror or str(exc))})[/yellow]", soft_wrap=True)
+            return
+        self.save = self.keep / f"{self.game.id}-{self.seed}.json"
+
+    def go_on(self, match: record.Record) -> None:
+        """Start from where ``match`` (a record of this table's seed, seats and options, replayed already)
+        stopped: its moves are made again here, the bots' random numbers drawn as they were, so that the
+        match goes on as it would have without the stop.  ``ValueError`` if its deals are not this seed's."""
+        game = self.game
+        if match.first != self.state.first:
+            raise ValueError("its first player is not the one its seed gives")
+        for number, played in enumerate(match.rounds):
+            if number:
+                self.state.next_round()
+            assert self.state.deal is not None
+            if game.deal_to_json(self.state.deal) != game.deal_to_json(played.deal):
+                raise ValueError(f"the deal of round {number + 1} is not the one its seed gives")
+            for text in played.moves:
+                seat = self.state.current_player()
+                move = self.state.parse_move(text)
+                if seat in self.bots:  # the bot's random numbers, drawn as when it chose
+                    self.bots[seat].choose(self.state.observation(seat), self.state.legal_moves(), self.rngs[seat])
+                self.state.apply(move)
+        self._seen_events = len(self.state.events)
+        self.resumed = True
+
+    def ask_yes(self, question: str) -> bool:
+        """Ask a yes-or-no ``question`` (no by default); no when the input has ended."""
+        try:
+            answer = self._ask(question + " [y/N] ")
+        except Quit:
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def _save(self, *, final: bool = False) -> bool:
         """Write the record if asked; on failure say so once (in one line) and play on.

@@ -23,16 +23,20 @@ from typing import Any
 
 from parlour import bots, games, record
 from parlour import names as naming
+from parlour.game import Game
 from parlour.match import discard_question, face_card_thrown_away
 from parlour.web import broadcast
+from parlour.web.again import rotated_seats
 from parlour.web.limits import Gauge, Limits
 from parlour.web.protocol import (
     Acting,
     AskHint,
     Hello,
     MakeMove,
+    NewTable,
     NextRound,
     Ping,
+    PlayAgain,
     Pong,
     ProtocolError,
     Resolve,
@@ -40,6 +44,7 @@ from parlour.web.protocol import (
     Undo,
     Welcome,
     as_object,
+    encode,
     parse,
 )
 from parlour.web.scheduler import Autoplay
@@ -138,8 +143,10 @@ class TableManager:
         if loaded is None:
             raise TableError(f"no table {table_id!r}: it may have been mistyped", 404)
         row, seat_rows, move_rows = loaded
-        table = self.tables.setdefault(table_id, self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows]))
-        return table
+        table = self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows])
+        if table.status == "finished":
+            table.again.next_table = await self._run_db(self.store.next_table, table_id)
+        return self.tables.setdefault(table_id, table)
 
     async def _sweep_forever(self) -> None:
         """Now and then: end idle tables as abandoned and unload tables nobody is at."""
@@ -203,7 +210,7 @@ class TableManager:
         turn = request.get("turn_seconds")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600):
             raise TableError("turn_seconds must be a whole number of seconds from 5 to 3600, or null")
-        table_id = secrets.token_urlsafe(9)
+        table_id = secrets.token_urlsafe(9)  # the seats' rows name it
         my_name = await self.seating.player_name(player)
         seats: list[SeatRow] = []
         for number, item in enumerate(seats_in):
@@ -228,25 +235,32 @@ class TableManager:
         for seat in sorted(seats, key=lambda s: s.kind == "bot"):
             seat.name = naming.unique_name(seat.name, taken)
             taken.append(seat.name)
-        where = self.store.address_digest(address)
+        table = await self._open(game, options, turn, seats, player, self.store.address_digest(address))
+        out = table.summary(player)
+        out["url"] = f"/table/{table.id}"
+        return out
+
+    async def _open(self, game: Game, options: dict[str, Any], turn: int | None, seats: list[SeatRow],
+                    host: str, where: str | None) -> Table:
+        """Start a new table of checked ``seats`` (their rows name its id), hosted by ``host`` from the
+        address digest ``where``, if the limits allow it."""
+        table_id = seats[0].table_id
         bots_only = all(s.kind == "bot" for s in seats)
         async with self._creating:  # one at a time: the limits are checked against every table made before
-            await self._check_limits(player, where, bots_only)
+            await self._check_limits(host, where, bots_only)
             seed = secrets.randbits(62)
             row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
-                           status="playing", created=now(), host=player, active=now(), address=where)
+                           status="playing", created=now(), host=host, active=now(), address=where)
             state = new_state(game, options, seed, [s.name for s in seats])
             await self._run_db(self.store.add_table, row, seats)
             table = Table(table_id, game, options, seed, turn,
                           [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
-                          state, created=row.created.isoformat() + "Z", host=player, address=where)
+                          state, created=row.created.isoformat() + "Z", host=host, address=where)
             self.tables[table_id] = table
         self._after_change(table)
-        out = table.summary(player)
-        out["url"] = f"/table/{table_id}"
-        return out
+        return table
 
-    async def _check_limits(self, player: str, address: str, bots_only: bool) -> None:
+    async def _check_limits(self, player: str, address: str | None, bots_only: bool) -> None:
         """Refuse a new table (429) when ``player``, its ``address`` (a digest) or the server has as many as
         it may.  The server's cap counts the tables people play; when the tables nobody has moved at fill
         their own share, the one left alone longest ends to make room."""
@@ -332,6 +346,7 @@ class TableManager:
         conn.send_text(broadcast.shown(table, seat).text)
         if seat is not None and not was_there:
             broadcast.presence(table, conn)
+        self._back_for_again(table, conn)
 
     def leave(self, conn: Connection) -> None:
         """The connection has gone (or moves to another table)."""
@@ -342,6 +357,7 @@ class TableManager:
                 table.active = time.time()  # someone was at it until now (a spectator's coming and going is not)
             if conn.seat is not None and not table.connected(conn.seat):
                 broadcast.presence(table, None)
+                self._gone_from_again(table, conn.seat)
                 if table.live:
                     task = asyncio.create_task(self._touch(table.id))
                     self._chores.add(task)
@@ -389,6 +405,8 @@ class TableManager:
             self.autoplay.hint(conn, table, message.version)
         elif isinstance(message, Resolve):
             await self._resolve(conn, table, seat, message)
+        elif isinstance(message, PlayAgain):
+            await self._play_again(table, seat, message)
 
     async def _move(self, table: Table, seat: int, text: str, version: int) -> None:
         async with table.lock:
@@ -442,3 +460,64 @@ class TableManager:
     def message(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (None: a spectator), as the JSON object it is sent as."""
         return as_object(broadcast.state_message(table, seat))
+
+    # -- again --
+    async def _play_again(self, table: Table, seat: int, message: PlayAgain) -> None:
+        """``seat``'s answer to "Play again?"; once every person at the table has accepted, the new table
+        starts (:mod:`parlour.web.again`) and every connection is sent its address."""
+        async with table.lock:
+            table.check_version(message.version)
+            if table.status != "finished":
+                raise ProtocolError("not_allowed", "you can play again once the match is over")
+            vote = table.again
+            if vote.next_table is not None:
+                raise ProtocolError("not_allowed", "the new table has started already")
+            if seat not in table.people:
+                raise ProtocolError("unauthorized", "only the people at the table answer")
+            vote.answer(seat, message.accept)
+            if vote.ready(table.people):
+                try:
+                    new = await self._open_again(table)
+                except TableError:
+                    vote.accepted.discard(seat)  # not started (a limit): the last to accept may try again
+                    self._tell_again(table)
+                    raise
+                vote.next_table = new.id
+                await self._run_db(self.store.link_again, table.id, new.id)
+                text = encode(NewTable(table_id=new.id, url=f"/table/{new.id}"))
+                for conn in list(table.connections):
+                    conn.send_text(text)
+            self._tell_again(table)
+
+    async def _open_again(self, table: Table) -> Table:
+        """The new table of a finished one: the same game, options, turn timer, players and bots, the
+        seats rotated one place; hosted by the old table's host (or, if the host held no seat there, the
+        first person), counted against the limits like any new table."""
+        owners = [s.owner for s in table.seats if s.owner is not None and not s.is_bot]
+        host = table.host if table.host in owners else owners[0]
+        seats = rotated_seats(table.seats, secrets.token_urlsafe(9))
+        return await self._open(table.game, dict(table.options), table.turn_seconds, seats, host, table.address)
+
+    def _tell_again(self, table: Table) -> None:
+        """Tell every connection of ``table`` the answers to "Play again?" so far."""
+        text = encode(table.again.message(table.people))
+        for conn in list(table.connections):
+            conn.send_text(text)
+
+    def _gone_from_again(self, table: Table, seat: int) -> None:
+        """A person's every connection has gone from a finished table: no new table while they are away."""
+        vote = table.again
+        if table.status == "finished" and vote.next_table is None and seat in table.people:
+            vote.left.add(seat)
+            self._tell_again(table)
+
+    def _back_for_again(self, table: Table, conn: Connection) -> None:
+        """A connection came to a finished table: a person who had gone is back; it is told the answers."""
+        if table.status != "finished":
+            return
+        vote = table.again
+        if conn.seat is not None and conn.seat in vote.left and vote.next_table is None:
+            vote.left.discard(conn.seat)
+            self._tell_again(table)
+        elif vote.asked():
+            conn.send(vote.message(table.people))

@@ -2,8 +2,8 @@
 written by one other (docs/web-protocol.md describes them).
 
 Client → server: :class:`Hello`, :class:`Ping`, :class:`MakeMove`, :class:`NextRound`,
-:class:`Undo`, :class:`AskHint` and :class:`Resolve`, told apart by their ``type``.
-:func:`parse` turns a client's text into one of them, or raises :class:`ProtocolError` with
+:class:`Undo`, :class:`AskHint`, :class:`Resolve` and :class:`PlayAgain`, told apart by their
+``type``.  :func:`parse` turns a client's text into one of them, or raises :class:`ProtocolError` with
 the code and wording the client is told.  What is wrong with a message is answered in a fixed
 order, the first that applies: not a JSON object with a text ``type`` (or not valid Unicode);
 anything but ``hello`` or ``ping`` before ``hello`` (``hello_required``); an acting message
@@ -11,13 +11,14 @@ without its ``version``; an acting message from a spectator (``unauthorized``); 
 ``type``; a field of the wrong type or too long.
 
 Server → client: :class:`Welcome`, :class:`TableState`, :class:`Seats`, :class:`Hints`,
-:class:`Resolved`, :class:`Error` and :class:`Pong`.  :func:`encode` is the one place a message
-becomes text: compact JSON, ASCII only (non-ASCII characters as ``\\u`` escapes).  The server's
-payloads (views, layouts, the table summary, the round's moves in words) are typed for the
-reader and mypy but not validated again as they are sent (``SkipValidation``): they are the
-server's own, and validation would copy them, or could turn a number into another that reads
-differently.  A ``state`` message goes to every connection of its viewer: :class:`Shown` keeps
-its text, and :class:`Narration` the round's moves in words each encoded once, as said.
+:class:`Resolved`, :class:`Error`, :class:`Pong`, :class:`PlayAgainVotes` and :class:`NewTable`.
+:func:`encode` is the one place a message becomes text: compact JSON, ASCII only (non-ASCII
+characters as ``\\u`` escapes).  The server's payloads (views, layouts, the table summary, the
+round's moves in words) are typed for the reader and mypy but not validated again as they are
+sent (``SkipValidation``): they are the server's own, and validation would copy them, or could
+turn a number into another that reads differently.  A ``state`` message goes to every
+connection of its viewer: :class:`Shown` keeps its text, and :class:`Narration` the round's moves
+in words each encoded once, as said.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SkipValidation,
+    StrictBool,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -123,18 +125,30 @@ class Resolve(Acting):
     malformed: ClassVar[str] = f"text must be what was typed, at most {MAX_TEXT} characters, like '7h'"
 
 
-Incoming = Annotated[Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve, Field(discriminator="type")]
+# -- again --
+class PlayAgain(Acting):
+    """Once the match is over, a seated person's answer to "Play again?" (``accept``: yes or no)."""
+
+    type: Literal["play_again"]
+    accept: StrictBool
+    malformed: ClassVar[str] = "accept must be true or false"
+
+
+AnyIncoming = Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve | PlayAgain
+"""Any client message."""
+
+Incoming = Annotated[AnyIncoming, Field(discriminator="type")]
 """Any client message, told apart by its ``type``."""
 
-_INCOMING: TypeAdapter[Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve] = TypeAdapter(Incoming)
+_INCOMING: TypeAdapter[AnyIncoming] = TypeAdapter(Incoming)
 _KINDS: dict[str, type[ClientMessage]] = {"hello": Hello, "ping": Ping, "move": MakeMove, "next_round": NextRound,
-                                          "undo": Undo, "hint": AskHint, "resolve": Resolve}
+                                          "undo": Undo, "hint": AskHint, "resolve": Resolve,
+                                          "play_again": PlayAgain}
 _OPEN = ("hello", "ping")
 """The messages anyone may send, before ``hello`` too."""
 
 
-def parse(text: str | Mapping[str, Any], *, greeted: bool = True,
-          seated: bool = True) -> Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve:
+def parse(text: str | Mapping[str, Any], *, greeted: bool = True, seated: bool = True) -> AnyIncoming:
     """One client message (its JSON text, or the object it decodes to), typed; or :class:`ProtocolError`.
 
     ``greeted``: the connection has said ``hello``; ``seated``: it holds a seat (a spectator does not)."""
@@ -314,6 +328,29 @@ class Pong(ServerMessage):
     """The answer to ``ping``."""
 
     type: Literal["pong"] = "pong"
+
+
+# -- again --
+class PlayAgainVotes(ServerMessage):
+    """At a finished table, the people's answers to "Play again?" so far (seats), and the new table once
+    it has started."""
+
+    type: Literal["play_again"] = "play_again"
+    accepted: list[int]
+    declined: list[int]
+    left: list[int]
+    """People whose every connection has gone: no new table starts while they are away."""
+    waiting: list[int]
+    """People who have not answered yet."""
+    table: str | None = None
+
+
+class NewTable(ServerMessage):
+    """Everyone accepted: the new table with the same players has started (the page goes there)."""
+
+    type: Literal["new_table"] = "new_table"
+    table_id: str
+    url: str
 
 
 _encode_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode

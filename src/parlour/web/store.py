@@ -167,6 +167,17 @@ class RecordReviewRow(Base):
     made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
+# -- again --
+class PlayAgainRow(Base):
+    """A finished table whose people all chose to play again, and the new table they went on at."""
+
+    __tablename__ = "web_play_again"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
+    next_table: Mapped[str] = mapped_column(String(32))
+    made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
 NEXT_ROUND = "next round"
 
 
@@ -392,6 +403,18 @@ class TableStore:
         with self.session() as session:
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .values(owner=None, kind="friend", invite=invite, token_digest=digest(invite)))
+
+    # -- again --
+    def link_again(self, table_id: str, next_table: str) -> None:
+        """Keep that the people of finished ``table_id`` went on at ``next_table``."""
+        with self.session() as session:
+            session.merge(PlayAgainRow(table_id=table_id, next_table=next_table, made=now()))
+
+    def next_table(self, table_id: str) -> str | None:
+        """The table the people of ``table_id`` went on at, if they played again."""
+        with self.session() as session:
+            row = session.get(PlayAgainRow, table_id)
+            return None if row is None else row.next_table
 
 
 class MoveWriter:

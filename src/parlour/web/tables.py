@@ -22,6 +22,7 @@ from parlour import names as naming
 from parlour import narrate
 from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State, UndoReach, undo_reach
 from parlour.match import resolve_shorthand
+from parlour.web.again import AgainVote
 from parlour.web.limits import Limits, Strikes, TokenBucket
 from parlour.web.protocol import (
     HintMove,
@@ -168,6 +169,8 @@ class Table:
     """The hint for (version, seat), worked out once: asked for or in the making."""
     hint_budgets: dict[int, TokenBucket] = field(default_factory=dict)
     """Each seat's hint budget, shared by all its connections."""
+    again: AgainVote = field(default_factory=AgainVote)
+    """Once the match is over: the people's answers to "Play again?" (:mod:`parlour.web.again`)."""
 
     @property
     def status(self) -> str:

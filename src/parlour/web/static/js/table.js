@@ -4,8 +4,8 @@
    an undo. How the table looks is tableview.js; the board, board.js.
 
    T: {id, ws, seat, role, table (the summary), state (the last state message), selected (a card of
-   the hand), hint, replay, received (messages so far), notice, gone, built, closed, retry and
-   timers}. It holds no secret: no invitation code, no seat link. */
+   the hand), hint, replay, received (messages so far), notice, gone, built, closed, retry, timers
+   and again (the answers to "Play again?", again.js)}. It holds no secret: no invitation code, no seat link. */
 import { handOrder, seatNames } from "./board.js";
 import { fill, h, toast } from "./dom.js";
 import { LIVE } from "./host.js";
@@ -25,7 +25,7 @@ export function tablePage(app, tableId, invite, legacyToken) {
   const T = {
     id: tableId, ws: null, seat: null, role: null, table: null, state: null,
     selected: null, retry: 0, hint: null, closed: false, pingTimer: null, connectTimer: null,
-    replay: null, received: 0, built: false, notice: null, gone: null,
+    replay: null, received: 0, built: false, notice: null, gone: null, again: null,
   };
   window.parlour = T;
   document.title = "Table — Parlour";
@@ -134,6 +134,12 @@ export function tablePage(app, tableId, invite, legacyToken) {
       if (T.state && msg.version === T.state.version) { T.hint = msg.moves || []; view.renderAssist(); }
     } else if (msg.type === "resolved") {
       view.resolved(msg);
+    } else if (msg.type === "play_again") {
+      T.again = msg;
+      view.showAgain();
+    } else if (msg.type === "new_table") {
+      socket.close();
+      window.location.assign(msg.url);
     } else if (msg.type === "error") {
       if (msg.code === "not_found") { noTable(); return; }
       if (msg.code === "rate_limited") { toast("Slow down", "warn"); return; }

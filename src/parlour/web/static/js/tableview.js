@@ -1,6 +1,7 @@
 /* The table page as a person sees it: built once, then each part redrawn in place when a state
    comes (the move box is never replaced): the banner, the board, the result of a round, the scores,
    the hint and undo buttons, the log and the tools. What the page does lives in table.js. */
+import { againPanel, showAgain } from "./again.js";
 import { renderBoard, seatNames } from "./board.js";
 import { fill, h } from "./dom.js";
 import { hostTools } from "./host.js";
@@ -10,7 +11,7 @@ import { leadText, logPanel, roundBreakdown, scorePanel, scoreSheet, sheetNow, w
 import { rulesDrawer } from "./rules.js";
 
 /** The view of table ``T`` in ``app``; ``act``: {send(msg), playMove(move), openReplay()}.
- *  Returns {render, renderAssist, updatePresence, seatsChanged, resolved, notice, noticeEl}. */
+ *  Returns {render, renderAssist, updatePresence, seatsChanged, resolved, notice, noticeEl, showAgain}. */
 export function tableView(app, T, act) {
   const slots = {};
   const host = hostTools(T);
@@ -196,6 +197,7 @@ export function tableView(app, T, act) {
         T.seat !== null ? h("button.btn#review-match", { type: "button", onclick: function () { act.openReplay(true); } }, "★ Review") : null,
         h("a.btn", { href: "/" }, "New table"));
     }
+    if (finished) box.append(againPanel(T, names, act.send));
     box.append(btns);
     return box;
   }
@@ -229,5 +231,6 @@ export function tableView(app, T, act) {
     render: renderTable, renderAssist: renderAssist, updatePresence: updatePresence, seatsChanged: host.seatsChanged,
     resolved: function (msg) { if (slots.notation) slots.notation.resolved(msg); },
     notice: notice, noticeEl: noticeEl,
+    showAgain: function () { if (T.state) showAgain(T, seatNames(T.state, T.state.view), act.send); },
   };
 }
