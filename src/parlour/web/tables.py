@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from parlour.game import Game, IllegalMoveError, Move, MoveSyntaxError, State, U
 from parlour.match import resolve_shorthand
 from parlour.web.limits import Limits, Strikes, TokenBucket
 from parlour.web.protocol import (
+    ChatLine,
     HintMove,
     MoveSaid,
     Narration,
@@ -168,6 +170,8 @@ class Table:
     """The hint for (version, seat), worked out once: asked for or in the making."""
     hint_budgets: dict[int, TokenBucket] = field(default_factory=dict)
     """Each seat's hint budget, shared by all its connections."""
+    chat: deque[ChatLine] | None = None
+    """The newest lines said here, oldest first (None: not read from the database yet; :mod:`parlour.web.chat`)."""
 
     @property
     def status(self) -> str:
