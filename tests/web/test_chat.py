@@ -1,7 +1,7 @@
 """Table chat and presence over real WebSockets to a real server process: what one person says
 reaches everyone at the table (two players and a spectator), is stored with the table and sent
 again to a newcomer after the server is killed and started again; refusals (empty, too long,
-control characters, too fast: per connection and per identity) come in plain words; the store
+control characters, too fast: per connection, identity and address) come in plain words; the store
 keeps only the newest messages of a table; "Bea joined", "Bea left" and the number of people
 watching are told to the table; a database of the previous release gets the chat table."""
 
@@ -150,6 +150,22 @@ def test_a_connection_and_an_identity_that_chat_too_fast_are_refused(server: Ser
     with Client(server, table_id, ann) as client:
         client.send({"type": "chat", "text": "still here"})
         said(client, "still here")
+
+
+def test_an_address_that_chats_too_fast_under_many_identities_is_refused(server: ServerProcess) -> None:
+    """Identities cost nothing to make: an address has a chat budget of its own, for all of them."""
+    table_id, _people, _cy = three_at_a_table(server)
+    voices = [Client(server, table_id, server.person(f"Voice {n}", address="127.0.0.7")) for n in range(6)]
+    assert 6 * LIMITS.socket_chat_burst > LIMITS.address_chat_burst + 5
+    answers = [a for n, voice in enumerate(voices)
+               for a in burst(voice, [f"voice {n} line {m}" for m in range(LIMITS.socket_chat_burst)])]
+    refused = [a for a in answers if a["type"] == "error"]
+    assert refused and all(e["code"] == "rate_limited" for e in refused)
+    for voice in voices:
+        voice.close()
+    with Client(server, table_id, server.person("Elsewhere", address="127.0.0.8")) as other:
+        other.send({"type": "chat", "text": "another address"})
+        said(other, "another address")
 
 
 def test_the_store_keeps_only_the_newest_messages_of_each_table(sqlite_url: str) -> None:

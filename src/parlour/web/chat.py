@@ -4,8 +4,8 @@ Anyone connected to a table may speak, a spectator too: a spectator's messages a
 players may choose not to see them) and go by the name the spectator chose (``Spectator`` without one);
 a player's go by their seat's name.  Nobody speaks at an abandoned table.  A message is plain text:
 trimmed, at most ``Limits.chat_length`` characters, with no control characters and no direction
-overrides; it is never markup (the browser shows it as text).  Each connection and each identity (its
-address, without one) has a token bucket of chat messages.  What is said is stored with the table before
+overrides; it is never markup (the browser shows it as text).  Each connection, each identity and each
+address has a token bucket of chat messages.  What is said is stored with the table before
 anyone is told (the newest ``Limits.chat_kept`` of a table are kept), and the newest
 ``Limits.chat_shown`` are kept in memory for the ``welcome`` of each newcomer.
 
@@ -81,6 +81,8 @@ class TableChat:
         self.limits = limits
         self.identities = KeyedBuckets(limits.chat_per_minute / 60, limits.chat_burst)
         """Each identity's chat budget (at every table and connection together)."""
+        self.addresses = KeyedBuckets(limits.address_chat_per_minute / 60, limits.address_chat_burst)
+        """Each address's chat budget (of all its identities)."""
         self.sockets: weakref.WeakKeyDictionary[Connection, TokenBucket] = weakref.WeakKeyDictionary()
         """Each connection's chat budget."""
 
@@ -99,18 +101,20 @@ class TableChat:
         return Speaker(None, await self.name_of(conn.player) or SPECTATOR)
 
     def check_rate(self, conn: Connection) -> None:
-        """Spend one of the connection's and one of its identity's chat messages, or refuse (``rate_limited``)."""
+        """Spend one of the connection's, its identity's and its address's chat messages, or refuse
+        (``rate_limited``)."""
         own = self.sockets.get(conn)
         if own is None:
             own = self.sockets[conn] = TokenBucket(self.limits.socket_chat_per_minute / 60,
                                                    self.limits.socket_chat_burst)
         identity = conn.player or "address " + conn.address
-        wait = max(own.wait(), self.identities.wait(identity))
+        wait = max(own.wait(), self.identities.wait(identity), self.addresses.wait(conn.address))
         if wait > 0:
             raise ProtocolError("rate_limited", "you are sending chat messages too fast: say the next "
                                 f"{retry_text(wait)}")
         own.allow()
         self.identities.allow(identity)
+        self.addresses.allow(conn.address)
 
     async def say(self, conn: Connection, table: Table, text: str) -> None:
         """``conn`` says ``text`` at ``table``: checked, stored, then told to every connection there."""

@@ -85,6 +85,9 @@ class Limits:
     socket_chat_per_minute: int = 30
     socket_chat_burst: int = 5
     """Chat messages one connection may send in a minute, and at once."""
+    address_chat_per_minute: int = 60
+    address_chat_burst: int = 20
+    """Chat messages one address may send in a minute, and at once (identities cost nothing to make)."""
     chat_kept: int = 500
     """Chat messages stored a table: older ones are dropped."""
     chat_shown: int = 50
