@@ -235,9 +235,15 @@ def hostile_messages(rng: random.Random, table: Table) -> list[Callable[[], Host
         return lambda: Hostile("stranger", json.dumps({"type": kind, "move": "play 7H", "version": v()}),
                                {"hello_required"})
 
+    def bad_chat() -> Callable[[], Hostile]:
+        text = rng.choice(["", "   ", "\t", "x" * 301, "a\u0000b", "bell\u0007", "\u202eflipped", "two\nlines",
+                           None, 7, ["hi"], {"text": "hi"}, True])
+        who = rng.choice(["mover", "waiter", "spectator"])
+        return lambda: Hostile(who, json.dumps({"type": "chat", "text": text}), {"malformed", "not_allowed"})
+
     makers = [not_json, not_an_object, bad_type_field, unknown_type, wrong_field_types, huge, deeply_nested,
               random_bytes, foreign_token, token_of_wrong_type, wrong_version, out_of_turn, bad_move, not_offered,
-              spectator_acts, before_hello]
+              spectator_acts, before_hello, bad_chat]
     return [rng.choice(makers)() for _ in range(MESSAGES_PER_PHASE)]
 
 
@@ -269,7 +275,7 @@ def send_and_check(table: Table, hostile: Hostile, version: int) -> str:
     errors = [f for f in got if f["type"] == "error"]
     assert errors, f"no error came back; {what}"
     for frame in got:
-        assert frame["type"] in ("error", "state", "seats"), what
+        assert frame["type"] in ("error", "state", "seats", "presence"), what
         if frame["type"] == "state":  # a (dis)connection elsewhere is broadcast: the same version
             assert frame["version"] == version, what
         leaked = cards_in(frame) & forbidden - sent_cards

@@ -21,6 +21,7 @@ from parlour.web.protocol import (
     ProtocolError,
     Resolve,
     Resolved,
+    Say,
     Seats,
     Shown,
     TableState,
@@ -68,7 +69,16 @@ WRONG: list[tuple[str, dict[str, bool], str, str]] = [
      "text must be what was typed, at most 60 characters, like '7h'"),
     ('{"type": "resolve", "version": 1.0, "text": "7h"}', {}, "malformed",
      "a resolve message needs the version it was made against"),
+    ('{"type": "chat", "text": "hi"}', {"greeted": False}, "hello_required", "say hello first: {\"type\": \"hello\"}"),
+    ('{"type": "chat", "text": 5}', {"seated": False}, "malformed", "text must be what you say, as text"),
+    ('{"type": "chat"}', {}, "malformed", "text must be what you say, as text"),
 ]
+
+
+def test_anyone_greeted_may_chat_without_a_version() -> None:
+    """Chat changes no state: no version, and a spectator's is read like a player's."""
+    assert parse('{"type": "chat", "text": "hi"}', seated=False) == Say(type="chat", text="hi")
+    assert parse({"type": "chat", "text": "<b>hi</b>", "version": "x"}) == Say(type="chat", text="<b>hi</b>")
 
 
 @pytest.mark.parametrize(("text", "who", "code", "message"), WRONG)

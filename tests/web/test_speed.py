@@ -159,7 +159,9 @@ def test_who_is_connected_changes_the_shared_text_too(tmp_path: Path) -> None:
         assert drain(other) == [] and drain(watcher) == []  # seat 0 is still there in its other tab
         manager.leave(first[1])
         told = [json.loads(text) for text in drain(other)]
-        assert told == [{"type": "seats", "seats": table.public_seats()}]
+        assert told == [{"type": "seats", "seats": table.public_seats()},
+                        {"type": "presence", "seat": 0, "joined": False, "text": f"{table.seats[0].name} left",
+                         "spectators": 1}]
         assert not told[0]["seats"][0]["connected"]
         late = await connect(manager, "presence", "another-stranger")
         welcome, state = (json.loads(text) for text in drain(late))

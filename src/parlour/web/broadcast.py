@@ -4,7 +4,8 @@ The ``state`` message is built and turned into JSON once per version and viewer 
 spectators), and that one text goes to every connection of the viewer: a connection is sent the
 text kept under its own seat, never another's.  Each seat's view is its observation, spectators'
 the public view (:func:`parlour.web.views.public_view`).  Who is connected is told in a small
-``seats`` message, the views being the same.
+``seats`` message, the views being the same; a person who comes or goes ("Bea joined") and the
+number of people watching, in a ``presence`` message.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from parlour import narrate
 from parlour.game import NO_UNDO_PAST_A_DRAW, UndoReach
 from parlour.web import layouts, views
-from parlour.web.protocol import LastMove, Narration, Seats, Shown, Summary, TableState, encode
+from parlour.web.protocol import LastMove, Narration, Presence, Seats, Shown, Summary, TableState, encode
 from parlour.web.tables import Connection, Table
 
 
@@ -93,3 +94,25 @@ def presence(table: Table, skip: Connection | None) -> None:
     for conn in list(table.connections):
         if conn is not skip:
             conn.send_text(text)
+
+
+def spectators(table: Table) -> int:
+    """How many people watch ``table``: the identities connected there without a seat (a connection
+    without an identity counts alone)."""
+    return len({c.player if c.player is not None else id(c) for c in table.connections if c.seat is None})
+
+
+def arrival(table: Table, skip: Connection | None, seat: int | None, joined: bool, watching: int) -> None:
+    """Tell the table (but ``skip``) that the person at ``seat`` came or went ("Bea joined"), with how many
+    watch now; with ``seat`` None, only that number, if it is no longer ``watching``."""
+    now_watching = spectators(table)
+    if seat is None and now_watching == watching:
+        return
+    text = None
+    if seat is not None:
+        name = table.seats[seat].name
+        text = f"{name} joined" if joined else f"{name} left"
+    message = encode(Presence(seat=seat, joined=joined, text=text, spectators=now_watching))
+    for conn in list(table.connections):
+        if conn is not skip:
+            conn.send_text(message)

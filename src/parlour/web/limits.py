@@ -75,6 +75,23 @@ class Limits:
     lesson_steps_per_minute: int = 120
     """Steps of the guided first matches one address may ask for in a minute (each walks the lesson
     again from its start, some 20 ms of the server's one event loop; a learner reads between steps)."""
+    # -- chat --
+    chat_length: int = 300
+    """The longest chat message, in characters (once trimmed)."""
+    chat_per_minute: int = 20
+    chat_burst: int = 8
+    """Chat messages one identity (an address, without one) may send in a minute, at all its tables and
+    connections together, and at once."""
+    socket_chat_per_minute: int = 30
+    socket_chat_burst: int = 5
+    """Chat messages one connection may send in a minute, and at once."""
+    address_chat_per_minute: int = 60
+    address_chat_burst: int = 20
+    """Chat messages one address may send in a minute, and at once (identities cost nothing to make)."""
+    chat_kept: int = 500
+    """Chat messages stored a table: older ones are dropped."""
+    chat_shown: int = 50
+    """The newest chat messages a newcomer to a table is sent."""
 
 
 STRIKE_SECONDS = 10.0

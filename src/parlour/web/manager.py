@@ -27,6 +27,7 @@ from parlour.game import Game
 from parlour.match import discard_question, face_card_thrown_away
 from parlour.web import broadcast
 from parlour.web.again import rotated_seats
+from parlour.web.chat import TableChat
 from parlour.web.limits import Gauge, Limits
 from parlour.web.protocol import (
     Acting,
@@ -41,6 +42,7 @@ from parlour.web.protocol import (
     ProtocolError,
     Resolve,
     Resolved,
+    Say,
     Undo,
     Welcome,
     as_object,
@@ -86,6 +88,8 @@ class TableManager:
         """Small database writes on their way, which nobody waits for."""
         self.seating = Seating(store, self.tables, self.get, self._run_db, self._after_change)
         """Players' names and seats."""
+        self.chat = TableChat(store, self._run_db, self.seating.player_name, self.limits)
+        """What is said at the tables."""
         self._creating = asyncio.Lock()
         self.sockets = Gauge()
         """Open WebSockets per address."""
@@ -322,6 +326,7 @@ class TableManager:
                 raise ProtocolError("malformed", f"a hello was expected, not {hello.type!r}")
             message = hello
         table = await self.get(table_id)
+        said = list(await self.chat.recent(table))
         token = message.token
         seat = table.seat_of(conn.player)
         if seat is None and token:
@@ -337,31 +342,38 @@ class TableManager:
         if conn.table is not None and conn.table is not table:
             self.leave(conn)
         was_there = seat is not None and table.connected(seat)
+        watching = broadcast.spectators(table)
         conn.table, conn.seat = table, seat
         table.connections.add(conn)
         if conn.player is not None and (seat is not None or (table.bots_only and conn.player == table.host)):
             table.active = time.time()
         conn.send(Welcome(seat=seat, role="spectator" if seat is None else "player",
-                          table=table.summary(conn.player)))
+                          table=table.summary(conn.player), spectators=broadcast.spectators(table), chat=said))
         conn.send_text(broadcast.shown(table, seat).text)
-        if seat is not None and not was_there:
+        came = seat if seat is not None and not was_there else None
+        if came is not None:
             broadcast.presence(table, conn)
         self._back_for_again(table, conn)
+        broadcast.arrival(table, conn, came, True, watching)
 
     def leave(self, conn: Connection) -> None:
         """The connection has gone (or moves to another table)."""
         table = conn.table
         if table is not None and conn in table.connections:
+            watching = broadcast.spectators(table)
             table.connections.discard(conn)
             if conn.seat is not None or (table.bots_only and conn.player == table.host):
                 table.active = time.time()  # someone was at it until now (a spectator's coming and going is not)
-            if conn.seat is not None and not table.connected(conn.seat):
+            gone = conn.seat is not None and not table.connected(conn.seat)
+            if gone:
                 broadcast.presence(table, None)
-                self._gone_from_again(table, conn.seat)
-                if table.live:
-                    task = asyncio.create_task(self._touch(table.id))
-                    self._chores.add(task)
-                    task.add_done_callback(self._chores.discard)
+                if conn.seat is not None:
+                    self._gone_from_again(table, conn.seat)
+            broadcast.arrival(table, None, conn.seat if gone else None, False, watching)
+            if gone and table.live:
+                task = asyncio.create_task(self._touch(table.id))
+                self._chores.add(task)
+                task.add_done_callback(self._chores.discard)
 
     async def _touch(self, table_id: str) -> None:
         """Store that a person was at the table just now (for abandoning idle tables after a restart)."""
@@ -377,7 +389,7 @@ class TableManager:
             self.spectators.give_back(conn.address)
             conn.watching = False
 
-    async def handle(self, conn: Connection, message: Acting | Ping | Hello | Mapping[str, Any]) -> None:
+    async def handle(self, conn: Connection, message: Acting | Ping | Hello | Say | Mapping[str, Any]) -> None:
         """One message from a client (after ``hello``; one given as an object is read first:
         :func:`~parlour.web.protocol.parse`)."""
         table = conn.table
@@ -389,6 +401,9 @@ class TableManager:
             return
         if isinstance(message, Ping):
             conn.send(Pong())
+            return
+        if isinstance(message, Say):
+            await self.chat.say(conn, table, message.text)
             return
         seat = conn.seat
         if seat is None:

@@ -2,23 +2,25 @@
 written by one other (docs/web-protocol.md describes them).
 
 Client → server: :class:`Hello`, :class:`Ping`, :class:`MakeMove`, :class:`NextRound`,
-:class:`Undo`, :class:`AskHint`, :class:`Resolve` and :class:`PlayAgain`, told apart by their
+:class:`Undo`, :class:`AskHint`, :class:`Resolve`, :class:`PlayAgain` and :class:`Say`, told apart by their
 ``type``.  :func:`parse` turns a client's text into one of them, or raises :class:`ProtocolError` with
 the code and wording the client is told.  What is wrong with a message is answered in a fixed
 order, the first that applies: not a JSON object with a text ``type`` (or not valid Unicode);
 anything but ``hello`` or ``ping`` before ``hello`` (``hello_required``); an acting message
 without its ``version``; an acting message from a spectator (``unauthorized``); an unknown
-``type``; a field of the wrong type or too long.
+``type``; a field of the wrong type or too long.  Chat (``chat``) is not acting: it needs no
+``version``, and spectators may send it.
 
 Server → client: :class:`Welcome`, :class:`TableState`, :class:`Seats`, :class:`Hints`,
-:class:`Resolved`, :class:`Error`, :class:`Pong`, :class:`PlayAgainVotes` and :class:`NewTable`.
+:class:`Resolved`, :class:`Error`, :class:`Pong`, :class:`PlayAgainVotes`, :class:`NewTable`, :class:`Chat` and
+:class:`Presence`.
 :func:`encode` is the one place a message becomes text: compact JSON, ASCII only (non-ASCII
 characters as ``\\u`` escapes).  The server's payloads (views, layouts, the table summary, the
 round's moves in words) are typed for the reader and mypy but not validated again as they are
 sent (``SkipValidation``): they are the server's own, and validation would copy them, or could
-turn a number into another that reads differently.  A ``state`` message goes to every
-connection of its viewer: :class:`Shown` keeps its text, and :class:`Narration` the round's moves
-in words each encoded once, as said.
+turn a number into another that reads differently.  A ``state`` message goes to every connection
+of its viewer: :class:`Shown` keeps its text, and :class:`Narration` the round's moves in words
+each encoded once, as said.
 """
 
 from __future__ import annotations
@@ -134,7 +136,17 @@ class PlayAgain(Acting):
     malformed: ClassVar[str] = "accept must be true or false"
 
 
-AnyIncoming = Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve | PlayAgain
+# -- chat --
+class Say(ClientMessage):
+    """Say something at the table's chat: plain text (anyone connected, a spectator too; it changes no
+    state, so it has no ``version``).  How long it may be and how often: :mod:`parlour.web.chat`."""
+
+    type: Literal["chat"]
+    text: StrictStr
+    malformed: ClassVar[str] = "text must be what you say, as text"
+
+
+AnyIncoming = Hello | Ping | MakeMove | NextRound | Undo | AskHint | Resolve | PlayAgain | Say
 """Any client message."""
 
 Incoming = Annotated[AnyIncoming, Field(discriminator="type")]
@@ -143,9 +155,11 @@ Incoming = Annotated[AnyIncoming, Field(discriminator="type")]
 _INCOMING: TypeAdapter[AnyIncoming] = TypeAdapter(Incoming)
 _KINDS: dict[str, type[ClientMessage]] = {"hello": Hello, "ping": Ping, "move": MakeMove, "next_round": NextRound,
                                           "undo": Undo, "hint": AskHint, "resolve": Resolve,
-                                          "play_again": PlayAgain}
+                                          "play_again": PlayAgain, "chat": Say}
 _OPEN = ("hello", "ping")
 """The messages anyone may send, before ``hello`` too."""
+_ANYONE = ("chat",)
+"""The messages anyone may send once greeted, a spectator too, without a ``version``."""
 
 
 def parse(text: str | Mapping[str, Any], *, greeted: bool = True, seated: bool = True) -> AnyIncoming:
@@ -163,9 +177,9 @@ def parse(text: str | Mapping[str, Any], *, greeted: bool = True, seated: bool =
     if not valid_unicode(data):
         raise ProtocolError("malformed", "a message holds text that is not valid Unicode (a lone surrogate)")
     kind = data["type"]
-    if kind not in _OPEN:
-        if not greeted:
-            raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\"}")
+    if kind not in _OPEN and not greeted:
+        raise ProtocolError("hello_required", "say hello first: {\"type\": \"hello\"}")
+    if kind not in _OPEN and kind not in _ANYONE:
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ProtocolError("malformed", f"a {kind} message needs the version it was made against")
@@ -242,6 +256,19 @@ class HintMove(TypedDict):
     you than your opponent, give or take 1.3", or "your only move"."""
 
 
+class ChatLine(TypedDict):
+    """One thing said at the table, as every ``chat`` message and a ``welcome``'s ``chat`` hold it."""
+
+    seat: int | None
+    """The speaker's seat; None: a spectator."""
+    name: str
+    spectator: bool
+    text: str
+    """Plain text, never markup."""
+    at: str
+    """When it was said (ISO 8601, UTC)."""
+
+
 class ServerMessage(BaseModel):
     """A message to a client; :func:`encode` makes its text (its fields in order, ``type`` first)."""
 
@@ -254,6 +281,10 @@ class Welcome(ServerMessage):
     role: Literal["player", "spectator"]
     table: SkipValidation[dict[str, Any]]
     """As ``GET /api/tables/{id}`` answers."""
+    spectators: int = 0
+    """How many people watch the table (chat)."""
+    chat: SkipValidation[list[ChatLine]] = Field(default_factory=list)
+    """The newest things said at the table, oldest first (chat)."""
 
 
 class TableState(ServerMessage):
@@ -351,6 +382,27 @@ class NewTable(ServerMessage):
     type: Literal["new_table"] = "new_table"
     table_id: str
     url: str
+# -- chat --
+class Chat(ServerMessage):
+    """Something said at the table, to every connection there (fields as :class:`ChatLine`)."""
+
+    type: Literal["chat"] = "chat"
+    seat: int | None
+    name: str
+    spectator: bool
+    text: str
+    at: str
+
+
+class Presence(ServerMessage):
+    """A person came to the table or left it (``text``: "Bea joined"), or the number of people watching
+    changed (``seat`` and ``text`` None)."""
+
+    type: Literal["presence"] = "presence"
+    seat: int | None = None
+    joined: bool = True
+    text: str | None = None
+    spectators: int
 
 
 _encode_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode

@@ -29,8 +29,10 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -176,6 +178,21 @@ class PlayAgainRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
     next_table: Mapped[str] = mapped_column(String(32))
     made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+# -- chat --
+class ChatRow(Base):
+    """One thing said at a table's chat, in order (``id``); at most :attr:`Limits.chat_kept` are kept a table."""
+
+    __tablename__ = "web_chat"
+    __table_args__ = (Index("ix_web_chat_table", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The speaker's seat; None: a spectator."""
+    name: Mapped[str] = mapped_column(String(40))
+    spectator: Mapped[bool] = mapped_column(Boolean)
+    text: Mapped[str] = mapped_column(Text)
+    said: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
 NEXT_ROUND = "next round"
@@ -415,6 +432,23 @@ class TableStore:
         with self.session() as session:
             row = session.get(PlayAgainRow, table_id)
             return None if row is None else row.next_table
+    # -- chat --
+    def add_chat(self, row: ChatRow, keep: int) -> None:
+        """Store a chat message; only the table's newest ``keep`` stay (a flood cannot fill the database)."""
+        with self.session() as session:
+            session.add(row)
+            session.flush()
+            oldest_kept = session.scalar(select(ChatRow.id).where(ChatRow.table_id == row.table_id)
+                                         .order_by(ChatRow.id.desc()).offset(keep - 1).limit(1))
+            if oldest_kept is not None:
+                session.execute(delete(ChatRow).where(ChatRow.table_id == row.table_id, ChatRow.id < oldest_kept))
+
+    def chat(self, table_id: str, count: int) -> list[ChatRow]:
+        """The newest ``count`` chat messages of a table, oldest first."""
+        with self.session() as session:
+            rows = session.scalars(select(ChatRow).where(ChatRow.table_id == table_id)
+                                   .order_by(ChatRow.id.desc()).limit(count)).all()
+            return list(reversed(rows))
 
 
 class MoveWriter:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from parlour.match import resolve_shorthand
 from parlour.web.again import AgainVote
 from parlour.web.limits import Limits, Strikes, TokenBucket
 from parlour.web.protocol import (
+    ChatLine,
     HintMove,
     MoveSaid,
     Narration,
@@ -171,6 +173,8 @@ class Table:
     """Each seat's hint budget, shared by all its connections."""
     again: AgainVote = field(default_factory=AgainVote)
     """Once the match is over: the people's answers to "Play again?" (:mod:`parlour.web.again`)."""
+    chat: deque[ChatLine] | None = None
+    """The newest lines said here, oldest first (None: not read from the database yet; :mod:`parlour.web.chat`)."""
 
     @property
     def status(self) -> str:

@@ -1,14 +1,14 @@
 """Play again: the link from a finished table whose people all chose to play again to the new table.
 
 Revision ID: 0009
-Revises: 0005
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0005"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

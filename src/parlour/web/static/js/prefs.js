@@ -1,5 +1,5 @@
-/* What this browser keeps: harmless preferences only (the last game chosen, the tables visited),
-   never a secret of a seat; and the clean-up of what the first release kept. */
+/* What this browser keeps: harmless preferences only (the last game chosen, the tables visited, the
+   chat's choices), never a secret of a seat; and the clean-up of what the first release kept. */
 
 /** localStorage[key] as JSON: read it (no ``value``) or write ``value``. */
 export function store(key, value) {
@@ -32,4 +32,17 @@ export function rememberTable(id, game, name) {
   const list = (store("parlour.mine") || []).filter(function (t) { return t.id !== id; });
   list.unshift({ id: id, game: game, name: name, at: Date.now() });
   store("parlour.mine", list.slice(0, 8));
+}
+
+/* -- chat -- */
+
+/** The table chat's choices in this browser: {hideSpectators}. */
+export function chatPrefs() {
+  const kept = store("parlour.chat");
+  return { hideSpectators: !!(kept && kept.hideSpectators) };
+}
+
+/** Keep the table chat's choices. */
+export function keepChatPrefs(prefs) {
+  store("parlour.chat", { hideSpectators: !!prefs.hideSpectators });
 }

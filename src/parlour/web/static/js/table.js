@@ -7,6 +7,7 @@
    the hand), hint, replay, received (messages so far), notice, gone, built, closed, retry, timers
    and again (the answers to "Play again?", again.js)}. It holds no secret: no invitation code, no seat link. */
 import { handOrder, seatNames } from "./board.js";
+import { chatPanel } from "./chat.js";
 import { fill, h, toast } from "./dom.js";
 import { LIVE } from "./host.js";
 import { inviteScreen } from "./invite.js";
@@ -46,7 +47,8 @@ export function tablePage(app, tableId, invite, legacyToken) {
     send({ type: "move", move: move });
   }
 
-  const view = tableView(app, T, { send: send, playMove: playMove, openReplay: openLiveReplay });
+  const chat = chatPanel(T, send);
+  const view = tableView(app, T, { send: send, playMove: playMove, openReplay: openLiveReplay, chat: chat.el });
   const socket = tableSocket(T, {
     hello: function () {
       const hello = legacyToken ? { type: "hello", token: legacyToken } : { type: "hello" };
@@ -108,6 +110,7 @@ export function tablePage(app, tableId, invite, legacyToken) {
       T.role = msg.role;
       if (msg.table) T.table = msg.table;
       if (T.role === "player" && T.table) rememberTable(tableId, T.table.game, T.table.name);
+      chat.welcome(msg);
     } else if (msg.type === "state") {
       const prev = T.state;
       T.retry = 0;
@@ -140,9 +143,13 @@ export function tablePage(app, tableId, invite, legacyToken) {
     } else if (msg.type === "new_table") {
       socket.close();
       window.location.assign(msg.url);
+    } else if (msg.type === "chat") {
+      chat.said(msg);
+    } else if (msg.type === "presence") {
+      chat.presence(msg);
     } else if (msg.type === "error") {
       if (msg.code === "not_found") { noTable(); return; }
-      if (msg.code === "rate_limited") { toast("Slow down", "warn"); return; }
+      if (msg.code === "rate_limited") { toast(msg.message || "Slow down", "warn"); return; }
       toast(errorText(msg), "error");
     }
   }

@@ -10,7 +10,8 @@ import { notationBox } from "./notation.js";
 import { leadText, logPanel, roundBreakdown, scorePanel, scoreSheet, sheetNow, winnersText } from "./panels.js";
 import { rulesDrawer } from "./rules.js";
 
-/** The view of table ``T`` in ``app``; ``act``: {send(msg), playMove(move), openReplay()}.
+/** The view of table ``T`` in ``app``; ``act``: {send(msg), playMove(move), openReplay(), chat (the chat
+ *  panel's element, chat.js)}.
  *  Returns {render, renderAssist, updatePresence, seatsChanged, resolved, notice, noticeEl, showAgain}. */
 export function tableView(app, T, act) {
   const slots = {};
@@ -54,7 +55,7 @@ export function tableView(app, T, act) {
     slots.tools = h("div.slot-tools");
     fill(app, slots.notice, slots.head, slots.host,
       h("div.table-grid", slots.board,
-        h("aside.side", slots.score, slots.assist, slots.notation.panel, slots.log, slots.tools)));
+        h("aside.side", slots.score, slots.assist, slots.notation.panel, act.chat, slots.log, slots.tools)));
     T.built = true;
   }
 
