@@ -75,6 +75,13 @@ class Limits:
     lesson_steps_per_minute: int = 120
     """Steps of the guided first matches one address may ask for in a minute (each walks the lesson
     again from its start, some 20 ms of the server's one event loop; a learner reads between steps)."""
+    # -- accounts --
+    signins_per_hour: int = 30
+    """Sign-in attempts one username may take in an hour (in bursts of a fifth), whoever makes them."""
+    address_signins_per_hour: int = 120
+    """Sign-in attempts one address may make in an hour (in bursts of a fifth), whatever the usernames."""
+    registrations_per_hour: int = 20
+    """Accounts one address may register in an hour (in bursts of half as many)."""
 
 
 STRIKE_SECONDS = 10.0
