@@ -345,11 +345,12 @@ def test_the_schema_describes_every_body_the_api_reads() -> None:
                  for method, operation in operations.items() if "requestBody" in operation}
     assert with_body == {("/api/me", "put"), ("/api/tables", "post"), ("/api/tables/{table_id}/join", "post"),
                          ("/api/tables/{table_id}/accept", "post"), ("/api/replay", "post"),
-                         ("/api/learn/{game_id}", "post"), ("/api/reviews", "post")}
+                         ("/api/learn/{game_id}", "post"), ("/api/reviews", "post"),
+                         ("/api/account/register", "post"), ("/api/account/signin", "post")}
     changing = {(path, method) for path, operations in DESCRIBED["paths"].items() for method in operations
                 if method in ("post", "put", "patch", "delete")}
     assert changing - with_body == {("/api/tables/{table_id}/seats/{seat}/reopen", "post"),
-                                    ("/api/tables/{table_id}/review", "post")}
+                                    ("/api/tables/{table_id}/review", "post"), ("/api/account/signout", "post")}
 
 
 def test_the_schema_examples_are_accepted() -> None:

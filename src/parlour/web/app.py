@@ -16,6 +16,7 @@ import gc
 import ipaddress
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -39,8 +40,10 @@ from parlour import games, record
 from parlour.bots import levels as bot_levels
 from parlour.narrate import sentence
 from parlour.web import lessons, openapi, replays
+from parlour.web.accounts import Accounts, TooManyAttempts
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
+from parlour.web.mygames import MyGames
 from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
 from parlour.web.reviews import Reviews
 from parlour.web.store import TableStore
@@ -233,6 +236,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     reviewers: dict[str, Reviews] = {}
     limits = limits or Limits()
     store = TableStore(db)
+    accounts = Accounts(store, limits)
     key = secret_key or os.environ.get("PARLOUR_SECRET_KEY") or store.secret("session_key")
 
     @asynccontextmanager
@@ -305,6 +309,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.get("/", include_in_schema=False)
     @app.get("/replay", include_in_schema=False)
+    @app.get("/me/games", include_in_schema=False)
     @app.get("/learn/{game_id}", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
     async def page(request: Request, table_id: str | None = None, game_id: str | None = None) -> FileResponse:
@@ -343,8 +348,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
-        """Who you are here: the name you chose (null until you choose one)."""
-        return {"name": await manager().seating.player_name(player_of(request))}
+        """Who you are here: the name you chose (null until you choose one), and the username of your
+        account (null: you play as a guest)."""
+        return await who(player_of(request))
 
     @app.put("/api/me")
     async def rename(request: Request) -> dict[str, Any]:
@@ -470,6 +476,49 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
                              f"{retry_text(lesson_steps.wait(address))}", 429)
         page = lessons.lesson_page(game_id, lessons.read_answers(await body(request)))
         return AsciiJSON(page)
+
+    # -- accounts --
+    my_games = MyGames(store)
+
+    async def who(player: str | None) -> dict[str, Any]:
+        return {"name": await manager().seating.player_name(player), "account": await accounts.account_of(player)}
+
+    @app.exception_handler(TooManyAttempts)
+    async def too_many_attempts(_request: Request, exc: TooManyAttempts) -> JSONResponse:
+        return AsciiJSON({"error": sentence(str(exc))}, status_code=429,
+                         headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))})
+
+    @app.post("/api/account/register")
+    async def register(request: Request) -> dict[str, Any]:
+        """Register an account that keeps your identity (your seats and games become the account's); a
+        guest who never chose a name takes the username as their name.  Who you are now, as ``GET /api/me``."""
+        player = identity(request)
+        username = await accounts.register(player, await body(request), address_of(request.scope))
+        if await manager().seating.player_name(player) is None:
+            await manager().seating.rename(player, {"name": username})
+        return await who(player)
+
+    @app.post("/api/account/signin")
+    async def sign_in(request: Request) -> dict[str, Any]:
+        """Sign in: this browser plays as the account's identity from now on (its seats, games and ratings).
+        Who you are now, as ``GET /api/me``."""
+        signed = await accounts.sign_in(await body(request), address_of(request.scope))
+        request.session["player"] = signed.player
+        return await who(signed.player)
+
+    @app.post("/api/account/signout")
+    async def sign_out(request: Request) -> dict[str, Any]:
+        """Sign out: this browser plays as a new guest (the account keeps its games for the next sign-in)."""
+        if await accounts.account_of(player_of(request, make=False)) is None:
+            raise TableError("you are not signed in: a guest has no account to sign out of", 409)
+        request.session.pop("player", None)
+        return await who(identity(request))
+
+    @app.get("/api/me/games")
+    async def my_matches(request: Request, page: int = 1, per_page: int = 20) -> dict[str, Any]:
+        """Your matches, newest first, a page at a time: the game, the opponents, your result, the date,
+        whether it was rated, and the addresses of its table, replay, review and record."""
+        return await my_games.page(player_of(request, make=False), page, per_page)
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -92,6 +92,13 @@ class Limits:
     """Chat messages stored a table: older ones are dropped."""
     chat_shown: int = 50
     """The newest chat messages a newcomer to a table is sent."""
+    # -- accounts --
+    signins_per_hour: int = 30
+    """Sign-in attempts one username may take in an hour (in bursts of a fifth), whoever makes them."""
+    address_signins_per_hour: int = 120
+    """Sign-in attempts one address may make in an hour (in bursts of a fifth), whatever the usernames."""
+    registrations_per_hour: int = 20
+    """Accounts one address may register in an hour (in bursts of half as many)."""
 
 
 STRIKE_SECONDS = 10.0

@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from parlour import bots, games, record
 from parlour.game import Game, Option
 from parlour.names import MAX_NAME
+from parlour.web.accounts import MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE, USERNAME_RULE
 from parlour.web.replays import MAX_PAGE, PAGE
 from parlour.web.tables import PERSON_KINDS
 
@@ -238,6 +239,15 @@ def component_schemas() -> dict[str, Schema]:
             "error": {"type": "string"},
             "round": {"type": "integer", "description": "Counted from 1; 0: the header"},
             "move": {"type": "integer", "description": "Counted from 1; 0: the round's deal"}}},
+        # -- accounts --
+        "Credentials": {
+            "type": "object", "required": ["username", "password"],
+            "properties": {
+                "username": _text(24, 3, USERNAME_RULE.capitalize() + " (unique whatever its case)"),
+                "password": _text(MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE.capitalize() + ", any of them")},
+            # (other fields are ignored; saying so keeps schemathesis's validator, jsonschema_rs, from failing
+            # on a lone surrogate in a field name when two fields are required)
+            "additionalProperties": False},
     }
 
 
@@ -266,10 +276,16 @@ BODIES: dict[tuple[str, str], tuple[str, Any, str]] = {
     ("/api/tables/{table_id}/accept", "post"): (
         "Accept", {"invite": "bXktaW52aXRhdGlvbi1jb2Rl", "name": "Ada"}, "The invitation to accept"),
     ("/api/replay", "post"): ("Record", example_record, "A parlour-record/1 match record (NOTATION.md)"),
+    # -- accounts --
+    ("/api/account/register", "post"): (
+        "Credentials", {"username": "bea", "password": "correct horse battery"},
+        "The username and password of the new account"),
+    ("/api/account/signin", "post"): (
+        "Credentials", {"username": "bea", "password": "correct horse battery"}, "Your username and password"),
 }
 """Each route that reads a JSON body: its schema's name, an example (or a function making one), and
-what it is.  ``POST /api/tables/{table_id}/seats/{seat}/reopen`` and ``POST /api/tables/{table_id}/review`` read
-none."""
+what it is.  ``POST /api/tables/{table_id}/seats/{seat}/reopen``, ``POST /api/tables/{table_id}/review`` and
+``POST /api/account/signout`` read none."""
 
 
 PAGING: list[dict[str, Any]] = [

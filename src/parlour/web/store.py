@@ -7,7 +7,9 @@ exactly, so a server killed at any moment starts again where it was.
 A seat belongs to a player (the identity in a browser's signed cookie);
 invitations are stored as SHA-256 digests, and in clear only until a friend
 accepts them (the host shows the link until then).  The reviews players asked for are kept with their
-finished match.
+finished match.  Nothing deletes a table: a finished or abandoned match stays, with its seats and
+moves, for its players' lists of games.  Accounts keep an identity under a username and an argon2 hash
+of a password.
 
 The schema is kept by Alembic migrations (``parlour/web/migrations``): opening
 a database brings it up to date, including one made by an earlier release.
@@ -44,6 +46,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from parlour.migrations import upgrade
@@ -178,6 +181,8 @@ class PlayAgainRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
     next_table: Mapped[str] = mapped_column(String(32))
     made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
 # -- chat --
 class ChatRow(Base):
     """One thing said at a table's chat, in order (``id``); at most :attr:`Limits.chat_kept` are kept a table."""
@@ -195,7 +200,33 @@ class ChatRow(Base):
     said: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
+# -- accounts --
+class AccountRow(Base):
+    """An account: a username and password that keep one identity (the player id it was registered from)
+    across browsers.  The password is kept only as its argon2 hash (:mod:`parlour.web.accounts`)."""
+
+    __tablename__ = "web_accounts"
+
+    username_key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    """The username folded to lower case: usernames are unique whatever their case."""
+    username: Mapped[str] = mapped_column(String(40))
+    """The username as it was registered."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    player: Mapped[str] = mapped_column(String(32), unique=True)
+    """The identity the account keeps (the registering guest's player id)."""
+    created: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
 NEXT_ROUND = "next round"
+
+
+@dataclass(frozen=True)
+class TableParts:
+    """A stored table with its seats and its moves in order."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
 
 
 @dataclass(frozen=True)
@@ -432,6 +463,7 @@ class TableStore:
         with self.session() as session:
             row = session.get(PlayAgainRow, table_id)
             return None if row is None else row.next_table
+
     # -- chat --
     def add_chat(self, row: ChatRow, keep: int) -> None:
         """Store a chat message; only the table's newest ``keep`` stay (a flood cannot fill the database)."""
@@ -449,6 +481,47 @@ class TableStore:
             rows = session.scalars(select(ChatRow).where(ChatRow.table_id == table_id)
                                    .order_by(ChatRow.id.desc()).limit(count)).all()
             return list(reversed(rows))
+
+    # -- accounts --
+    def add_account(self, username: str, password_hash: str, player: str) -> bool:
+        """Store a new account keeping the identity ``player``; False if its username (in any case) is taken."""
+        try:
+            with self.session() as session:
+                session.add(AccountRow(username_key=username.lower(), username=username,
+                                       password_hash=password_hash, player=player))
+        except IntegrityError:
+            return False
+        return True
+
+    def account_named(self, username: str) -> AccountRow | None:
+        """The account of ``username`` (in any case), if there is one."""
+        with self.session() as session:
+            return session.get(AccountRow, username.lower())
+
+    def account_of(self, player: str) -> str | None:
+        """The username of the account that keeps the identity ``player``, if any."""
+        with self.session() as session:
+            return session.scalar(select(AccountRow.username).where(AccountRow.player == player))
+
+    def set_password_hash(self, username: str, password_hash: str) -> None:
+        """Keep a new hash of an account's password (its hashing parameters were raised)."""
+        with self.session() as session:
+            session.execute(update(AccountRow).where(AccountRow.username_key == username.lower())
+                            .values(password_hash=password_hash))
+
+    def matches_of(self, player: str, offset: int, limit: int) -> tuple[int, list[TableParts]]:
+        """How many matches ``player`` holds a seat at, and ``limit`` of them from ``offset``, newest first,
+        each with its seats and moves.  Tables abandoned before anyone moved are left out (nothing was played)."""
+        with self.session() as session:
+            mine = (select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
+                    .where(SeatRow.owner == player,
+                           ~((TableRow.status == "abandoned") & (TableRow.version == 0)))
+                    .distinct())
+            total = session.scalar(select(func.count()).select_from(mine.subquery()))
+            tables = session.scalars(select(TableRow).where(TableRow.id.in_(mine))
+                                     .order_by(TableRow.created.desc(), TableRow.id)
+                                     .offset(offset).limit(limit)).all()
+            return int(total or 0), [TableParts(t, *self._parts(session, t.id)) for t in tables]
 
 
 class MoveWriter:

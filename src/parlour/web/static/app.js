@@ -1,14 +1,17 @@
 /* parlour in the browser: the entry module. It routes on location.pathname to the home page, a
-   table's page (live play over a WebSocket), a lesson (a guided first match) or the replay page; each lives in a module of js/.
+   table's page (live play over a WebSocket), a lesson (a guided first match), the replay page or My
+   games; each lives in a module of js/.
    Plain DOM and ES modules, no framework, no build step, no game knowledge: what a game draws comes
    from the server (see js/board.js).
 
    Who you are is the server's session cookie: the page keeps no secret of any
    seat. An invitation arrives once in the address's fragment (#invite=…),
    which is removed from the address bar at once and never stored. */
+import { accountBar } from "./js/account.js";
 import { homePage } from "./js/home.js";
 import { learnPage } from "./js/learn.js";
 import { Me } from "./js/me.js";
+import { myGamesPage } from "./js/mygames.js";
 import { forgetOldSecrets } from "./js/prefs.js";
 import { replayPage } from "./js/replay.js";
 import { tablePage } from "./js/table.js";
@@ -37,9 +40,11 @@ function route(brought) {
   if (tableMatch) tablePage(app, decodeURIComponent(tableMatch[1]), brought.invite, brought.token);
   else if (learnMatch) learnPage(app, decodeURIComponent(learnMatch[1]));
   else if (path === "/replay") replayPage(app);
+  else if (path === "/me/games") myGamesPage(app);
   else homePage(app);
 }
 
 forgetOldSecrets();
+accountBar();
 Me.ready = Me.refresh();
 route(takeFragment());

@@ -3,9 +3,10 @@
 import { fill, h, toast } from "./dom.js";
 import { api } from "./net.js";
 
-/** The name (null until chosen); ``listeners`` are told each new name; ``ready``: the first look-up. */
+/** The name (null until chosen) and the account's username (null: a guest); ``listeners`` are told each
+ *  new name; ``ready``: the first look-up. */
 export const Me = {
-  name: null, loaded: false, listeners: [],
+  name: null, account: null, loaded: false, listeners: [],
   ready: null,
   set: function (name) {
     Me.name = name || null;
@@ -20,7 +21,7 @@ export const Me = {
     });
   },
   refresh: function () {
-    return api("/api/me").then(function (res) { Me.set(res && res.name); return Me.name; },
+    return api("/api/me").then(function (res) { Me.account = (res && res.account) || null; Me.set(res && res.name); return Me.name; },
       function () { Me.set(Me.name); return Me.name; });
   },
 };

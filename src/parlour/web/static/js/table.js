@@ -29,6 +29,8 @@ export function tablePage(app, tableId, invite, legacyToken) {
     replay: null, received: 0, built: false, notice: null, gone: null, again: null,
   };
   window.parlour = T;
+  // My games links to a match's replay and review as /table/ID#replay and #review: opened once it is drawn.
+  let opening = /^#(replay|review)$/.exec(location.hash);
   document.title = "Table — Parlour";
   app.className = "table-page";
   fill(app, h("p.loading#table-loading", "Loading the table…"));
@@ -126,6 +128,11 @@ export function tablePage(app, tableId, invite, legacyToken) {
       if (T.selected && !(msg.view.hand || []).includes(T.selected)) T.selected = null;
       view.seatsChanged(prev ? prev.seats : null, msg.seats);
       view.render();
+      if (opening && !prev && (msg.status === "finished" || msg.status === "abandoned")) {
+        history.replaceState(null, "", location.pathname + location.search);
+        openLiveReplay(opening[1] === "review");
+        opening = null;
+      }
       if (msg.status === "abandoned") socket.close();
     } else if (msg.type === "seats") {
       if (!T.state) return;
