@@ -33,6 +33,7 @@ from parlour.web.protocol import (
     Shown,
     encode,
 )
+from parlour.web.ratings import RatingBook
 from parlour.web.store import LIVE, NEXT_ROUND
 
 PERSON_KINDS = ("me", "friend", "open")
@@ -168,6 +169,10 @@ class Table:
     """The hint for (version, seat), worked out once: asked for or in the making."""
     hint_budgets: dict[int, TokenBucket] = field(default_factory=dict)
     """Each seat's hint budget, shared by all its connections."""
+    rated: bool = False
+    """Whether the match updates the people's ratings (:mod:`parlour.web.ratings`): no undo, no hints."""
+    book: RatingBook | None = None
+    """The server's ratings, shown beside the seats' names."""
 
     @property
     def status(self) -> str:
@@ -211,7 +216,12 @@ class Table:
         return next((s.seat for s in self.seats if s.owner == player), None)
 
     def public_seats(self) -> list[PublicSeat]:
-        return [s.public(self.connected(s.seat)) for s in self.seats]
+        seats = [s.public(self.connected(s.seat)) for s in self.seats]
+        if self.book is not None:
+            for seat, shown in zip(self.seats, seats):
+                shown["rating"] = self.book.shown(self.game.id, seat.owner, seat.level if seat.is_bot else None)
+                shown["player"] = self.book.handle(seat.owner)
+        return seats
 
     def summary(self, player: str | None = None) -> dict[str, Any]:
         """What anyone may know about the table; ``you`` and (for the host) open invitations for ``player``."""
@@ -221,7 +231,7 @@ class Table:
         return {"table_id": self.id, "game": self.game.id, "name": self.game.name, "options": self.options,
                 "seats": self.public_seats(), "status": self.status,
                 "version": self.version, "turn_seconds": self.turn_seconds, "created": self.created,
-                "you": {"seat": self.seat_of(player), "host": host}, "invites": invites}
+                "you": {"seat": self.seat_of(player), "host": host}, "invites": invites, "rated": self.rated}
 
     # -- who may act ------------------------------------------------------------------------
     def check_live(self) -> None:
@@ -282,7 +292,7 @@ class Table:
 
     def may_hint(self, seat: int | None) -> bool:
         """Whether ``seat`` may ask for a hint now: its own turn, against bots."""
-        return self.against_bots(seat) and self.state.current_player() == seat
+        return not self.rated and self.against_bots(seat) and self.state.current_player() == seat
 
     def undo_reach(self, seat: int | None) -> UndoReach:
         """What an undo for ``seat`` would take back now, by the one rule of every interface
@@ -290,6 +300,8 @@ class Table:
         draw from the stock, only against bots."""
         if seat is None:
             return UndoReach(0, "Undo is only for a player against the computer")
+        if self.rated:
+            return UndoReach(0, "A rated match has no undo")
         return undo_reach(self.state, seat, against_bots=self.against_bots(seat))
 
     # -- changes ------------------------------------------------------------------------------
