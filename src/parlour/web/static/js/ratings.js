@@ -78,7 +78,7 @@ export function playerPage(app, handle) {
   fill(app, h("p.loading", "Loading the player…"));
   api("/api/players/" + encodeURIComponent(handle)).then(function (p) {
     document.title = p.name + " — Parlour";
-    const ratings = p.ratings.length ? h("table.leaderboard#player-ratings",
+    const ratings = p.ratings.length ? h("div.table-scroll", h("table.leaderboard#player-ratings",
       h("thead", h("tr", h("th", "Game"), h("th.num", "Rating"), h("th.num", "μ ± σ"), h("th.num", "Rated matches"))),
       h("tbody", p.ratings.map(function (r) {
         const first = r.history.length ? r.history[0].before.rating : null;
@@ -88,7 +88,7 @@ export function playerPage(app, handle) {
           h("td.num.rating-value", r.rating.toFixed(1), h("span.muted", moved)),
           h("td.num.muted", r.mu.toFixed(1) + " ± " + r.sigma.toFixed(1)),
           h("td.num", String(r.matches)));
-      }))) : h("p.muted", "No rated match yet.");
+      })))) : h("p.muted", "No rated match yet.");
     const matches = p.matches.length ? h("ul.plain.match-list#player-matches", p.matches.map(function (m) {
       const against = m.opponents.map(function (o) {
         const label = o.name + (o.kind === "bot" && o.level ? " (" + o.level + ")" : "");
