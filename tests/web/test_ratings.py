@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from conftest import export_release
 from parlour.bots import levels
@@ -129,7 +129,9 @@ def test_a_match_is_rated_once(sqlite_url: str) -> None:
             seen.append(stored)
             return [RatingWrite("ann-identity", 0, 1, 25.0, 25 / 3, 27.0, 7.5)]
 
+        assert store.unrated_matches() == ["t1"], "a server that stopped before rating it rates it when it starts"
         assert len(store.rate_match("t1", "twenty", compute)) == 1
+        assert store.unrated_matches() == []
         assert store.rate_match("t1", "twenty", compute) == [], "rated again"
         assert seen == [{}]
         (row,), (change,) = store.player_ratings("ann-identity")
@@ -264,3 +266,20 @@ def test_a_database_of_the_release_before_ratings_is_upgraded_in_place(sqlite_ur
         assert store.standings() == [] and store.finished_matches("p1")[0].table.id == "old"
     finally:
         store.close()
+
+
+def test_a_rated_match_the_server_stopped_before_rating_is_rated_when_it_starts(server: ServerProcess) -> None:
+    ann = server.person("Ann")
+    match = rated_match(server, ann, "medium", 343)
+    rated = server.get("/api/ratings/twenty").json()["players"]
+    server.stop()
+    engine = create_engine(server.db_url)
+    with engine.begin() as connection:  # as if the server had stopped between the last move and the rating
+        connection.execute(text("DELETE FROM web_rating_changes"))
+        connection.execute(text("DELETE FROM web_ratings"))
+    engine.dispose()
+    server.start()
+    assert server.get("/api/ratings/twenty").json()["players"] == rated
+    handle = rated[0]["player"]
+    assert [h["table_id"] for h in ann.get(f"/api/players/{handle}").json()["ratings"][0]["history"]] == [
+        match["table_id"]]

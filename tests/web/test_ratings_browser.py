@@ -64,6 +64,7 @@ def test_a_rated_match_against_a_bot_shows_the_new_rating_on_the_players_page_an
     mine.wait_for()
     seat = final["seats"][0]
     assert mine.inner_text() == f"★ {seat['rating']:.1f}"
+    shoot(page, "rated-match-end-laptop")
     data = ctx.request.get(f"{server.url}/api/players/{seat['player']}").json()
     (twenty,) = data["ratings"]
     if totals[0] != totals[1]:

@@ -109,6 +109,8 @@ class TableManager:
         await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
         self.book = ratings.RatingBook(await self._run_db(self.store.standings),
                                        await self._run_db(self.store.handles))
+        for table_id in await self._run_db(self.store.unrated_matches):  # the server stopped before rating them
+            await self._rate(await self.get(table_id))
         for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
             table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
             self.tables[table.id] = table

@@ -519,6 +519,13 @@ class TableStore:
             row = session.get(HandleRow, handle)
             return row.player if row is not None else None
 
+    def unrated_matches(self) -> list[str]:
+        """Rated tables that finished without their ratings stored (the server stopped in between)."""
+        with self.session() as session:
+            rated = select(RatingChangeRow.table_id).where(RatingChangeRow.table_id == TableRow.id).exists()
+            return list(session.scalars(select(TableRow.id).where(TableRow.rated.is_(True),
+                                                                  TableRow.status == "finished", ~rated)))
+
     def leaderboard(self, game: str, limit: int = 100) -> list[tuple[RatingRow, str | None, str]]:
         """The best ratings of ``game`` (by ``mu − 3·sigma``), each with the player's name and page handle."""
         with self.session() as session:
