@@ -268,7 +268,8 @@ def test_a_database_of_the_release_before_ratings_is_upgraded_in_place(sqlite_ur
         store.close()
 
 
-def test_a_rated_match_the_server_stopped_before_rating_is_rated_when_it_starts(server: ServerProcess) -> None:
+def test_a_rated_match_the_server_stopped_before_rating_is_rated_when_it_starts(any_server: ServerProcess) -> None:
+    server = any_server
     ann = server.person("Ann")
     match = rated_match(server, ann, "medium", 343)
     rated = server.get("/api/ratings/twenty").json()["players"]
