@@ -110,7 +110,10 @@ class TableManager:
         self.book = ratings.RatingBook(await self._run_db(self.store.standings),
                                        await self._run_db(self.store.handles))
         for table_id in await self._run_db(self.store.unrated_matches):  # the server stopped before rating them
-            await self._rate(await self.get(table_id))
+            try:
+                await self._rate(await self.get(table_id))
+            except Exception:  # a table that no longer loads (its game is gone) must not stop the server
+                log.exception("while rating table %s", table_id)
         for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
             table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
             self.tables[table.id] = table
