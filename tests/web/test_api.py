@@ -18,8 +18,8 @@ from parlour import record as records
 from .conftest import Client, Person, ServerProcess, cards_in, load_record, play_to_end
 
 SUMMARY_KEYS = {"table_id", "game", "name", "options", "seats", "status", "version", "turn_seconds", "created",
-                "you", "invites"}
-SEAT_KEYS = {"seat", "kind", "level", "name", "taken", "connected"}
+                "you", "invites", "rated"}
+SEAT_KEYS = {"seat", "kind", "level", "name", "taken", "connected", "rating", "player"}
 
 
 @pytest.fixture(scope="module")

@@ -44,6 +44,7 @@ from parlour.web.accounts import Accounts, TooManyAttempts
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
 from parlour.web.mygames import MyGames
+from parlour.web.players import Players
 from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
 from parlour.web.reviews import Reviews
 from parlour.web.store import TableStore
@@ -233,6 +234,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     ``secret_key`` signs the session cookies (default: ``$PARLOUR_SECRET_KEY``, else a key kept in
     the database, so that identities survive a restart)."""
     holder: dict[str, TableManager] = {}
+    people: dict[str, Players] = {}
     reviewers: dict[str, Reviews] = {}
     limits = limits or Limits()
     store = TableStore(db)
@@ -244,6 +246,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
+        people["players"] = Players(store, manager.db)
         reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service)
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
         # collector stops walking it again and again.  A move makes thousands of short-lived objects
@@ -312,7 +315,11 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/me/games", include_in_schema=False)
     @app.get("/learn/{game_id}", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def page(request: Request, table_id: str | None = None, game_id: str | None = None) -> FileResponse:
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    @app.get("/player/{handle}", include_in_schema=False)
+    async def page(request: Request, table_id: str | None = None, game_id: str | None = None,
+                   handle: str | None = None) -> FileResponse:
         try:
             player_of(request)  # the identity is made on the first visit
         except TableError:
@@ -519,6 +526,27 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         """Your matches, newest first, a page at a time: the game, the opponents, your result, the date,
         whether it was rated, and the addresses of its table, replay, review and record."""
         return await my_games.page(player_of(request, make=False), page, per_page)
+
+    # -- ratings --
+    @app.get("/api/ratings/{game_id}")
+    async def leaderboard(game_id: str) -> dict[str, Any]:
+        """The game's leaderboard: the best ratings (``rating`` = μ − 3σ of openskill's Plackett–Luce), and
+        the bot levels' fixed ratings, measured by ``parlour lab ladder``."""
+        return await people["players"].leaderboard(game_id)
+
+    @app.get("/api/players/{handle}")
+    async def player_page(handle: str) -> dict[str, Any]:
+        """A player's page (``handle``: its public name, never the player's identity; a player has one once
+        they have played a rated match): their name, ratings per game with their history, their newest
+        finished matches."""
+        return await people["players"].page(handle)
+
+    @app.get("/api/players/{handle}/ratings.png", response_class=Response,
+             responses={200: {"content": {"image/png": {}}, "description": "The plot of the player's ratings"}})
+    async def player_plot(handle: str) -> Response:
+        """The player's ratings after each rated match, a line per game (PNG)."""
+        return Response(await people["players"].plot(handle), media_type="image/png",
+                        headers={"Cache-Control": "no-cache"})
 
     # -- WebSocket -------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -53,7 +53,7 @@ def _make(table: Table, seat: int | None) -> TableState:
         seats=table.public_seats(),
         status=status, deadline=table.deadline,
         can_undo=bool(undo.moves), undo_note=undo_note(table, seat, undo),
-        can_hint=table.against_bots(seat) and to_move == seat,
+        can_hint=table.may_hint(seat),
         last=last, log=narrate.event_log(state, seat), values=views.display_values(view),
         summary=summary,
         moves=list(narration(table, seat).entries),

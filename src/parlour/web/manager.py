@@ -25,7 +25,7 @@ from parlour import bots, games, record
 from parlour import names as naming
 from parlour.game import Game
 from parlour.match import discard_question, face_card_thrown_away
-from parlour.web import broadcast
+from parlour.web import broadcast, ratings
 from parlour.web.again import rotated_seats
 from parlour.web.chat import TableChat
 from parlour.web.limits import Gauge, Limits
@@ -51,7 +51,17 @@ from parlour.web.protocol import (
 )
 from parlour.web.scheduler import Autoplay
 from parlour.web.seating import Seating
-from parlour.web.store import NEXT_ROUND, MoveWrite, MoveWriter, SeatRow, TableRow, TableStore, digest, now
+from parlour.web.store import (
+    NEXT_ROUND,
+    MoveWrite,
+    MoveWriter,
+    RatingWrite,
+    SeatRow,
+    TableRow,
+    TableStore,
+    digest,
+    now,
+)
 from parlour.web.tables import (
     SEAT_KINDS,
     TOKEN,
@@ -95,6 +105,8 @@ class TableManager:
         """Open WebSockets per address."""
         self.spectators = Gauge()
         """Of them, those watching a table, per address."""
+        self.book = ratings.RatingBook()
+        """The people's ratings (loaded by :meth:`start`)."""
 
     async def _run_db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -104,6 +116,13 @@ class TableManager:
         """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
         cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
         await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
+        self.book = ratings.RatingBook(await self._run_db(self.store.standings),
+                                       await self._run_db(self.store.handles))
+        for table_id in await self._run_db(self.store.unrated_matches):  # the server stopped before rating them
+            try:
+                await self._rate(await self.get(table_id))
+            except Exception:  # a table that no longer loads (its game is gone) must not stop the server
+                log.exception("while rating table %s", table_id)
         for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
             table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
             self.tables[table.id] = table
@@ -132,7 +151,8 @@ class TableManager:
         active = row.active or row.updated or row.created
         table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
                       created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned",
-                      active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address)
+                      active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address,
+                      rated=bool(row.rated), book=self.book)
         table.played = table.person_moved()
         return table
 
@@ -194,7 +214,7 @@ class TableManager:
 
     # -- HTTP ---------------------------------------------------------------------
     async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
-        """A new table from ``{game, options, seats, turn_seconds}``, hosted by ``player`` at ``address``."""
+        """A new table from ``{game, options, seats, turn_seconds, rated}``, hosted by ``player`` at ``address``."""
         if not isinstance(request, dict):
             raise TableError("the request must be a JSON object")
         try:
@@ -214,6 +234,9 @@ class TableManager:
         turn = request.get("turn_seconds")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600):
             raise TableError("turn_seconds must be a whole number of seconds from 5 to 3600, or null")
+        rated = request.get("rated", False)
+        if not isinstance(rated, bool):
+            raise TableError("rated must be true or false")
         table_id = secrets.token_urlsafe(9)  # the seats' rows name it
         my_name = await self.seating.player_name(player)
         seats: list[SeatRow] = []
@@ -239,27 +262,35 @@ class TableManager:
         for seat in sorted(seats, key=lambda s: s.kind == "bot"):
             seat.name = naming.unique_name(seat.name, taken)
             taken.append(seat.name)
-        table = await self._open(game, options, turn, seats, player, self.store.address_digest(address))
+        if rated and all(s.kind == "bot" for s in seats):
+            raise TableError("a rated match needs a person: bots' ratings are fixed")
+        unmeasured = sorted({s.level for s in seats if s.level and not ratings.anchors().measured(game.id, s.level)})
+        if rated and unmeasured:
+            raise TableError(f"{game.name} has no measured rating for the {' or '.join(unmeasured)} bot yet: "
+                             "choose another level for a rated match, or play it unrated")
+        table = await self._open(game, options, turn, seats, player, self.store.address_digest(address), rated)
         out = table.summary(player)
         out["url"] = f"/table/{table.id}"
         return out
 
     async def _open(self, game: Game, options: dict[str, Any], turn: int | None, seats: list[SeatRow],
-                    host: str, where: str | None) -> Table:
+                    host: str, where: str | None, rated: bool) -> Table:
         """Start a new table of checked ``seats`` (their rows name its id), hosted by ``host`` from the
-        address digest ``where``, if the limits allow it."""
+        address digest ``where``, rated or not, if the limits allow it."""
         table_id = seats[0].table_id
         bots_only = all(s.kind == "bot" for s in seats)
         async with self._creating:  # one at a time: the limits are checked against every table made before
             await self._check_limits(host, where, bots_only)
             seed = secrets.randbits(62)
             row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
-                           status="playing", created=now(), host=host, active=now(), address=where)
+                           status="playing", created=now(), host=host, active=now(), address=where,
+                           rated=rated)
             state = new_state(game, options, seed, [s.name for s in seats])
             await self._run_db(self.store.add_table, row, seats)
             table = Table(table_id, game, options, seed, turn,
                           [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
-                          state, created=row.created.isoformat() + "Z", host=host, address=where)
+                          state, created=row.created.isoformat() + "Z", host=host, address=where,
+                          rated=rated, book=self.book)
             self.tables[table_id] = table
         self._after_change(table)
         return table
@@ -453,7 +484,34 @@ class TableManager:
             table.abort_change(pending)
             raise
         table.finish_change(pending)
+        if table.rated and pending.status == "finished":
+            await self._rate(table)
         self._after_change(table)
+
+    async def _rate(self, table: Table) -> None:
+        """Update the people's ratings after a rated match (stored by the database's writer, then kept in
+        the book).  A person's seat nobody holds (a seat given back and never taken) leaves it unrated."""
+        if any(not s.is_bot and s.owner is None for s in table.seats):
+            log.info("rated table %s ended with a seat nobody holds: not rated", table.id)
+            return
+        game_id, totals = table.game.id, table.state.totals
+
+        def compute(stored: dict[str, tuple[float, float]]) -> list[RatingWrite]:
+            standings = {player: ratings.Standing(mu, sigma) for player, (mu, sigma) in stored.items()}
+            entrants = [ratings.entrant(game_id, s.seat, s.owner, s.level if s.is_bot else None, standings)
+                        for s in table.seats]
+            return [RatingWrite(u.player, u.seat, u.place, u.before.mu, u.before.sigma, u.after.mu, u.after.sigma)
+                    for u in ratings.rate(entrants, totals)]
+
+        try:
+            writes = await self._run_db(self.store.rate_match, table.id, game_id, compute)
+        except Exception:  # the match itself is stored: its rating is not worth failing the move
+            log.exception("while rating table %s", table.id)
+            return
+        handles = {w.player: await self._run_db(self.store.handle_of, w.player) for w in writes}
+        self.book.take(game_id, [ratings.Update(w.player, w.seat, ratings.Standing(w.mu_before, w.sigma_before),
+                                                ratings.Standing(w.mu_after, w.sigma_after), w.place)
+                                 for w in writes], handles)
 
     async def _undo(self, table: Table, seat: int, version: int) -> None:
         async with table.lock:
@@ -511,7 +569,8 @@ class TableManager:
         owners = [s.owner for s in table.seats if s.owner is not None and not s.is_bot]
         host = table.host if table.host in owners else owners[0]
         seats = rotated_seats(table.seats, secrets.token_urlsafe(9))
-        return await self._open(table.game, dict(table.options), table.turn_seconds, seats, host, table.address)
+        return await self._open(table.game, dict(table.options), table.turn_seconds, seats, host, table.address,
+                                table.rated)
 
     def _tell_again(self, table: Table) -> None:
         """Tell every connection of ``table`` the answers to "Play again?" so far."""

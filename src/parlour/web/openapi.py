@@ -161,6 +161,9 @@ def new_table_schema(game: Game) -> Schema:
                       "description": f"{game.players} seats, in order; at most one of them 'me'"},
             "turn_seconds": {"type": ["integer", "null"], "minimum": TURN_SECONDS[0], "maximum": TURN_SECONDS[1],
                              "description": "The turn timer (a bot moves for a player who runs out), or null"},
+            "rated": {"type": "boolean", "default": False,
+                      "description": "Whether the match updates the people's ratings (no undo, no hints; a "
+                                     "person must sit at it)"},
         },
     }
 

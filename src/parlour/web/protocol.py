@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
 from pydantic import (
     BaseModel,
@@ -214,6 +214,11 @@ class PublicSeat(TypedDict):
     name: str
     taken: bool
     connected: bool
+    rating: NotRequired[float | None]
+    """The rating shown beside the name (:mod:`parlour.web.ratings`): a bot level's anchor, a person's
+    once they have played a rated match of the game, else null."""
+    player: NotRequired[str | None]
+    """The handle of the person's page (``/player/HANDLE``), once they have played a rated match."""
 
 
 class MoveSaid(TypedDict):

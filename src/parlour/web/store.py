@@ -22,7 +22,7 @@ import datetime as _dt
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -40,6 +41,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    false,
     func,
     insert,
     select,
@@ -95,6 +97,8 @@ class TableRow(Base):
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A keyed digest of the client address the table was started from (:meth:`TableStore.address_digest`;
     ``None`` for tables of earlier releases)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # -- ratings --
+    """Whether the match updates the people's ratings (:mod:`parlour.web.ratings`; False before 0007)."""
 
 
 class PlayerRow(Base):
@@ -217,6 +221,73 @@ class AccountRow(Base):
     created: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
+# -- ratings --
+class RatingRow(Base):
+    """A person's rating in one game (openskill ``mu`` and ``sigma``; see :mod:`parlour.web.ratings`)."""
+
+    __tablename__ = "web_ratings"
+
+    player: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    """Rated matches played."""
+    updated: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one person's rating: the history of a rating, a row a match."""
+
+    __tablename__ = "web_rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    """1 for the best total (shared on a tie)."""
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    made: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
+
+
+class HandleRow(Base):
+    """The public name of a player's page (``/player/HANDLE``): a keyed digest of their identity, which
+    itself is never shown to anyone else (:meth:`TableStore.handle_of`).  Made at their first rated match."""
+
+    __tablename__ = "web_player_handles"
+
+    handle: Mapped[str] = mapped_column(String(24), primary_key=True)
+    player: Mapped[str] = mapped_column(String(32), unique=True)
+
+
+@dataclass(frozen=True)
+class RatingWrite:
+    """A person's new rating after a rated match, to store with its history row."""
+
+    player: str
+    seat: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished table a player sat at, with its seats and moves (to work out its result)."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
+    changes: list[RatingChangeRow]
+    """The rating changes it made (none for an unrated match)."""
+
+
 NEXT_ROUND = "next round"
 
 
@@ -265,6 +336,7 @@ class TableStore:
         migrate(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._address_key: bytes | None = None
+        self._handle_key: bytes | None = None  # -- ratings --
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -522,6 +594,102 @@ class TableStore:
                                      .order_by(TableRow.created.desc(), TableRow.id)
                                      .offset(offset).limit(limit)).all()
             return int(total or 0), [TableParts(t, *self._parts(session, t.id)) for t in tables]
+
+
+    # -- ratings --
+    def standings(self) -> list[tuple[str, str, float, float]]:
+        """Every person's rating, as (game, player, mu, sigma)."""
+        with self.session() as session:
+            return [(r.game, r.player, r.mu, r.sigma) for r in session.scalars(select(RatingRow))]
+
+    def rate_match(self, table_id: str, game: str,
+                   compute: Callable[[dict[str, tuple[float, float]]], Sequence[RatingWrite]]) -> list[RatingWrite]:
+        """Store the rating changes of a finished rated match in one transaction: ``compute`` is given the
+        people's ratings as stored (``{player: (mu, sigma)}``, only those who have one) and says the new
+        ones.  A match rated already is not rated again (nothing is written; the answer is empty)."""
+        with self.session() as session:
+            done = session.scalar(select(func.count()).select_from(RatingChangeRow)
+                                  .where(RatingChangeRow.table_id == table_id))
+            if done:
+                return []
+            rows = {r.player: r for r in session.scalars(select(RatingRow).where(RatingRow.game == game))}
+            writes = list(compute({p: (r.mu, r.sigma) for p, r in rows.items()}))
+            stamp = now()
+            for w in writes:
+                if session.get(HandleRow, self.handle_of(w.player)) is None:
+                    session.add(HandleRow(handle=self.handle_of(w.player), player=w.player))
+                row = rows.get(w.player)
+                if row is None:
+                    session.add(RatingRow(player=w.player, game=game, mu=w.mu_after, sigma=w.sigma_after, matches=1,
+                                          updated=stamp))
+                else:
+                    row.mu, row.sigma, row.matches, row.updated = w.mu_after, w.sigma_after, row.matches + 1, stamp
+                session.add(RatingChangeRow(table_id=table_id, player=w.player, game=game, seat=w.seat,
+                                            place=w.place, mu_before=w.mu_before, sigma_before=w.sigma_before,
+                                            mu_after=w.mu_after, sigma_after=w.sigma_after, made=stamp))
+            return writes
+
+    def handle_of(self, player: str) -> str:
+        """The public name of ``player``'s page: an HMAC-SHA-256 of the identity under a key kept in the
+        database, so that the page's address never gives the identity away."""
+        key = self._handle_key
+        if key is None:
+            key = self._handle_key = self.secret("handle_key").encode()
+        return hmac.new(key, player.encode(), hashlib.sha256).hexdigest()[:20]
+
+    def handles(self) -> dict[str, str]:
+        """Every player's page handle, ``{player: handle}`` (those who played a rated match)."""
+        with self.session() as session:
+            return {r.player: r.handle for r in session.scalars(select(HandleRow))}
+
+    def player_of_handle(self, handle: str) -> str | None:
+        """The player whose page ``handle`` names, if any."""
+        with self.session() as session:
+            row = session.get(HandleRow, handle)
+            return row.player if row is not None else None
+
+    def unrated_matches(self) -> list[str]:
+        """Rated tables that finished without their ratings stored (the server stopped in between)."""
+        with self.session() as session:
+            rated = select(RatingChangeRow.table_id).where(RatingChangeRow.table_id == TableRow.id).exists()
+            return list(session.scalars(select(TableRow.id).where(TableRow.rated.is_(True),
+                                                                  TableRow.status == "finished", ~rated)))
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[tuple[RatingRow, str | None, str]]:
+        """The best ratings of ``game`` (by ``mu − 3·sigma``), each with the player's name and page handle."""
+        with self.session() as session:
+            found = session.execute(
+                select(RatingRow, PlayerRow.name, HandleRow.handle)
+                .join(HandleRow, HandleRow.player == RatingRow.player)
+                .outerjoin(PlayerRow, PlayerRow.id == RatingRow.player)
+                .where(RatingRow.game == game)
+                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.player).limit(limit)).all()
+            return [(row, name, handle) for row, name, handle in found]
+
+    def player_ratings(self, player: str) -> tuple[list[RatingRow], list[RatingChangeRow]]:
+        """``player``'s ratings and their history (oldest first)."""
+        with self.session() as session:
+            ratings = session.scalars(select(RatingRow).where(RatingRow.player == player)
+                                      .order_by(RatingRow.game)).all()
+            changes = session.scalars(select(RatingChangeRow).where(RatingChangeRow.player == player)
+                                      .order_by(RatingChangeRow.made, RatingChangeRow.table_id)).all()
+            return list(ratings), list(changes)
+
+    def finished_matches(self, player: str, limit: int = 10) -> list[FinishedMatch]:
+        """The newest finished matches ``player`` sat at, newest first, with their seats, moves and rating
+        changes."""
+        with self.session() as session:
+            tables = session.scalars(
+                select(TableRow).join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(SeatRow.owner == player, TableRow.status == "finished")
+                .order_by(TableRow.updated.desc(), TableRow.id).limit(limit)).all()
+            out = []
+            for table in tables:
+                seats, moves = self._parts(session, table.id)
+                changes = session.scalars(select(RatingChangeRow).where(RatingChangeRow.table_id == table.id)
+                                          .order_by(RatingChangeRow.seat)).all()
+                out.append(FinishedMatch(table, seats, moves, list(changes)))
+            return out
 
 
 class MoveWriter:

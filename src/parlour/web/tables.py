@@ -36,6 +36,7 @@ from parlour.web.protocol import (
     Shown,
     encode,
 )
+from parlour.web.ratings import RatingBook
 from parlour.web.store import LIVE, NEXT_ROUND
 
 PERSON_KINDS = ("me", "friend", "open")
@@ -175,6 +176,10 @@ class Table:
     """Once the match is over: the people's answers to "Play again?" (:mod:`parlour.web.again`)."""
     chat: deque[ChatLine] | None = None
     """The newest lines said here, oldest first (None: not read from the database yet; :mod:`parlour.web.chat`)."""
+    rated: bool = False
+    """Whether the match updates the people's ratings (:mod:`parlour.web.ratings`): no undo, no hints."""
+    book: RatingBook | None = None
+    """The server's ratings, shown beside the seats' names."""
 
     @property
     def status(self) -> str:
@@ -218,7 +223,12 @@ class Table:
         return next((s.seat for s in self.seats if s.owner == player), None)
 
     def public_seats(self) -> list[PublicSeat]:
-        return [s.public(self.connected(s.seat)) for s in self.seats]
+        seats = [s.public(self.connected(s.seat)) for s in self.seats]
+        if self.book is not None:
+            for seat, shown in zip(self.seats, seats):
+                shown["rating"] = self.book.shown(self.game.id, seat.owner, seat.level if seat.is_bot else None)
+                shown["player"] = self.book.handle(seat.owner)
+        return seats
 
     def summary(self, player: str | None = None) -> dict[str, Any]:
         """What anyone may know about the table; ``you`` and (for the host) open invitations for ``player``."""
@@ -228,7 +238,7 @@ class Table:
         return {"table_id": self.id, "game": self.game.id, "name": self.game.name, "options": self.options,
                 "seats": self.public_seats(), "status": self.status,
                 "version": self.version, "turn_seconds": self.turn_seconds, "created": self.created,
-                "you": {"seat": self.seat_of(player), "host": host}, "invites": invites}
+                "you": {"seat": self.seat_of(player), "host": host}, "invites": invites, "rated": self.rated}
 
     # -- who may act ------------------------------------------------------------------------
     def check_live(self) -> None:
@@ -289,7 +299,7 @@ class Table:
 
     def may_hint(self, seat: int | None) -> bool:
         """Whether ``seat`` may ask for a hint now: its own turn, against bots."""
-        return self.against_bots(seat) and self.state.current_player() == seat
+        return not self.rated and self.against_bots(seat) and self.state.current_player() == seat
 
     def undo_reach(self, seat: int | None) -> UndoReach:
         """What an undo for ``seat`` would take back now, by the one rule of every interface
@@ -297,6 +307,8 @@ class Table:
         draw from the stock, only against bots."""
         if seat is None:
             return UndoReach(0, "Undo is only for a player against the computer")
+        if self.rated:
+            return UndoReach(0, "A rated match has no undo")
         return undo_reach(self.state, seat, against_bots=self.against_bots(seat))
 
     # -- changes ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /* parlour in the browser: the entry module. It routes on location.pathname to the home page, a
-   table's page (live play over a WebSocket), a lesson (a guided first match), the replay page or My
-   games; each lives in a module of js/.
+   table's page (live play over a WebSocket), a lesson (a guided first match), the replay page, My games,
+   a leaderboard or a player's page; each lives in a module of js/.
    Plain DOM and ES modules, no framework, no build step, no game knowledge: what a game draws comes
    from the server (see js/board.js).
 
@@ -10,6 +10,7 @@
 import { accountBar } from "./js/account.js";
 import { homePage } from "./js/home.js";
 import { learnPage } from "./js/learn.js";
+import { leaderboardPage, playerPage } from "./js/ratings.js";
 import { Me } from "./js/me.js";
 import { myGamesPage } from "./js/mygames.js";
 import { forgetOldSecrets } from "./js/prefs.js";
@@ -20,6 +21,8 @@ const app = document.getElementById("app");
 const path = location.pathname.replace(/\/+$/, "") || "/";
 const tableMatch = path.match(/^\/table\/([^/]+)$/);
 const learnMatch = path.match(/^\/learn\/([^/]+)$/);
+const boardMatch = path.match(/^\/leaderboard(?:\/([^/]+))?$/);
+const playerMatch = path.match(/^\/player\/([^/]+)$/);
 
 /** What the address's fragment brings once, taken out of the address bar (and history) at once:
  *  an invitation (#invite=…), or a seat link of the first release (#token=…), which the first hello
@@ -41,6 +44,8 @@ function route(brought) {
   else if (learnMatch) learnPage(app, decodeURIComponent(learnMatch[1]));
   else if (path === "/replay") replayPage(app);
   else if (path === "/me/games") myGamesPage(app);
+  else if (boardMatch) leaderboardPage(app, boardMatch[1] ? decodeURIComponent(boardMatch[1]) : null);
+  else if (playerMatch) playerPage(app, decodeURIComponent(playerMatch[1]));
   else homePage(app);
 }
 

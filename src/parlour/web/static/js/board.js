@@ -9,6 +9,7 @@ import * as C from "./cards.js";
 import { dots, h } from "./dom.js";
 import { cardOf, movesFor, offerText } from "./moves.js";
 import { num, signed } from "./numbers.js";
+import { ratingBadge } from "./ratings.js";
 
 /** A text of the layout, with the seat it names (its "{name}") in this page's words. */
 function say(ctx, item) {
@@ -76,6 +77,7 @@ function seatHeader(ctx, seat, mine) {
   return h("div.seat-head" + (toMove ? ".to-move" : ""),
     h("span.seat-name", (toMove ? "▶ " : "") + ctx.names[seat] + (mine && ctx.isSeat && ctx.names[seat] !== "You" ? " (you)" : "")),
     info.kind === "bot" ? h("span.badge", "bot · " + (info.level || "")) : null,
+    ratingBadge(info),
     info.kind && info.kind !== "bot" && ctx.live ? h("span.dot" + (info.connected ? ".on" : ".off"), { title: info.connected ? "connected" : "not connected" }) : null,
     score,
     layout.badges.map(function (b) { return h("span.badge" + dots(b.cls), { title: b.title }, b.text); }));

@@ -3,6 +3,7 @@ import { fill, h, toast } from "./dom.js";
 import { ensureName } from "./me.js";
 import { api } from "./net.js";
 import { rememberTable } from "./prefs.js";
+import { ratingBadge } from "./ratings.js";
 
 /** Draw page ``lobby.page`` of the open tables in ``lobby.box``. */
 export function refreshLobby(lobby) {
@@ -21,11 +22,13 @@ export function refreshLobby(lobby) {
       list.append(h("div.lobby-row", { dataset: { table: t.table_id } },
         h("div.lobby-info",
           h("strong", t.name || t.game),
+          t.rated ? h("span.badge.rated", { title: "The match updates the players' ratings" }, "rated") : null,
           h("span.muted", " · " + (t.status === "round_over" ? "between rounds" : "playing") + when(t.created)),
           h("div.lobby-seats", t.seats.map(function (s) {
             const isFree = s.kind === "open" && !s.taken;
             return h("span.seat-chip" + (isFree ? ".free" : ""),
-              isFree ? "free seat" : (s.name || s.kind) + (s.kind === "bot" && s.level ? " (" + s.level + ")" : ""));
+              isFree ? "free seat" : (s.name || s.kind) + (s.kind === "bot" && s.level ? " (" + s.level + ")" : ""),
+              isFree ? null : ratingBadge(s));
           }))),
         h("div.lobby-actions", free.map(function (s) {
           return h("button.btn.primary.small.join", {

@@ -39,6 +39,7 @@ export function renderNewTable(box, games, levels) {
   const optsBox = h("fieldset.options", h("legend", "Options"));
   const seatsBox = h("fieldset.seats", h("legend", "Seats"));
   const timerIn = h("input#nt-timer", { type: "number", min: "5", max: "3600", step: "1", placeholder: "none", inputmode: "numeric" });
+  const ratedIn = h("input#nt-rated", { type: "checkbox", name: "rated" });
   const submit = h("button.btn.primary.big#nt-start", { type: "submit" }, "Start the table");
   const formError = h("p.error#nt-error", { role: "alert", hidden: true });
   const form = h("form.nt-form", { novalidate: true },
@@ -47,6 +48,8 @@ export function renderNewTable(box, games, levels) {
     seatsBox, optsBox,
     h("div.row", h("label", { for: "nt-timer" }, "Turn timer"), h("span.inline", timerIn, " seconds"),
       h("small.help", "Optional: a person who lets the timer run out has a move made for them.")),
+    h("div.row.rated-row", h("label", { for: "nt-rated" }, "Rated"), ratedIn,
+      h("small.help", "The match updates the players' ratings (no undo, no hints). Bots play at fixed ratings.")),
     formError,
     h("div.row.submit", submit));
   box.append(form);
@@ -151,7 +154,7 @@ export function renderNewTable(box, games, levels) {
     submit.disabled = true;
     const named = hasMe() && !Me.name ? Me.save(name) : Promise.resolve(Me.name);
     named.then(function () {
-      return api("/api/tables", { method: "POST", body: { game: g.id, options: options, seats: seats, turn_seconds: timer } });
+      return api("/api/tables", { method: "POST", body: { game: g.id, options: options, seats: seats, turn_seconds: timer, rated: ratedIn.checked } });
     }).then(function (res) {
       rememberTable(res.table_id, g.id, g.name);
       location.assign(absUrl(res.url || "/table/" + encodeURIComponent(res.table_id)));

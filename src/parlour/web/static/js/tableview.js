@@ -97,6 +97,7 @@ export function tableView(app, T, act) {
         h("span.round", "Round " + view.round + layout.target),
         st.status === "playing" ? h("span.lead#lead", leadText(st, names, me)) : null,
         me === null ? h("span.badge.spect#watching", "watching") : null,
+        T.table && T.table.rated ? h("span.badge.rated#rated", { title: "This match updates the players' ratings: no undo, no hints" }, "Rated match") : null,
         rules.button),
       h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
       h("span.timer#timer", { hidden: true }),
