@@ -26,7 +26,7 @@ from parlour.store import Store
 LEVELS = {"progression": "easy,medium,hard"}
 """The levels rated: all four unless given here.  Progression's expert (9,600 iterations a decision, with three
 players and some 140 decisions a seat) would take hours; it is not rated, and rated tables refuse it."""
-MATCHES = {"twenty": 6, "progression": 3}
+MATCHES = {"twenty": 6, "progression": 8}
 """Matches per pairing (or triple): 4 unless given here.  Each game's ladder takes a few minutes on one core."""
 SEED = 34
 OUT = Path(__file__).resolve().parent.parent / "src" / "parlour" / "data" / "bot_ratings.json"

@@ -353,7 +353,7 @@ def test_only_known_host_names_are_answered(tmp_path: Path) -> None:
         assert answer.status_code == 403
     with pytest.raises(Exception):  # noqa: B017 (the handshake is refused, however the library words it)
         Client(server, "x", None, origin="http://evil.example")
-    assert json.loads(server.get("/api/me").text) == {"name": None, "account": None}
+    assert json.loads(server.get("/api/me").text) == {"name": None, "account": None, "page": None}
 
 
 # -- 6. replays cost what they are worth ------------------------------------------------------------------

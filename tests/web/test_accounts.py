@@ -62,18 +62,18 @@ def play_against_a_bot(server: ServerProcess, person: Person, seed: int, level: 
 def test_a_guest_registers_and_signs_in_on_a_second_browser_to_the_same_games(server: ServerProcess) -> None:
     ada = server.person("Ada")
     final = play_against_a_bot(server, ada, seed=1)
-    assert me(ada) == {"name": "Ada", "account": None}
+    assert me(ada) == {"name": "Ada", "account": None, "page": None}
 
     answer = register(ada, "Ada_1")
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": "Ada", "account": "Ada_1"}  # the display name stays the one chosen
+    assert answer.json() == {"name": "Ada", "account": "Ada_1", "page": None}  # the display name stays the one chosen
     assert me(ada)["account"] == "Ada_1"
 
     second = server.person()  # another browser: a guest of its own, with no games
     assert my_games(second)["total"] == 0
     answer = sign_in(second, "ada_1")  # the username in any case
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": "Ada", "account": "Ada_1"}
+    assert answer.json() == {"name": "Ada", "account": "Ada_1", "page": None}
     listed = my_games(second)
     assert listed == my_games(ada)
     assert listed["total"] == 1 and listed["pages"] == 1
@@ -94,7 +94,7 @@ def test_a_guest_registers_and_signs_in_on_a_second_browser_to_the_same_games(se
 
     answer = second.post("/api/account/signout")
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": None, "account": None}
+    assert answer.json() == {"name": None, "account": None, "page": None}
     assert my_games(second)["total"] == 0
     with Client(server, table_id, second) as client:
         assert client.seat is None  # a new guest only watches
@@ -108,12 +108,12 @@ def test_a_guest_without_a_name_takes_the_username_and_a_name_change_keeps_the_a
     bea = server.person()
     answer = register(bea, "bea")
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": "bea", "account": "bea"}
+    assert answer.json() == {"name": "bea", "account": "bea", "page": None}
     renamed = bea.put("/api/me", json={"name": "Beatrice"})
     assert renamed.status_code == 200, renamed.text
-    assert me(bea) == {"name": "Beatrice", "account": "bea"}
+    assert me(bea) == {"name": "Beatrice", "account": "bea", "page": None}
     other = server.person()
-    assert sign_in(other, "BEA").json() == {"name": "Beatrice", "account": "bea"}
+    assert sign_in(other, "BEA").json() == {"name": "Beatrice", "account": "bea", "page": None}
 
 
 def test_clear_errors_for_a_taken_username_a_wrong_password_and_bad_shapes(server: ServerProcess) -> None:

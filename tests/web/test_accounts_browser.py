@@ -19,7 +19,7 @@ from .test_browser import (
     CHROMIUM_ARGS,
     LAPTOP,
     PHONE,
-    create,
+    call,
     new_page,
     no_errors,
     person,
@@ -79,11 +79,16 @@ def test_register_play_sign_out_and_find_the_match_in_my_games_on_a_second_brows
     assert page.locator("#account-panel").count() == 0
     assert page.locator("#me .me-who").inner_text() == "bea"  # a guest without a name takes the username
 
-    table = create(first, server, "twenty", AGAINST, **SHORT)
+    # A rated match against the easy bot (its rating is a fixed anchor): Bea's rating, kept with her identity.
+    table = call(first, server, "POST", "/api/tables", {"game": "twenty", "seats": AGAINST, "options": SHORT,
+                                                        "rated": True})
     page.goto(table_url(server, table))
     wait_state(page)
     final = play_to_end([page])
     assert final["status"] == "finished"
+    me = call(first, server, "GET", "/api/me")
+    assert me["page"] and me["page"].startswith("/player/"), me
+    rating = call(first, server, "GET", "/api/players/" + me["page"].rsplit("/", 1)[1])["ratings"]
     page.locator("#signout").click()
     page.locator("#signin-open").wait_for()  # the page was loaded again as a new guest
     page.goto(server.url + "/me/games")
@@ -110,7 +115,11 @@ def test_register_play_sign_out_and_find_the_match_in_my_games_on_a_second_brows
     expected = "You won" if winners == [0] else "You lost" if 0 not in winners else "Drawn"
     assert line.locator(".mygames-result").inner_text().startswith(expected)
     assert line.locator(".mygames-opponents .badge").inner_text() == "bot · easy"
-    assert line.locator(".mygames-game .badge").inner_text() == "unrated"
+    assert line.locator(".mygames-game .badge").inner_text() == "rated"
+    # the same rating: the account's identity came with the sign-in
+    assert call(second, server, "GET", "/api/me")["page"] == me["page"]
+    assert call(second, server, "GET", "/api/players/" + me["page"].rsplit("/", 1)[1])["ratings"] == rating
+    assert other.locator("#mygames-page").get_attribute("href") == me["page"]
     assert line.locator(".mygames-record").get_attribute("href") == f"/api/tables/{table['table_id']}/record"
     shoot_both(other, "my-games")
 

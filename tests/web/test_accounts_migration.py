@@ -54,7 +54,7 @@ def test_a_database_from_before_accounts_upgrades_and_its_matches_follow_the_acc
     assert schema(db_url)["columns"]["web_accounts"] == {"username_key", "username", "password_hash", "player",
                                                          "created"}
     # The same browser on the same port: its cookie is signed with the key kept in the database.
-    assert ada.get("/api/me").json() == {"name": "Ada", "account": None}
+    assert ada.get("/api/me").json() == {"name": "Ada", "account": None, "page": None}
     assert ada.post("/api/account/register", json={"username": "ada", "password": "a long password"}).status_code \
         == 200
     elsewhere = new.person()

@@ -151,7 +151,8 @@ def test_create_table_gives_the_host_its_seat_and_invites_for_friend_seats_only(
     accepted = bo.accept(invites[1], name="Bo")
     assert accepted.status_code == 200, accepted.text
     assert accepted.json() == {"seat": 1}
-    assert bo.get("/api/me").json() == {"name": "Bo", "account": None}, "the name given becomes the player's name"
+    assert bo.get("/api/me").json() == {"name": "Bo", "account": None, "page": None}, \
+        "the name given becomes the player's name"
     mine = bo.get(f"/api/tables/{table_id}").json()
     assert mine["you"] == {"seat": 1, "host": False} and mine["invites"] == []
     assert mine["seats"][1]["name"] == "Bo" and mine["seats"][1]["taken"] is True

@@ -152,15 +152,17 @@ def test_the_first_visit_sets_an_httponly_samesite_lax_session_cookie(server: Se
 
 def test_a_person_chooses_and_changes_a_name(server: ServerProcess) -> None:
     alice, other = server.person(), server.person()
-    assert alice.get("/api/me").json() == {"name": None, "account": None}
+    assert alice.get("/api/me").json() == {"name": None, "account": None, "page": None}
     named = alice.put("/api/me", json={"name": "  Alice   Liddell "})
     assert named.status_code == 200 and named.json() == {"name": "Alice Liddell"}
-    assert alice.get("/api/me").json() == {"name": "Alice Liddell", "account": None}
-    assert other.get("/api/me").json() == {"name": None, "account": None}, "each browser is its own identity"
+    assert alice.get("/api/me").json() == {"name": "Alice Liddell", "account": None, "page": None}
+    assert other.get("/api/me").json() == {"name": None, "account": None, "page": None}, \
+        "each browser is its own identity"
     for bad in ({"name": ""}, {"name": "   "}, {"name": "x" * 41}, {"name": 7}, {}, [1]):
         one_line_error(alice.put("/api/me", json=bad), 400)
     one_line_error(alice.put("/api/me", content=b"{not json"), 400)
-    assert alice.get("/api/me").json() == {"name": "Alice Liddell", "account": None}, "a refused name changes nothing"
+    assert alice.get("/api/me").json() == {"name": "Alice Liddell", "account": None, "page": None}, \
+        "a refused name changes nothing"
     assert alice.put("/api/me", json={"name": "y" * 40}).json() == {"name": "y" * 40}
     # the seats of a table being played take the new name
     table = created(alice, [{"kind": "me"}, {"kind": "bot", "level": "easy"}])
@@ -189,7 +191,7 @@ def test_a_tampered_cookie_is_a_new_identity(server: ServerProcess) -> None:
         with httpx.Client(base_url=server.url, trust_env=False) as browser:
             browser.cookies.set("parlour_session", forged, domain="127.0.0.1")
             answer = browser.get("/api/me")
-            assert answer.status_code == 200 and answer.json() == {"name": None, "account": None}, forged
+            assert answer.status_code == 200 and answer.json() == {"name": None, "account": None, "page": None}, forged
             fresh = browser.cookies["parlour_session"]
             assert fresh != forged and session_payload(fresh)["player"] != player_id(alice), "a new identity"
             mine = browser.get(f"/api/tables/{table['table_id']}").json()
@@ -199,7 +201,7 @@ def test_a_tampered_cookie_is_a_new_identity(server: ServerProcess) -> None:
         forger = cast(Person, SimpleNamespace(cookie=f"parlour_session={forged}"))
         with Client(server, table["table_id"], forger) as tab:
             assert tab.welcome is not None and tab.seat is None and tab.welcome["role"] == "spectator"
-    assert alice.get("/api/me").json() == {"name": "Alice", "account": None}
+    assert alice.get("/api/me").json() == {"name": "Alice", "account": None, "page": None}
 
 
 def test_the_session_survives_a_restart(any_server: ServerProcess) -> None:
@@ -208,7 +210,7 @@ def test_the_session_survives_a_restart(any_server: ServerProcess) -> None:
     table = server.create_table("twenty", seats=FRIENDS, host=alice)
     bob = table["seats"][1]["person"]
     server.restart()
-    assert alice.get("/api/me").json() == {"name": "Alice", "account": None}, \
+    assert alice.get("/api/me").json() == {"name": "Alice", "account": None, "page": None}, \
         "the key that signs cookies is kept in the database"
     assert summary_of(alice, server, table["table_id"])["you"] == {"seat": 0, "host": True}
     with Client(server, table["table_id"], alice) as a, Client(server, table["table_id"], bob) as b:
@@ -647,7 +649,7 @@ def test_state_changing_requests_from_another_site_are_refused(server: ServerPro
     assert answer.status_code == 200, answer.text
     table = answer.json()
     one_line_error(pat.put("/api/me", json={"name": "Evil"}, headers={"Origin": EVIL}), 403)
-    assert pat.get("/api/me").json() == {"name": "Pat", "account": None}
+    assert pat.get("/api/me").json() == {"name": "Pat", "account": None, "page": None}
     bob = server.person()
     one_line_error(bob.post(f"/api/tables/{table['table_id']}/accept",
                             json={"invite": invite_code(table["invites"][0]["url"])}, headers={"Origin": EVIL}), 403)

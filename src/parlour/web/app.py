@@ -488,7 +488,8 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     my_games = MyGames(store)
 
     async def who(player: str | None) -> dict[str, Any]:
-        return {"name": await manager().seating.player_name(player), "account": await accounts.account_of(player)}
+        return {"name": await manager().seating.player_name(player), "account": await accounts.account_of(player),
+                "page": await people["players"].page_of(player)}
 
     @app.exception_handler(TooManyAttempts)
     async def too_many_attempts(_request: Request, exc: TooManyAttempts) -> JSONResponse:

@@ -98,7 +98,7 @@ def outcome_of(parts: TableParts) -> Outcome | None:
     except ValueError:
         return None
     rules = {option.name for option in game.options}
-    options = {k: v for k, v in row.options.items() if k in rules}  # a table's own settings (rated) are no rule
+    options = {k: v for k, v in row.options.items() if k in rules}  # only the game's own rules
     state = new_state(game, options, row.seed, [s.name for s in parts.seats])
     for move in parts.moves:
         apply_change(state, move.move)
@@ -148,7 +148,7 @@ class MyGames:
         opponents = [Opponent(s.name, s.level if s.kind == "bot" else None, totals[s.seat])
                      for s in parts.seats if s.seat != seat.seat]
         return MatchLine(row.id, row.game, game_name, seat.seat, seat.name, totals[seat.seat], opponents, result,
-                         row.created.isoformat() + "Z", bool(row.options.get("rated", False)))
+                         row.created.isoformat() + "Z", bool(row.rated))
 
     def page_of(self, player: str | None, page: int, per_page: int) -> dict[str, Any]:
         """A page of ``player``'s matches, newest first (run it off the event loop: it reads the database

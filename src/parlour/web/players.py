@@ -121,6 +121,13 @@ class Players:
         found: str = player
         return found
 
+    async def page_of(self, player: str | None) -> str | None:
+        """The address of ``player``'s page (``/player/HANDLE``), once they have one (a rated match played)."""
+        if player is None:
+            return None
+        handle = self.store.handle_of(player)
+        return f"/player/{handle}" if await self._run_db(self.store.player_of_handle, handle) == player else None
+
     async def page(self, handle: str) -> dict[str, Any]:
         """A player's page: their name, ratings per game with their history, their newest finished matches."""
         player = await self.player_of(handle)

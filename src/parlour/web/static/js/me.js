@@ -3,10 +3,11 @@
 import { fill, h, toast } from "./dom.js";
 import { api } from "./net.js";
 
-/** The name (null until chosen) and the account's username (null: a guest); ``listeners`` are told each
+/** The name (null until chosen), the account's username (null: a guest) and the address of the player's page
+ *  (null until a rated match); ``listeners`` are told each
  *  new name; ``ready``: the first look-up. */
 export const Me = {
-  name: null, account: null, loaded: false, listeners: [],
+  name: null, account: null, page: null, loaded: false, listeners: [],
   ready: null,
   set: function (name) {
     Me.name = name || null;
@@ -21,7 +22,12 @@ export const Me = {
     });
   },
   refresh: function () {
-    return api("/api/me").then(function (res) { Me.account = (res && res.account) || null; Me.set(res && res.name); return Me.name; },
+    return api("/api/me").then(function (res) {
+      Me.account = (res && res.account) || null;
+      Me.page = (res && res.page) || null;  // the player's page, once a rated match was played
+      Me.set(res && res.name);
+      return Me.name;
+    },
       function () { Me.set(Me.name); return Me.name; });
   },
 };

@@ -23,7 +23,8 @@ export function myGamesPage(app, page) {
   const sayWho = function () {
     fill(who, Me.account
       ? ["The matches of your account ", h("b", Me.account), ", on every browser you sign in to."]
-      : ["The matches of this browser. Register (at the top) to keep them on every browser and device."]);
+      : ["The matches of this browser. Register (at the top) to keep them on every browser and device."],
+    Me.page ? [" ", h("a#mygames-page", { href: Me.page }, "Your ratings and player's page")] : null);
   };
   (Me.ready || Promise.resolve()).then(sayWho);
   show(list, page || 1);
