@@ -23,10 +23,11 @@ from pathlib import Path
 from parlour import games
 from parlour.store import Store
 
-LEVELS = {"progression": "easy,medium,hard"}
-"""The levels rated: all four unless given here.  Progression's expert (9,600 iterations a decision, with three
-players and some 140 decisions a seat) would take hours; it is not rated, and rated tables refuse it."""
-MATCHES = {"twenty": 6, "progression": 8}
+LEVELS = {"progression": "easy,medium,hard", "minus-twenty": "easy,medium,hard"}
+"""The levels rated: all four unless given here.  Progression's and Minus Twenty's experts (thousands of
+iterations a decision, some 140 decisions a seat in Progression) would take hours on this machine; they are
+not rated yet, and rated tables refuse them."""
+MATCHES = {"twenty": 6, "minus-twenty": 6, "progression": 6}
 """Matches per pairing (or triple): 4 unless given here.  Each game's ladder takes a few minutes on one core."""
 SEED = 34
 OUT = Path(__file__).resolve().parent.parent / "src" / "parlour" / "data" / "bot_ratings.json"
