@@ -35,6 +35,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import record as records
@@ -658,3 +659,22 @@ def load_record(name: str) -> dict[str, Any]:
     """A golden record of tests/data as JSON data."""
     data: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
     return data
+
+
+# -- the browser of every browser test ------------------------------------------------------
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium: Playwright downloads nothing."""
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless (nothing is downloaded), one for a test module."""
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/test-setup.sh"
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()

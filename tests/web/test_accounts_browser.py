@@ -5,18 +5,14 @@ replay link opens the match's replay.  Screenshots of the panels and of My games
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from parlour.web.accounts import PASSWORD_RULE
 
 from .conftest import ServerProcess
 from .test_browser import (
     AGAINST,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LAPTOP,
     PHONE,
     call,
@@ -34,15 +30,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SHORT = {"suits": 1, "ranks": 7, "hand_size": 2, "hands": 1, "rounds": 1}
 """Twenty in four moves."""
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless, as in test_browser.py."""
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def fill_panel(page: Page, username: str, password: str) -> None:

@@ -34,7 +34,6 @@ from playwright.sync_api import (
     ViewportSize,
     WebSocket,
     WebSocketRoute,
-    sync_playwright,
 )
 
 from parlour import games
@@ -45,11 +44,6 @@ from .conftest import DATA, ServerProcess, cards_in, hidden_cards, states_by_ver
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 LAPTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 STEP_TIMEOUT = 20_000  # ms: a bot's move, a reconnect
@@ -81,16 +75,6 @@ def shoot(page: Page, name: str) -> Path:
 
 
 # -- fixtures -------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless (nothing is downloaded)."""
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/test-setup.sh"
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
 
 def person(browser: Browser, viewport: ViewportSize = LAPTOP) -> BrowserContext:
     """A browser context: one person, with a session cookie of its own."""

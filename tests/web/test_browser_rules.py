@@ -21,7 +21,6 @@ from .conftest import ServerProcess
 from .test_browser import (
     LAPTOP,
     PHONE,
-    browser,  # noqa: F401 (the fixture, module-scoped here too)
     context,  # noqa: F401 (the fixture)
     create,
     name_me,
@@ -51,7 +50,7 @@ def against_the_computer(game_id: str) -> list[dict[str, str]]:
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "phone"])
-def test_the_rules_drawer_opens_on_how_a_turn_works(server: ServerProcess, browser: Browser,  # noqa: F811
+def test_the_rules_drawer_opens_on_how_a_turn_works(server: ServerProcess, browser: Browser,
                                                     viewport: str) -> None:
     size = VIEWPORTS[viewport]
     ctx = person(browser, size)

@@ -6,15 +6,11 @@ watching are shown to the players.  Screenshots of the chat at 1280 and 390 px."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from .conftest import ServerProcess
 from .test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     PHONE,
     host_invites_a_friend,
     name_me,
@@ -30,15 +26,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 """A name and a message that would run a script if a page ever took them as HTML."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless, as in test_browser.py."""
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def lines(page: Page) -> list[str]:

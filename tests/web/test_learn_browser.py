@@ -14,7 +14,7 @@ from parlour import games, learn
 from parlour.game import Move
 
 from .conftest import ServerProcess
-from .test_browser import LAPTOP, PHONE, browser, new_page, no_errors, person, shoot
+from .test_browser import LAPTOP, PHONE, new_page, no_errors, person, shoot
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -22,7 +22,6 @@ GAME_IDS = [game_id for game_id in games.ids() if games.entry(game_id).tutorial 
 SHOT_AT = {"twenty": 8, "minus-twenty": 11, "progression": 15, "silver-bars": 9}
 """The step shot for each game's screenshots: one that asks for a move, well into the lesson."""
 
-__all__ = ["browser"]  # the fixture, imported for the tests of this module
 
 
 def lesson_of(page: Page) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from .conftest import ServerProcess
 from .test_browser import (
     LAPTOP,
     PHONE,
-    browser,  # noqa: F401 (the fixture, module-scoped here too)
     create,
     name_me,
     new_page,
@@ -70,7 +69,7 @@ def against_bots(game_id: str) -> list[dict[str, Any]]:
 
 
 def test_a_phone_shows_the_hand_and_its_moves_without_scrolling(server: ServerProcess,
-                                                                 browser: Browser) -> None:  # noqa: F811
+                                                                 browser: Browser) -> None:
     ctx = person(browser, PHONE)
     try:
         name_me(ctx, server, "Ada")
@@ -128,7 +127,7 @@ def test_a_phone_shows_the_hand_and_its_moves_without_scrolling(server: ServerPr
         ctx.close()
 
 
-def test_a_laptop_keeps_the_hand_in_the_board(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+def test_a_laptop_keeps_the_hand_in_the_board(server: ServerProcess, browser: Browser) -> None:
     """At 1280 px the seat's area is not stuck to the window and the phone's line of recent moves is hidden."""
     ctx = person(browser, LAPTOP)
     try:

@@ -13,7 +13,6 @@ from .conftest import ServerProcess
 from .test_browser import (
     LAPTOP,
     PHONE,
-    browser,  # noqa: F401 (the fixture, module-scoped here too)
     call,
     create,
     name_me,
@@ -32,7 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def test_both_click_play_again_and_land_at_the_new_table_with_seats_rotated(server: ServerProcess,
-                                                                             browser: Browser) -> None:  # noqa: F811
+                                                                             browser: Browser) -> None:
     ada_ctx, bea_ctx = person(browser, LAPTOP), person(browser, PHONE)
     try:
         name_me(ada_ctx, server, "Ada")

@@ -5,17 +5,13 @@ and the leaderboard at 1280 and 390 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from parlour.web import ratings
 
 from .conftest import ServerProcess
 from .test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LAPTOP,
     PHONE,
     name_me,
@@ -27,14 +23,6 @@ from .test_browser import (
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def start_rated_table(page: Page, server: ServerProcess) -> None:

@@ -9,26 +9,17 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext
 
 from parlour import record, review
 
 from .conftest import DATA, ServerProcess
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, LAPTOP, new_page, no_errors, shoot
+from .test_browser import LAPTOP, new_page, no_errors, shoot
 from .test_review import finished_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 REVIEW_TIMEOUT = 120_000  # ms: the whole match judged by the hint level's search
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium, headless, as in test_browser.py."""
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
