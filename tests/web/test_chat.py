@@ -19,6 +19,7 @@ from parlour.web.limits import Limits
 from parlour.web.store import VERSION_TABLE, ChatRow, SeatRow, TableRow, TableStore, now
 
 from .conftest import Client, Person, ServerProcess, play_to_end
+from .test_migrations import PreviousServer
 
 PREVIOUS_RELEASE = "6754b7b"
 """The last commit before table chat (its schema is at revision 0005)."""
@@ -209,18 +210,6 @@ def test_the_table_is_told_who_joined_who_left_and_how_many_watch(server: Server
     assert host.recv_until("presence") == {"type": "presence", "seat": 1, "joined": False, "text": "Bea left",
                                            "spectators": 0}
     host.close()
-
-
-class PreviousServer(ServerProcess):
-    """``python -m parlour serve`` of the release before chat (its own source tree first on the path)."""
-
-    def __init__(self, tree: Path, db_url: str, log_path: Path) -> None:
-        super().__init__(db_url, log_path=log_path)
-        self.tree = tree
-        self.cwd = tree
-
-    def environment(self) -> dict[str, str]:
-        return dict(super().environment(), PYTHONPATH=str(self.tree / "src"))
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])

@@ -196,6 +196,7 @@ def test_rated_matches_against_a_bot_move_the_rating_the_way_the_result_says(ser
     assert page["matches"][0]["opponents"] == [{"name": "Easy bot", "kind": "bot", "level": "easy", "player": None}]
     plot = ann.get(f"/api/players/{handle}/ratings.png")
     assert plot.status_code == 200 and plot.headers["content-type"] == "image/png" and plot.content[:4] == b"\x89PNG"
+    assert server.get(f"/api/players/{handle}/ratings.png").content == plot.content  # kept until the next rated match
     board = server.get("/api/ratings/twenty").json()
     assert [(p["name"], p["player"], p["matches"]) for p in board["players"]] == [("Ann", handle, 2)]
     assert [b["level"] for b in board["bots"]] == [level.name for level in levels.LEVELS]

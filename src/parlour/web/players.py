@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -82,6 +83,10 @@ def change_json(change: RatingChangeRow) -> dict[str, Any]:
             "after": rating_json(change.mu_after, change.sigma_after)}
 
 
+PLOTS_KEPT = 256
+"""Players' plots kept drawn (some 30 kB each)."""
+
+
 class Players:
     """The leaderboards and players' pages of a server over ``store`` (read in ``executor``, the
     database's thread)."""
@@ -89,6 +94,9 @@ class Players:
     def __init__(self, store: TableStore, executor: Executor) -> None:
         self.store = store
         self.executor = executor
+        self._plots: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        """Plots drawn, by player and rated matches so far: a plot changes only with a new rated match, so
+        asking for it again (anyone may, as often as they like) costs no drawing."""
 
     async def _run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
@@ -164,8 +172,16 @@ class Players:
 
     async def plot(self, handle: str) -> bytes:
         """A PNG of the player's ratings (``μ − 3σ``) after each rated match, a line per game."""
-        _rows, changes = await self._run_db(self.store.player_ratings, await self.player_of(handle))
-        return await asyncio.get_running_loop().run_in_executor(None, draw_history, changes)
+        player = await self.player_of(handle)
+        _rows, changes = await self._run_db(self.store.player_ratings, player)
+        key = (player, len(changes))
+        png = self._plots.get(key)
+        if png is None:
+            png = self._plots[key] = await asyncio.get_running_loop().run_in_executor(None, draw_history, changes)
+            while len(self._plots) > PLOTS_KEPT:
+                self._plots.popitem(last=False)
+        self._plots.move_to_end(key)
+        return png
 
 
 def _pair(standing: ratings.Standing) -> tuple[float, float]:
