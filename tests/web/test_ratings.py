@@ -19,9 +19,11 @@ from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, inspect, text
 
 from conftest import export_release
+from parlour import games
 from parlour.bots import levels
-from parlour.web import ratings
-from parlour.web.store import RatingWrite, TableStore
+from parlour.web import players, ratings
+from parlour.web.mygames import result_for
+from parlour.web.store import NEXT_ROUND, FinishedMatch, MoveRow, RatingWrite, SeatRow, TableRow, TableStore
 
 from .conftest import Client, Person, ServerProcess, play_to_end
 from .test_security import player_id
@@ -285,3 +287,28 @@ def test_a_rated_match_the_server_stopped_before_rating_is_rated_when_it_starts(
     handle = rated[0]["player"]
     assert [h["table_id"] for h in ann.get(f"/api/players/{handle}").json()["ratings"][0]["history"]] == [
         match["table_id"]]
+
+
+def test_a_players_page_words_a_result_as_my_games_does_and_skips_a_game_no_longer_installed() -> None:
+    """One reading of a finished match for both pages (mygames.outcome_of); a stored match of a game this
+    server no longer has is left out, not an error."""
+    game = games.get("twenty")
+    state = game.new_match(seed=5, names=["Ann", "Bo"])
+    rng = random.Random(5)
+    moves = []
+    while not state.is_match_over():
+        if state.current_player() is None:
+            state.next_round()
+            moves.append(MoveRow(table_id="t", seq=len(moves), seat=None, move=NEXT_ROUND))
+            continue
+        move = rng.choice(state.legal_moves())
+        moves.append(MoveRow(table_id="t", seq=len(moves), seat=state.current_player(), move=str(move)))
+        state.apply(move)
+    table = TableRow(id="t", game="twenty", options=game.check_options({}), seed=5, status="finished")
+    seats = [SeatRow(table_id="t", seat=n, kind="me", name=name) for n, name in enumerate(["Ann", "Bo"])]
+    for seat in (0, 1):
+        said = players.result_of(FinishedMatch(table, seats, moves, []), seat)
+        assert said is not None and said.totals == state.totals
+        assert said.word == players.SAID[result_for(seat, 2, state.winners())]
+    gone = TableRow(id="t", game="a-game-not-installed", options={}, seed=5, status="finished")
+    assert players.result_of(FinishedMatch(gone, seats, moves, []), 0) is None

@@ -25,8 +25,9 @@ from matplotlib.ticker import MaxNLocator
 from parlour import games
 from parlour.bots import levels
 from parlour.web import ratings
-from parlour.web.store import FinishedMatch, RatingChangeRow, TableStore
-from parlour.web.tables import TableError, apply_change, new_state
+from parlour.web.mygames import outcome_of, result_for
+from parlour.web.store import FinishedMatch, RatingChangeRow, TableParts, TableStore
+from parlour.web.tables import TableError
 
 RECENT_MATCHES = 10
 """The finished matches a player's page lists."""
@@ -40,7 +41,7 @@ class Result:
     """How a finished match went for one seat."""
 
     word: str
-    """``won``, ``shared the win`` or ``lost``."""
+    """``won``, ``shared the win``, ``drawn`` or ``lost``."""
     totals: list[int]
 
 
@@ -60,15 +61,17 @@ def game_name(game_id: str) -> str:
         return game_id
 
 
-def result_of(match: FinishedMatch, seat: int) -> Result:
-    """The result of a finished match for ``seat``, by replaying its moves."""
-    row = match.table
-    state = new_state(games.get(row.game), row.options, row.seed, [s.name for s in match.seats])
-    for move in match.moves:
-        apply_change(state, move.move)
-    winners = state.winners()
-    word = ("shared the win" if len(winners) > 1 else "won") if seat in winners else "lost"
-    return Result(word, list(state.totals))
+SAID = {"won": "won", "lost": "lost", "shared": "shared the win", "drawn": "drawn"}
+"""My games' results (:func:`~parlour.web.mygames.result_for`) as a player's page says them."""
+
+
+def result_of(match: FinishedMatch, seat: int) -> Result | None:
+    """The result of a finished match for ``seat``, worked out as My games does (None: its game is not
+    installed any more)."""
+    outcome = outcome_of(TableParts(match.table, match.seats, match.moves))
+    if outcome is None:
+        return None
+    return Result(SAID[result_for(seat, len(match.seats), outcome.winners)], outcome.totals)
 
 
 def rating_json(mu: float, sigma: float) -> dict[str, float]:
@@ -152,6 +155,8 @@ class Players:
         for match in self.store.finished_matches(player_id, RECENT_MATCHES):
             mine = next(s.seat for s in match.seats if s.owner == player_id)
             result = result_of(match, mine)
+            if result is None:  # a game this server no longer has
+                continue
             change = next((c for c in match.changes if c.player == player_id), None)
             matches.append({
                 "table_id": match.table.id, "game": match.table.game, "name": game_name(match.table.game),
