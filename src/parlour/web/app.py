@@ -238,6 +238,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     reviewers: dict[str, Reviews] = {}
     limits = limits or Limits()
     store = TableStore(db)
+    my_games = MyGames(store)
     accounts = Accounts(store, limits)
     key = secret_key or os.environ.get("PARLOUR_SECRET_KEY") or store.secret("session_key")
 
@@ -246,7 +247,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         manager = TableManager(store, bot_delay=bot_delay, limits=limits)
         await manager.start()
         holder["manager"] = manager
-        people["players"] = Players(store, manager.db)
+        people["players"] = Players(store, manager.db, my_games)
         reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service)
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
         # collector stops walking it again and again.  A move makes thousands of short-lived objects
@@ -485,7 +486,6 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         return AsciiJSON(page)
 
     # -- accounts --
-    my_games = MyGames(store)
 
     async def who(player: str | None) -> dict[str, Any]:
         return {"name": await manager().seating.player_name(player), "account": await accounts.account_of(player),

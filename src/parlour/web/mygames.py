@@ -114,7 +114,9 @@ class MyGames:
         self._lock = threading.Lock()
         """The page is made in worker threads, several at once."""
 
-    def _outcome(self, parts: TableParts) -> Outcome | None:
+    def outcome(self, parts: TableParts) -> Outcome | None:
+        """The totals and winners of a finished stored match (:func:`outcome_of`), remembered: a finished
+        match never changes, and its pages may be asked for again and again."""
         table_id = parts.table.id
         with self._lock:
             if table_id in self._outcomes:
@@ -131,7 +133,7 @@ class MyGames:
         """``player``'s line of one stored match."""
         row = parts.table
         seat = next(s for s in parts.seats if s.owner == player)
-        outcome = self._outcome(parts) if row.status == "finished" else None
+        outcome = self.outcome(parts) if row.status == "finished" else None
         totals = outcome.totals if outcome is not None else [None] * len(parts.seats)
         if row.status == "abandoned":
             result = "abandoned"

@@ -25,7 +25,7 @@ from matplotlib.ticker import MaxNLocator
 from parlour import games
 from parlour.bots import levels
 from parlour.web import ratings
-from parlour.web.mygames import outcome_of, result_for
+from parlour.web.mygames import MyGames, Outcome, outcome_of, result_for
 from parlour.web.store import FinishedMatch, RatingChangeRow, TableParts, TableStore
 from parlour.web.tables import TableError
 
@@ -65,10 +65,11 @@ SAID = {"won": "won", "lost": "lost", "shared": "shared the win", "drawn": "draw
 """My games' results (:func:`~parlour.web.mygames.result_for`) as a player's page says them."""
 
 
-def result_of(match: FinishedMatch, seat: int) -> Result | None:
-    """The result of a finished match for ``seat``, worked out as My games does (None: its game is not
-    installed any more)."""
-    outcome = outcome_of(TableParts(match.table, match.seats, match.moves))
+def result_of(match: FinishedMatch, seat: int, read: Callable[[TableParts], Outcome | None] = outcome_of
+              ) -> Result | None:
+    """The result of a finished match for ``seat``, worked out as My games does (``read``: its reading of a
+    match, remembered by :meth:`~parlour.web.mygames.MyGames.outcome`; None: its game is not installed any more)."""
+    outcome = read(TableParts(match.table, match.seats, match.moves))
     if outcome is None:
         return None
     return Result(SAID[result_for(seat, len(match.seats), outcome.winners)], outcome.totals)
@@ -94,9 +95,12 @@ class Players:
     """The leaderboards and players' pages of a server over ``store`` (read in ``executor``, the
     database's thread)."""
 
-    def __init__(self, store: TableStore, executor: Executor) -> None:
+    def __init__(self, store: TableStore, executor: Executor, my_games: MyGames) -> None:
         self.store = store
         self.executor = executor
+        self.my_games = my_games
+        """Whose remembered reading of finished matches the recent matches use (a page asked for again and
+        again replays nothing)."""
         self._plots: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         """Plots drawn, by player and rated matches so far: a plot changes only with a new rated match, so
         asking for it again (anyone may, as often as they like) costs no drawing."""
@@ -154,7 +158,7 @@ class Players:
         matches = []
         for match in self.store.finished_matches(player_id, RECENT_MATCHES):
             mine = next(s.seat for s in match.seats if s.owner == player_id)
-            result = result_of(match, mine)
+            result = result_of(match, mine, self.my_games.outcome)
             if result is None:  # a game this server no longer has
                 continue
             change = next((c for c in match.changes if c.player == player_id), None)
