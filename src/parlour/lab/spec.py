@@ -17,7 +17,7 @@ from parlour import bots, games
 from parlour.lab.arena import seatings
 from parlour.lab.census import kinds_of
 
-STUDY_KINDS = ("sweep", "matters", "depth", "luck", "variants")
+STUDY_KINDS = ("sweep", "matters", "depth", "luck", "variants", "tune")
 """The shapes of study :class:`StudyShape` names."""
 
 
@@ -28,8 +28,9 @@ class StudyShape:
 
     kind: str
     """``sweep`` (one rule option over several values), ``matters`` (restricted play), ``depth``
-    (twice the search against the search), ``luck`` (every seat one level, level after level) or
-    ``variants`` (a plan's own variants, which vary more than one thing)."""
+    (twice the search against the search), ``luck`` (every seat one level, level after level),
+    ``variants`` (a plan's own variants, which vary more than one thing) or ``tune`` (the points a
+    search over rule values tried, :mod:`parlour.lab.tune`)."""
     varied: str | None
     """What the variants vary: the option swept, ``restriction``, ``budget`` or ``level``; None
     for ``variants``."""

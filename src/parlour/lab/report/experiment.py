@@ -52,8 +52,10 @@ def _wins(p: Played) -> dict[str, Any]:
             item["elo"] = elo(item["rate"])
             item["elo_ci"] = [elo(item["ci"][0]), elo(item["ci"][1])]
         by_position.append(item)
+    drawn = (p.share.max(axis=1) < 1).astype(np.float64) if count else np.zeros(0)
     return {
         "fair_share": 1 / p.seats,
+        "draws": {**unit_rate(p, drawn), "what": "matches whose best total is shared (a tie for the win)"},
         "by_seat": [{"seat": s, **unit_rate(p, p.share[:, s])} for s in range(p.seats)],
         "by_position": by_position,
         "by_player": [
