@@ -365,7 +365,8 @@ def test_lab_cli_quick_run_with_playtest_noise_and_a_study_report(tmp_path: Path
     assert out.returncode == 2 and "--target-minutes is a range like 20-40, not '40'" in out.stderr
     (comparison,) = numbers["comparisons"]
     assert comparison["experiments"] == ["hand size/eight", "hand size/seven"]
-    assert comparison["smallest_difference"] == 0.1
+    (primary,) = [row for row in comparison["verdicts"]["rows"] if row["primary"]]
+    assert primary["key"] == "first_player" and primary["smallest"] == 0.1
 
 
 _ORPHAN = """

@@ -547,6 +547,9 @@ RoundsOnly = Annotated[bool, typer.Option(help="single rounds instead of matches
 Options = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option NAME=VALUE, the same in "
                                                                             "every variant")]
 StudyName = Annotated[str | None, typer.Option(help="the study's name (default: what it studies)")]
+CheckRobust = Annotated[str | None, typer.Option(
+    help="also play the study again under other conditions, to see whether its verdicts hold: slips (twice the "
+         "bots' slips, or 5%) or stronger (every bot one level up)")]
 
 
 @lab.command("run")
@@ -564,6 +567,7 @@ def lab_run_command(
     db: Db = "lab.sqlite",
     backend: Backend = "processes",
     address: Address = None,
+    check_robust: CheckRobust = None,
 ) -> None:
     """Play an experiment's matches into the database; run it again to continue after an interruption."""
     from parlour.lab import plan
@@ -594,7 +598,7 @@ def lab_run_command(
             options=_options(game, option or []), seed=seed or 0, rounds_only=rounds_only, name=name,
             noise=noise or 0.0)]
 
-    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
 
 
 def _one_count(matches: int | None, deals: int | None, what: str) -> None:
@@ -605,7 +609,8 @@ def _one_count(matches: int | None, deals: int | None, what: str) -> None:
         raise _fail(f"{what} needs --matches N (independent matches) or --deals N (duplicate deals)")
 
 
-def _play_lab(specs: Callable[[], list[Any]], *, db: str, jobs: int, backend: str, address: str | None) -> None:
+def _play_lab(specs: Callable[[], list[Any]], *, db: str, jobs: int, backend: str, address: str | None,
+              check_robust: str | None = None) -> None:
     """Every lab command's run: check the backend, make the experiments (``specs`` may raise
     :class:`ValueError`), open the database, play what is not stored yet under a progress
     bar, and say what was stored and what to run next.  Everything is checked before the
@@ -622,6 +627,10 @@ def _play_lab(specs: Callable[[], list[Any]], *, db: str, jobs: int, backend: st
         raise _fail("--address is the Ray cluster's: give it with --backend ray")
     try:
         experiments = specs()
+        if check_robust is not None:
+            from parlour.lab import studies
+
+            experiments += studies.robust(experiments, check_robust)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     store = _store(db)
@@ -670,6 +679,7 @@ def lab_sweep_command(
     db: Db = "lab.sqlite",
     backend: Backend = "processes",
     address: Address = None,
+    check_robust: CheckRobust = None,
 ) -> None:
     """A study of one rule option: a variant for each of its values, on the same deals, each compared with the
     game as it stands (the option's default)."""
@@ -692,7 +702,7 @@ def lab_sweep_command(
         return studies.sweep(game.id, swept_option, values, _seats(players), deals=deals, matches=matches, seed=seed,
                              noise=noise, rounds_only=rounds_only, options=fixed, name=name)
 
-    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
 
 
 @lab.command("matters")
@@ -714,6 +724,7 @@ def lab_matters_command(
     db: Db = "lab.sqlite",
     backend: Backend = "processes",
     address: Address = None,
+    check_robust: CheckRobust = None,
 ) -> None:
     """What matters: the first player barred from one kind of move (a card, taking, locking) against the
     unrestricted bot; what that costs it is what the option is worth (restricted play, Jaffe et al. 2012)."""
@@ -729,7 +740,7 @@ def lab_matters_command(
         return studies.matters(game.id, bot, deals=deals, seed=seed, noise=noise, kinds=named, always=always,
                                options=values, rounds_only=rounds_only, name=name)
 
-    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
 
 
 @lab.command("depth")
@@ -747,6 +758,7 @@ def lab_depth_command(
     db: Db = "lab.sqlite",
     backend: Backend = "processes",
     address: Address = None,
+    check_robust: CheckRobust = None,
 ) -> None:
     """Skill depth: a search with twice the budget against the same search, budget after budget; while doubling
     still wins, the game has skill left to learn (SkillTrace)."""
@@ -763,7 +775,7 @@ def lab_depth_command(
         return studies.depth(game.id, numbers, deals=deals, seed=seed, noise=noise, options=values,
                              rounds_only=rounds_only, name=name)
 
-    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
 
 
 @lab.command("luck")
@@ -781,6 +793,7 @@ def lab_luck_command(
     db: Db = "lab.sqlite",
     backend: Backend = "processes",
     address: Address = None,
+    check_robust: CheckRobust = None,
 ) -> None:
     """Deal luck: each level against itself on the same duplicate deals, to see how much the deal decides as the
     players get stronger (a bot that plays a deal the same way in every seating needs a little --noise)."""
@@ -792,7 +805,7 @@ def lab_luck_command(
         return studies.luck(game.id, _seats(levels, "--levels"), deals=deals, seed=seed, noise=noise,
                             options=values, rounds_only=rounds_only, name=name)
 
-    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address)
+    _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
 
 
 def _store(db: str) -> Any:
@@ -836,9 +849,12 @@ def lab_report_command(
     baseline: Annotated[str | None, typer.Option(
         help="the variant each study's others are compared with (default: the plan's baseline, else its first)",
     )] = None,
-    smallest_difference: Annotated[float, typer.Option(
-        min=0.001, max=1.0, help="the smallest change of the first player's win rate worth telling apart "
-        "(the stop rule's; 0.05 = 5 points)")] = 0.05,
+    primary: Annotated[str | None, typer.Option(
+        help="each study's primary question, tested on its own: first_player, luck, choices, decided, comebacks, "
+             "minutes or draws (default: the plan's primary, else first_player)")] = None,
+    smallest_difference: Annotated[float | None, typer.Option(
+        min=0.001, help="the smallest change of the primary measure worth telling apart (the stop rule's; "
+        "default: 0.05 = 5 points of a share, 2 for minutes)")] = None,
     seconds_per_move: Annotated[float, typer.Option(
         min=0.1, help="how long a person takes for a move, for durations in minutes")] = 5.0,
     target_minutes: Annotated[str | None, typer.Option(
@@ -860,6 +876,13 @@ def lab_report_command(
 
     if judge not in ("advice", "search"):
         raise _fail(f"--judge is advice or search, not {judge!r}")
+    if primary is not None:
+        from parlour.lab.spec import check_measure
+
+        try:
+            check_measure(primary)
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
     target = None
     if target_minutes is not None:
         low, dash, high = target_minutes.partition("-")
@@ -881,6 +904,7 @@ def lab_report_command(
         raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
     try:
         path = report.write(store, experiments or None, out, fmt, baseline=baseline, smallest=smallest_difference,
+                            primary=primary,
                             seconds_per_move=seconds_per_move, target_minutes=target, sample=sample, judge=judge,
                             judge_iterations=judge_iterations)
     except ValueError as exc:

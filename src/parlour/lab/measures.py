@@ -2,8 +2,8 @@
 experiment's stored records through the engine, move by move.
 
 At every decision: how many moves the mover could choose from, the kind of each (the game's
-own words, :meth:`parlour.game.Game.move_kind`) and the kind chosen, and how far apart the
-best and second-best moves are.  At every position: who leads — so that lead changes, the
+own words, :meth:`parlour.game.Game.move_kind`) and the kind chosen, how far apart the
+best and second-best moves are, and how far apart the best and the worst.  At every position: who leads — so that lead changes, the
 point where a round is effectively decided, and how often a seat that is behind comes back
 can be counted.
 
@@ -30,8 +30,13 @@ from parlour.game import Game, Move, State
 SAMPLE = 100
 """Matches of an experiment replayed for these measures (evenly spread over its matches)."""
 REAL_GAP = 1.0
-"""A choice is a real one when the best move is ahead of the second-best by at least this
-many points of expected round score."""
+"""A choice is a real one *in points* when the best move is ahead of the second-best by at
+least this many points of expected round score (a fixed gap: rules that inflate scores inflate
+it too, so the report's headline uses :data:`REAL_SHARE` instead)."""
+REAL_SHARE = 0.2
+"""A choice is a real one when the best move is ahead of the second-best by at least this share
+of the experiment's typical spread of move values (the median, over its decisions with a choice,
+of best minus worst): a measure free of the game's scale of points."""
 STAGES = 10
 """A round's progress is cut into this many stages for the comeback curve."""
 
@@ -69,7 +74,13 @@ class PlayMeasures:
     real_choices: int = 0
     """Decisions whose best move is at least :data:`REAL_GAP` ahead of the second-best."""
     per_match: list[tuple[int, int, int, int]] = field(default_factory=list)
-    """(match index, decisions, choices, real choices) of each sampled match."""
+    """(match index, decisions, choices, real choices in points) of each sampled match."""
+    gaps: list[tuple[int, float, float]] = field(default_factory=list)
+    """(match index, best minus second-best, best minus worst) of every decision with a choice
+    whose moves were valued: :func:`real_choices` counts them against the typical spread."""
+    comebacks: list[tuple[int, int, float]] = field(default_factory=list)
+    """(match index, seats behind the leader half-way through the round, their share of the
+    round's wins) of each round with a leader at its half-way point."""
     played: Counter[str] = field(default_factory=Counter)
     """Moves made, by kind."""
     offered: Counter[str] = field(default_factory=Counter)
@@ -95,6 +106,8 @@ class PlayMeasures:
         self.choices += other.choices
         self.real_choices += other.real_choices
         self.per_match += other.per_match
+        self.gaps += other.gaps
+        self.comebacks += other.comebacks
         self.played.update(other.played)
         self.offered.update(other.offered)
         self.chosen_when_offered.update(other.chosen_when_offered)
@@ -114,13 +127,37 @@ def sample_indices(count: int, sample: int = SAMPLE) -> list[int]:
     return sorted({round(i * (count - 1) / (sample - 1)) for i in range(sample)})
 
 
-class Judge:
-    """Who leads a position, and how far apart the mover's best two moves are."""
+def real_choices(gaps: Sequence[tuple[int, float, float]]) -> tuple[float | None, Counter[int]]:
+    """The bar of a real choice (:data:`REAL_SHARE` of the median spread of move values over
+    ``gaps``' decisions) and how many decisions of each match clear it."""
+    spreads = sorted(spread for _, _, spread in gaps)
+    if not spreads:
+        return None, Counter()
+    middle = len(spreads) // 2
+    median = spreads[middle] if len(spreads) % 2 else (spreads[middle - 1] + spreads[middle]) / 2
+    bar = REAL_SHARE * median
+    if bar <= 0:  # every move worth the same at most decisions: a choice is real when any gap shows
+        return 0.0, Counter(index for index, gap, _ in gaps if gap > 1e-9)
+    return bar, Counter(index for index, gap, _ in gaps if gap >= bar - 1e-9)
 
-    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
-            int | None, float | None]:
-        """(the leading seat, or None for a tie or an unknown leader; the gap between the
-        best and second-best moves in points, None with a single move)."""
+
+@dataclass(frozen=True)
+class Reading:
+    """What a :class:`Judge` reads at a decision."""
+
+    leader: int | None
+    """The leading seat, or None for a tie or an unknown leader."""
+    gap: float | None = None
+    """The best move's lead over the second-best, in points; None with a single move."""
+    spread: float | None = None
+    """The best move's lead over the worst (of those the judge valued), in points."""
+
+
+class Judge:
+    """Who leads a position, and how far apart the mover's moves are."""
+
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> Reading:
+        """What the judge reads before the mover at ``seat`` chooses among ``legal``."""
         raise NotImplementedError
 
 
@@ -131,20 +168,19 @@ class AdviceJudge(Judge):
     def __init__(self, game_id: str) -> None:
         self.evaluate = evaluator(game_id)
 
-    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
-            int | None, float | None]:
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> Reading:
         here = self.evaluate(state)
         best = max(here)
         leader = here.index(best) if here.count(best) == 1 else None
         if len(legal) < 2:
-            return leader, None
+            return Reading(leader)
         values = []
         for option in legal:
             state.apply(option)
             values.append(_edge(self.evaluate(state), seat))
             state.undo()
         values.sort(reverse=True)
-        return leader, values[0] - values[1]
+        return Reading(leader, values[0] - values[1], values[0] - values[-1])
 
 
 class SearchJudge(Judge):
@@ -159,17 +195,18 @@ class SearchJudge(Judge):
 
         self.bot = ISMCTSBot(iterations=iterations, rollout="heuristic")
 
-    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> tuple[
-            int | None, float | None]:
+    def position(self, state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> Reading:
         estimates = self.bot.analyse(state.observation(seat), legal, rng)
         edge = estimates[0].value
         players = state.num_players
         leader = seat if edge > 0 else (1 - seat if players == 2 and edge < 0 else None)
         if len(legal) < 2:
-            return leader, None
+            return Reading(leader)
         total = sum(e.visits for e in estimates) or 1
         others = [e.value for e in estimates[1:] if e.visits >= 0.05 * total]
-        return leader, (edge - max(others)) if others else None
+        if not others:
+            return Reading(leader)
+        return Reading(leader, edge - max(others), edge - min(others))
 
 
 JUDGES = ("advice", "search")
@@ -197,6 +234,7 @@ def measure(game: Game, texts: Sequence[tuple[int, str]], judge: str = "advice",
 
 def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayMeasures) -> None:
     leaders: list[int | None] = []
+    gaps: list[tuple[int, float, float]] = []
     counts = [0, 0, 0]
     rng = random.Random(f"parlour-measures:{index}")
 
@@ -204,8 +242,8 @@ def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayM
         seat = state.current_player()
         assert seat is not None
         legal = state.legal_moves()
-        leader, gap = judge.position(state, seat, legal, rng)
-        leaders.append(leader)
+        reading = judge.position(state, seat, legal, rng)
+        leaders.append(reading.leader)
         kind = game.move_kind(move)
         found.played[kind] += 1
         counts[0] += 1
@@ -216,8 +254,11 @@ def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayM
         for k in kinds:
             found.offered[k] += 1
         found.chosen_when_offered[kind] += 1
-        if gap is not None and gap >= REAL_GAP - 1e-9:  # a gap of exactly one point counts, rounding aside
+        if reading.gap is None or reading.spread is None:
+            return
+        if reading.gap >= REAL_GAP - 1e-9:  # a gap of exactly one point counts, rounding aside
             counts[2] += 1
+        gaps.append((index, reading.gap, reading.spread))
 
     def after_round(state: State) -> None:
         scores = state.scores
@@ -234,6 +275,11 @@ def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayM
             decided = (last_other + 1) / moves if last_other >= 0 else 0.0
         found.per_round.append((index, changes, decided))
         if moves > 0:
+            halfway = leaders[stage_positions(moves)[STAGES // 2]]
+            if halfway is not None:
+                behind = [seat for seat in range(len(scores)) if seat != halfway]
+                won = sum(1 / len(winners) for seat in behind if seat in winners)
+                found.comebacks.append((index, len(behind), won))
             for stage, position in enumerate(stage_positions(moves)):
                 leader = leaders[position]
                 if leader is None:
@@ -250,6 +296,7 @@ def _measure_match(game: Game, judge: Judge, index: int, data: Any, found: PlayM
     found.choices += counts[1]
     found.real_choices += counts[2]
     found.per_match.append((index, counts[0], counts[1], counts[2]))
+    found.gaps += gaps
 
 
 def stage_positions(moves: int) -> list[int]:

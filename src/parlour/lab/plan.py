@@ -10,6 +10,8 @@ seed = 1
 rounds_only = false           # single rounds instead of whole matches
 noise = 0.05                  # playtest noise: each bot's chance of a random move
 baseline = "standard"         # the variant the others are compared with (default: the first)
+primary = "first_player"      # the study's question, tested on its own (first_player, luck, choices,
+                              # decided, comebacks, minutes or draws; default first_player)
 
 [[variant]]
 name = "standard"
@@ -51,14 +53,14 @@ from pathlib import Path
 from typing import Any
 
 from parlour.lab import studies
-from parlour.lab.spec import ExperimentSpec, StudyShape, Task, make_spec
+from parlour.lab.spec import ExperimentSpec, StudyShape, Task, check_measure, make_spec
 
 __all__ = ["ExperimentSpec", "Task", "load_plan", "make_spec"]
 """A plan's own name, and the experiments it makes (:mod:`parlour.lab.spec`), named here too so
 that ``plan.make_spec`` reads as what it is: one variant of a plan."""
 
 _KEYS = {"name", "game", "players", "deals", "matches", "seed", "rounds_only", "options", "noise"}
-_PLAN_KEYS = {"baseline", "sweep"}
+_PLAN_KEYS = {"baseline", "sweep", "primary"}
 """Keys of the plan as a whole, not of a variant."""
 
 
@@ -72,6 +74,12 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
     baseline = data.pop("baseline", None)
+    primary = data.pop("primary", None)
+    if primary is not None:
+        try:
+            check_measure(primary)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
     prefix = data.get("name", path.stem)
     if "sweep" in data:
         specs = _sweep(path, data, prefix)
@@ -87,7 +95,8 @@ def load_plan(path: str | Path) -> list[ExperimentSpec]:
         chosen = specs[short.index(baseline)].name
     else:
         raise ValueError(f"{path}: baseline {baseline!r} is not one of the variants ({', '.join(map(repr, short))})")
-    return [dataclasses.replace(s, baseline=chosen) for s in specs]
+    return [dataclasses.replace(s, baseline=chosen, shape=s.shape if primary is None or s.shape is None
+                                else dataclasses.replace(s.shape, primary=primary)) for s in specs]
 
 
 def _sweep(path: Path, data: dict[str, Any], study: str) -> list[ExperimentSpec]:

@@ -21,6 +21,18 @@ STUDY_KINDS = ("sweep", "matters", "depth", "luck", "variants", "tune")
 """The shapes of study :class:`StudyShape` names."""
 
 
+MEASURES = ("first_player", "luck", "choices", "decided", "comebacks", "minutes", "draws")
+"""The designer's measures a study can ask about (its primary question; the report's verdict
+table, :mod:`parlour.lab.report.verdicts`, has a row for each)."""
+
+
+def check_measure(key: str) -> str:
+    """``key`` if it names one of :data:`MEASURES`; else :class:`ValueError` naming them."""
+    if key not in MEASURES:
+        raise ValueError(f"the primary question is one of the measures {', '.join(MEASURES)}, not {key!r}")
+    return key
+
+
 @dataclass(frozen=True)
 class StudyShape:
     """What a study varies, written when the study is planned and stored with each of its
@@ -37,15 +49,28 @@ class StudyShape:
     value: Any = None
     """This variant's: the option's value; its restriction as ``{"how": "without", "kind":
     "lock"}`` (None for the unrestricted baseline); the weaker search's budget; its level."""
+    primary: str | None = None
+    """The study's primary question: the measure it was made to answer, tested on its own
+    (:data:`parlour.lab.report.verdicts.MEASURES`' keys); None: the seat balance."""
+    robust_of: str | None = None
+    """For a study that repeats another under other playing conditions (``--check-robust``):
+    that study's name."""
+    robust: str | None = None
+    """What such a repeat changes, in words (``"10% slips"``, ``"stronger bots"``)."""
 
     def as_json(self) -> dict[str, Any]:
-        """The shape as it is stored."""
-        return {"kind": self.kind, "varied": self.varied, "value": self.value}
+        """The shape as it is stored (the later fields only when set)."""
+        data = {"kind": self.kind, "varied": self.varied, "value": self.value}
+        for key in ("primary", "robust_of", "robust"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StudyShape:
         """The shape :meth:`as_json` stored."""
-        return cls(data["kind"], data["varied"], data.get("value"))
+        return cls(data["kind"], data["varied"], data.get("value"), data.get("primary"), data.get("robust_of"),
+                   data.get("robust"))
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,29 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, float
     return {"units": n, "difference": mean, "low": low, "high": high, "p": p, "sd": sd}
 
 
-def units_needed(sd: float, difference: float, power_z: float = 0.8416212335729143) -> int:
-    """Paired units needed to tell apart a true difference of ``difference`` at the 5% level
-    with 80% power, given the sd of the paired differences: ((z₀.₉₇₅ + z₀.₈)·sd / difference)²."""
-    return math.ceil(((Z95 + power_z) * sd / difference) ** 2)
+POWER = 0.8
+"""The power the report's sizes are given at: the chance of seeing an effect that is there."""
+
+
+def _z(alpha: float) -> float:
+    """The two-sided normal quantile of level ``alpha`` (1.96 at 0.05)."""
+    from scipy import stats
+
+    return Z95 if alpha == 0.05 else float(stats.norm.ppf(1 - alpha / 2))
+
+
+def units_needed(sd: float, difference: float, alpha: float = 0.05, power: float = POWER) -> int:
+    """Paired units needed to tell apart a true difference of ``difference`` with a two-sided
+    test at level ``alpha`` and the given power, the sd of the paired differences being ``sd``:
+    ((z₁₋α/₂ + z_power)·sd / difference)²."""
+    from scipy import stats
+
+    return math.ceil(((_z(alpha) + float(stats.norm.ppf(power))) * sd / difference) ** 2)
+
+
+def detectable(standard_error: float, alpha: float = 0.05, power: float = POWER) -> float:
+    """The smallest true effect a two-sided test at level ``alpha`` sees with the given power,
+    from its estimate's standard error: (z₁₋α/₂ + z_power)·se.  What a "no" could have seen."""
+    from scipy import stats
+
+    return (_z(alpha) + float(stats.norm.ppf(power))) * standard_error

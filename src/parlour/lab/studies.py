@@ -227,3 +227,54 @@ def luck(
                       rounds_only=rounds_only, name=f"{study}/{level}", noise=noise, study=study,
                       baseline=f"{study}/{levels[0]}", shape=StudyShape("luck", "level", level))
             for level in levels]
+
+
+ROBUST = ("slips", "stronger")
+"""How ``--check-robust`` repeats a study: at a second slip rate, or with stronger bots."""
+_STRONGER = {"random": "easy", "easy": "medium", "medium": "hard"}
+"""The next level up of each bot level (``hard`` is the strongest)."""
+
+
+def robust(specs: Sequence[ExperimentSpec], how: str) -> list[ExperimentSpec]:
+    """The study of ``specs`` repeated under other playing conditions, as a study of its own that
+    names the one it checks (the report sets their verdicts side by side): ``slips``, twice the
+    bots' slips (5% when they had none); ``stronger``, every bot one level up (``easy`` plays as
+    ``medium``, a restricted bot keeps its restriction).  Raises :class:`ValueError` when the study
+    cannot be repeated that way."""
+    import dataclasses
+
+    if how not in ROBUST:
+        raise ValueError(f"--check-robust is {' or '.join(ROBUST)}, not {how!r}")
+    study = specs[0].study
+    if study is None or any(s.study != study for s in specs):
+        raise ValueError("--check-robust repeats a study: run the variants of one plan or study command")
+    if how == "slips":
+        noises = {s.noise for s in specs}
+        noise = 2 * max(noises) if max(noises) > 0 else 0.05
+        if noise > 1:
+            raise ValueError("the bots already slip more than half the time: --check-robust slips has no second rate")
+        label = f"{noise:.0%} slips"
+    else:
+        label = "stronger bots"
+        if any(s.shape is not None and s.shape.kind in ("depth", "luck") for s in specs):
+            raise ValueError("this study varies the bots' strength itself: check it with --check-robust slips")
+    repeated = []
+    for s in specs:
+        players = list(s.players) if how == "slips" else [_stronger(p) for p in s.players]
+        if how == "stronger" and players == list(s.players):
+            raise ValueError(f"{s.name}: no bot can be made stronger ({', '.join(s.players)}: hard is the strongest)")
+        name = f"{study} ({label})/{s.name.removeprefix(f'{study}/')}"
+        baseline = None if s.baseline is None else f"{study} ({label})/{s.baseline.removeprefix(f'{study}/')}"
+        shape = None if s.shape is None else dataclasses.replace(s.shape, robust_of=study, robust=label)
+        repeated.append(make_spec(game=s.game, players=players,
+                                  **({"deals": s.count} if s.mode == "deals" else {"matches": s.count}),
+                                  options=s.options, seed=s.seed, rounds_only=s.rounds_only, name=name,
+                                  noise=noise if how == "slips" else s.noise, study=f"{study} ({label})",
+                                  baseline=baseline, shape=shape))
+    return repeated
+
+
+def _stronger(player: str) -> str:
+    """A bot spec one level up: its level (before any ``/restriction``) replaced by the next."""
+    level, slash, rest = player.partition("/")
+    return _STRONGER.get(level, level) + slash + rest

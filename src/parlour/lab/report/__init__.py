@@ -35,8 +35,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from parlour.lab.report.compare import comparison_numbers, stop_rule, study_groups
-from parlour.lab.report.experiment import IDENTICAL_LIMIT, Settings, experiment_numbers, identical_deals
+from parlour.lab.report.compare import comparison_numbers, study_groups
+from parlour.lab.report.experiment import IDENTICAL_LIMIT, Settings, experiment_numbers, identical_deals, who_played
 from parlour.lab.report.load import Played, load_played
 from parlour.lab.report.markup import html_page, markdown_page
 from parlour.lab.report.numbers import ALPHA, elo, icc, two_proportions_p, welch_p
@@ -44,10 +44,12 @@ from parlour.lab.report.pages import page_blocks
 from parlour.lab.report.plots import draw_plots
 from parlour.lab.report.studies import ladders, study_findings
 from parlour.lab.report.summary import summary
+from parlour.lab.report.verdicts import DEFAULT_PRIMARY, check_primary, headline, robustness, verdict_table
+from parlour.lab.spec import StudyShape
 from parlour.store import Match, Store
 
 __all__ = ["ALPHA", "FORMAT", "FORMATS", "IDENTICAL_LIMIT", "Settings", "build", "elo", "icc", "identical_deals",
-           "stop_rule", "summary", "two_proportions_p", "welch_p", "write"]
+           "summary", "two_proportions_p", "welch_p", "write"]
 
 
 FORMAT = "parlour-report/1"
@@ -65,18 +67,32 @@ def _numbers(store: Store, played: Sequence[Played], settings: Settings) -> dict
         "settings": {"seconds_per_move": settings.seconds_per_move, "sample": settings.sample,
                      "target_minutes": None if settings.target_minutes is None else list(settings.target_minutes)},
         "experiments": [experiment_numbers(p, store, settings) for p in played],
-        "comparisons": [comparison_numbers(group, settings.smallest)
-                        for group in study_groups(played, settings.baseline)],
         "uncompared": [p.experiment.name for p in played if p.experiment.study is None],
         "ladders": ladders(played),
     }
     sections = {section["name"]: section for section in numbers["experiments"]}
-    by_name = {p.experiment.name: p for p in played}
-    for comparison in numbers["comparisons"]:
-        group = [by_name[name] for name in comparison["experiments"]]
+    numbers["comparisons"] = []
+    for group in study_groups(played, settings.baseline):
+        verdicts = verdict_table(group, sections, primary=_primary(group, settings), smallest=settings.smallest,
+                                 seconds=settings.seconds_per_move)
+        comparison = comparison_numbers(group, verdicts)
         comparison["findings"] = study_findings(group, sections)
+        numbers["comparisons"].append(comparison)
+    robustness(numbers["comparisons"], played)
+    numbers["headlines"] = [{"name": p.experiment.name, "bots": who_played(p),
+                             "measures": headline(p, sections[p.experiment.name], settings.seconds_per_move)}
+                            for p in played]
     numbers["summary"] = summary(numbers)
     return numbers
+
+
+def _primary(group: Sequence[Played], settings: Settings) -> str:
+    """The study's primary question: the report's setting, else its plan's, else the seat balance."""
+    if settings.primary is not None:
+        return check_primary(settings.primary)
+    shape = group[0].experiment.shape
+    stored = None if shape is None else StudyShape.from_json(shape).primary
+    return DEFAULT_PRIMARY if stored is None else check_primary(stored)
 
 
 def build(store: Store, names: Sequence[str] | None = None, **settings: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""A study's variants against its baseline: which experiments form each study (:func:`study_groups`),
-and every measure compared, deal by deal when they share their seeds, with Holm's correction over
-the table and a stop rule for the first player's win rate.
+"""A study's variants against its baseline in detail: which experiments form each study
+(:func:`study_groups`), and every measure compared, deal by deal when they share their seeds, as
+an exploratory table below the verdicts (:mod:`~parlour.lab.report.verdicts`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import numpy as np
 from parlour.lab.report.experiment import who_played
 from parlour.lab.report.load import FloatArray, IntArray, Played, position_name
 from parlour.lab.report.numbers import ALPHA, by_unit, finite, mean_ci, two_proportions_p, welch_p
-from parlour.lab.stats import holm, paired_difference, units_needed
+from parlour.lab.report.verdicts import paired
+from parlour.lab.stats import holm, paired_difference
 
 
 @dataclass
@@ -87,11 +88,9 @@ def _metrics(group: Sequence[Played]) -> list[Metric]:
     return metrics
 
 
-def _paired(baseline: Played, other: Played) -> bool:
-    """Whether two variants' matches pair up: the same seed, mode and seats, so match (or deal)
-    ``i`` of each has the same seed and seating."""
-    a, b = baseline.experiment, other.experiment
-    return a.seed == b.seed and a.mode == b.mode and len(a.players) == len(b.players)
+VERDICT_ROWS = {FIRST_WINS.key: "first_player", MATCH_MOVES.key: "minutes"}
+"""Rows of the detailed table that are measures of the verdict table (moves a match is minutes a
+match at a fixed pace): their tests are the verdict table's, corrected in its families."""
 
 
 def _test(metric: Metric, baseline: Played, other: Played) -> dict[str, Any]:
@@ -100,41 +99,49 @@ def _test(metric: Metric, baseline: Played, other: Played) -> dict[str, Any]:
     keys_a, a = metric.units(baseline)
     keys_b, b = metric.units(other)
     word = baseline.unit_word
-    if _paired(baseline, other):
+    if paired(baseline, other):
         common, at_a, at_b = np.intersect1d(keys_a, keys_b, return_indices=True)
         found = paired_difference(a[at_a].tolist(), b[at_b].tolist())
         ci = None if found["low"] is None else [found["low"], found["high"]]
-        return {"test": f"paired t over {len(common)} {word}", "p": found["p"], "difference": found["difference"],
-                "ci": ci, "units": len(common), "sd": found["sd"]}
+        fixed = len(common) > 1 and found["sd"] == 0 and found["difference"] != 0
+        return {"test": f"paired t over {len(common)} {word}", "p": None if fixed else found["p"],
+                "difference": found["difference"], "ci": ci, "fixed": fixed}
     difference = float(b.mean() - a.mean()) if a.size and b.size else None
+    fixed = bool(a.size > 1 and b.size > 1 and a.var() == 0 and b.var() == 0 and difference)
     if metric.rate and not baseline.duplicate and not other.duplicate:
         p = two_proportions_p(float(a.sum()), len(a), float(b.sum()), len(b))
         return {"test": f"two-proportion z over {len(a)} and {len(b)} {word}", "p": p, "difference": difference,
-                "ci": None, "units": min(len(a), len(b)), "sd": None}
-    return {"test": f"Welch t over {len(a)} and {len(b)} {word}", "p": welch_p(a, b), "difference": difference,
-            "ci": None, "units": min(len(a), len(b)), "sd": None}
+                "ci": None, "fixed": fixed}
+    return {"test": f"Welch t over {len(a)} and {len(b)} {word}", "p": None if fixed else welch_p(a, b),
+            "difference": difference, "ci": None, "fixed": fixed}
 
 
-def stop_rule(test: dict[str, Any], smallest: float) -> dict[str, Any]:
-    """Whether the deals played are enough to tell the variant from the baseline: ``apart``
-    when the difference is significant (after Holm's correction); ``enough`` when its 95%
-    interval lies within ±``smallest`` (no difference worth having); else ``more``, with about
-    how many more paired units would tell apart a true difference of ``smallest``."""
-    adjusted, ci, sd, units = test.get("p_adjusted"), test["ci"], test["sd"], test["units"]
-    if adjusted is not None and adjusted < ALPHA:
-        return {"verdict": "apart", "more": 0}
-    if ci is not None and -smallest < ci[0] and ci[1] < smallest:
-        return {"verdict": "enough", "more": 0}
-    if sd is None or sd == 0:
-        return {"verdict": "more", "more": None}
-    return {"verdict": "more", "more": max(0, units_needed(sd, smallest) - units)}
+def _never(metric: Metric, p: Played) -> bool:
+    """Whether an event row's event never happens in ``p``: a difference from an event one variant's
+    rules do not have is a rule, not a finding."""
+    return metric.key.startswith("event:") and not np.any(metric.data(p))
 
 
-def comparison_numbers(group: Sequence[Played], smallest: float) -> dict[str, Any]:
+def comparison_numbers(group: Sequence[Played], verdicts: dict[str, Any]) -> dict[str, Any]:
+    """Every measure of ``group``'s variants against its baseline.  The rows that are verdict
+    measures take the verdict table's correction; the others are *exploratory*, corrected
+    together (Holm) apart from rows the rules fix and events one side never has, which are shown
+    but left out of the family."""
     baseline = group[0]
+    cells = {row["key"]: row["cells"] for row in verdicts["rows"]}
     rows = []
     for metric in _metrics(group):
         tests = [_test(metric, baseline, other) for other in group[1:]]
+        family = []
+        for test, other in zip(tests, group[1:]):
+            if metric.key in VERDICT_ROWS and VERDICT_ROWS[metric.key] in cells:
+                family.append("verdict")
+            elif test["fixed"]:
+                family.append("fixed")
+            elif _never(metric, baseline) or _never(metric, other):
+                family.append("never")
+            else:
+                family.append("exploratory" if test["p"] is not None else "none")
         rows.append({
             "key": metric.key,
             "metric": metric.label,
@@ -143,20 +150,19 @@ def comparison_numbers(group: Sequence[Played], smallest: float) -> dict[str, An
             "tests": [None, *(t["test"] for t in tests)],
             "p_values": [None, *(t["p"] for t in tests)],
             "differences": [None, *({"difference": t["difference"], "ci": t["ci"]} for t in tests)],
-            "_tests": tests,
+            "family": [None, *family],
         })
-    # Holm's correction over every test of the table: one family, however many rows.
-    adjusted = holm([p for row in rows for p in row["p_values"][1:]])
-    at = 0
-    for row in rows:
-        row["p_adjusted"] = [None, *adjusted[at:at + len(group) - 1]]
-        at += len(group) - 1
+    explored = [(r, i) for r, row in enumerate(rows) for i, family in enumerate(row["family"]) if family == "exploratory"]
+    adjusted = dict(zip(explored, holm([rows[r]["p_values"][i] for r, i in explored])))
+    for r, row in enumerate(rows):
+        row["p_adjusted"] = [None]
+        for i in range(1, len(group)):
+            if row["family"][i] == "verdict":
+                row["p_adjusted"].append(cells[VERDICT_ROWS[row["key"]]][i]["p_adjusted"]
+                                         if cells[VERDICT_ROWS[row["key"]]][i] else None)
+            else:
+                row["p_adjusted"].append(adjusted.get((r, i)))
         row["significant"] = [None if p is None else p < ALPHA for p in row["p_adjusted"]]
-        for test, p in zip(row["_tests"], row["p_adjusted"][1:]):
-            test["p_adjusted"] = p
-        if row["key"] == FIRST_WINS.key:
-            row["stop"] = [None, *(stop_rule(test, smallest) for test in row["_tests"])]
-        del row["_tests"]
     bots = [(p.experiment.players, p.experiment.noise) for p in group]
     same_bots = all(b == bots[0] for b in bots)
     return {
@@ -166,10 +172,10 @@ def comparison_numbers(group: Sequence[Played], smallest: float) -> dict[str, An
         "experiments": [p.experiment.name for p in group],
         "bots": [who_played(p) for p in group],
         "same_bots": same_bots,
-        "paired": [None, *(_paired(baseline, p) for p in group[1:])],
-        "smallest_difference": smallest,
+        "paired": [None, *(paired(baseline, p) for p in group[1:])],
         "unit": baseline.unit_word,
-        "tests_made": sum(1 for p in adjusted if p is not None),
+        "tests_made": len(explored),
+        "verdicts": verdicts,
         "metrics": rows,
     }
 

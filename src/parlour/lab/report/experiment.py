@@ -13,11 +13,11 @@ import numpy as np
 from parlour import games
 from parlour.lab import measures
 from parlour.lab.report.load import FloatArray, IntArray, Played
-from parlour.lab.report.numbers import distribution, elo, finite, icc, mean_ci, mean_of_units, unit_rate
-from parlour.lab.stats import icc_interval, t_interval, wilson_interval
+from parlour.lab.report.numbers import by_unit, distribution, elo, finite, icc, mean_ci, mean_of_units, unit_rate
+from parlour.lab.stats import holm, icc_interval, t_interval, wilson_interval
 from parlour.store import Store
 
-_NO_ICC = ("icc", "players_share", "msb", "msw", "ci")
+_NO_ICC = ("icc", "players_share", "msb", "msw", "ci", "icc_raw")
 
 
 IDENTICAL_LIMIT = 0.05
@@ -54,6 +54,7 @@ def _wins(p: Played) -> dict[str, Any]:
         by_position.append(item)
     drawn = (p.share.max(axis=1) < 1).astype(np.float64) if count else np.zeros(0)
     return {
+        "seats_note": _seats_note(p),
         "fair_share": 1 / p.seats,
         "draws": {**unit_rate(p, drawn), "what": "matches whose best total is shared (a tie for the win)"},
         "by_seat": [{"seat": s, **unit_rate(p, p.share[:, s])} for s in range(p.seats)],
@@ -64,6 +65,38 @@ def _wins(p: Played) -> dict[str, Any]:
             for j, (label, spec) in enumerate(zip(p.labels, p.experiment.players))
         ],
     }
+
+
+def _seats_note(p: Played) -> str | None:
+    """A comment on the seats' win rates when the seats are interchangeable (every player the same
+    bot, the first seat rotating): a seat whose rate differs from a fair share after Holm's
+    correction over the seats is a sign of a fault, not of the rules; one whose plain interval
+    alone misses it is chance among several seats."""
+    from scipy import stats
+
+    specs = set(p.experiment.players)
+    if len(specs) != 1 or len(p.share) < 2:
+        return None
+    fair = 1 / p.seats
+    found = []
+    for seat in range(p.seats):
+        shares = by_unit(p.share[:, seat], p.unit)[1]
+        if len(shares) < 2 or shares.std() == 0:
+            return None
+        found.append((seat, float(shares.mean()), float(stats.ttest_1samp(shares, fair).pvalue)))
+    adjusted = holm([pv for _, _, pv in found])
+    clear = [f"seat {seat} ({rate:.1%})" for (seat, rate, _), padj in zip(found, adjusted)
+             if padj is not None and padj < 0.05]
+    loose = [f"seat {seat} ({rate:.1%}, p = {pv:.2g})" for seat, rate, pv in found if pv < 0.05]
+    if clear:
+        return (f"The seats are interchangeable here (the same bot in every one, the first player rotating), yet "
+                f"{', '.join(clear)} differ from a fair {fair:.0%} after Holm's correction over the {p.seats} seats: "
+                "look for a fault in the seating or the bots, not in the rules.")
+    if loose:
+        return (f"{', '.join(loose)}: a seat's own interval misses a fair {fair:.0%}, but the seats are "
+                f"interchangeable here (the same bot in every one) and with {p.seats} seats to test, that is within "
+                "chance (Holm's correction over the seats finds nothing).")
+    return None
 
 
 def _lengths(p: Played) -> dict[str, Any]:
@@ -160,8 +193,12 @@ class Settings:
 
     baseline: str | None = None
     """The variant each study's others are compared with (default: the plan's)."""
-    smallest: float = 0.05
-    """The smallest change of the first player's win rate worth telling apart (the stop rule's)."""
+    smallest: float | None = None
+    """The smallest change of the primary measure worth telling apart (the stop rule's); None:
+    the measure's own (5 points of the first player's win rate)."""
+    primary: str | None = None
+    """The measure each study's primary question is about (default: the study's plan's, else the
+    seat balance; :data:`parlour.lab.report.verdicts.MEASURES`)."""
     seconds_per_move: float = 5.0
     """How long a person takes for a move, to give durations in minutes."""
     target_minutes: tuple[float, float] | None = None
@@ -183,18 +220,19 @@ def _sample_units(p: Played, indices: Sequence[int]) -> IntArray:
 
 def _share_ci(numerators: Sequence[float], denominators: Sequence[float], units: IntArray) -> dict[str, Any]:
     """A share summed over units (numerator / denominator within each unit), with a 95% t interval
-    over the units' shares."""
+    over the units' shares, and each unit's share (``per_unit``: [unit, share] pairs, for the
+    verdicts' paired differences)."""
     keys = np.unique(units)
     tops = np.zeros(len(keys))
     bottoms = np.zeros(len(keys))
     where = np.searchsorted(keys, units)
     np.add.at(tops, where, np.asarray(numerators, dtype=np.float64))
     np.add.at(bottoms, where, np.asarray(denominators, dtype=np.float64))
-    shares = [t / b for t, b in zip(tops, bottoms) if b > 0]
+    per_unit = [[int(k), float(t / b)] for k, t, b in zip(keys, tops, bottoms) if b > 0]
     total = float(np.sum(bottoms))
-    _, low, high = t_interval(shares)
+    _, low, high = t_interval([share for _, share in per_unit])
     return {"share": float(np.sum(tops)) / total if total else None,
-            "ci": None if low is None or high is None else [max(0.0, low), min(1.0, high)]}
+            "ci": None if low is None or high is None else [max(0.0, low), min(1.0, high)], "per_unit": per_unit}
 
 
 def _play(store: Store, p: Played, settings: Settings) -> dict[str, Any] | None:
@@ -216,7 +254,12 @@ def _play(store: Store, p: Played, settings: Settings) -> dict[str, Any] | None:
     round_units = _sample_units(p, [index for index, _, _ in found.per_round])
     changes = mean_of_units([c for _, c, _ in found.per_round], round_units)
     decided = [(u, d) for u, (_, _, d) in zip(round_units.tolist(), found.per_round) if d is not None]
-    decided_at = mean_of_units([d for _, d in decided], np.array([u for u, _ in decided], dtype=np.int64))
+    decided_units = np.array([u for u, _ in decided], dtype=np.int64)
+    decided_at = mean_of_units([d for _, d in decided], decided_units)
+    keys, means = by_unit(np.array([d for _, d in decided], dtype=np.float64), decided_units)
+    decided_at["per_unit"] = [[int(k), float(v)] for k, v in zip(keys, means)]
+    bar, real = measures.real_choices(found.gaps)
+    halfway_units = _sample_units(p, [index for index, _, _ in found.comebacks])
     comebacks = []
     for stage, (behind, won) in enumerate(found.behind):
         low, high = wilson_interval(won, int(behind)) if behind else (None, None)
@@ -232,8 +275,13 @@ def _play(store: Store, p: Played, settings: Settings) -> dict[str, Any] | None:
         "rounds": found.rounds,
         "decisions": found.decisions,
         "real_gap": measures.REAL_GAP,
+        "real_share": measures.REAL_SHARE,
+        "real_bar": bar,
         "choices": _share_ci([c for _, _, c, _ in per_match], decisions, units),
-        "real_choices": _share_ci([r for _, _, _, r in per_match], decisions, units),
+        "real_choices": _share_ci([real[index] for index, *_ in per_match], decisions, units),
+        "real_choices_points": _share_ci([r for _, _, _, r in per_match], decisions, units),
+        "halfway_comebacks": _share_ci([won for _, _, won in found.comebacks],
+                                       [behind for _, behind, _ in found.comebacks], halfway_units),
         "kinds": kinds,
         "lead_changes": changes,
         "decided_at": {**decided_at, "median": float(np.median([d for _, d in decided])) if decided else None},

@@ -13,6 +13,15 @@ from typing import TypeAlias
 class Heading:
     level: int
     text: str
+    anchor: str | None = None
+    """The heading's id, for the table of contents' links."""
+
+
+@dataclass
+class Contents:
+    """A table of contents: (level, text, anchor) of each heading it links to."""
+
+    entries: list[tuple[int, str, str]]
 
 
 @dataclass
@@ -47,7 +56,7 @@ class Table:
     rows: Sequence[Sequence[Cell]]
 
 
-Block: TypeAlias = "Heading | Text | List | Image | Table"
+Block: TypeAlias = "Heading | Text | List | Image | Table | Contents"
 
 
 _STYLE = """
@@ -60,6 +69,8 @@ th:first-child, td:first-child { text-align: left; }
 thead th { background: #f0f0f0; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.5rem 0; }
 p.warning { background: #fff4e0; border-left: 4px solid #e08a00; padding: 0.5rem 0.8rem; }
+nav.contents ul { list-style: none; padding-left: 0; columns: 2; max-width: 60rem; }
+nav.contents li.level3 { padding-left: 1.2rem; font-size: 0.92rem; }
 ul.summary { max-width: 56rem; line-height: 1.5; background: #f4f8ff; border: 1px solid #c8d8f0; padding: 0.8rem 2rem; }
 """
 
@@ -69,7 +80,12 @@ def html_page(blocks: Sequence[Block]) -> str:
              "<title>Parlour lab report</title>", f"<style>{_STYLE}</style>", "</head>", "<body>"]
     for block in blocks:
         if isinstance(block, Heading):
-            parts.append(f"<h{block.level}>{html.escape(block.text)}</h{block.level}>")
+            anchor = "" if block.anchor is None else f' id="{html.escape(block.anchor)}"'
+            parts.append(f"<h{block.level}{anchor}>{html.escape(block.text)}</h{block.level}>")
+        elif isinstance(block, Contents):
+            parts.append('<nav class="contents"><ul>' + "".join(
+                f'<li class="level{level}"><a href="#{html.escape(anchor)}">{html.escape(text)}</a></li>'
+                for level, text, anchor in block.entries) + "</ul></nav>")
         elif isinstance(block, Text):
             parts.append(f'<p class="warning">{html.escape(block.text)}</p>' if block.warning
                          else f"<p>{html.escape(block.text)}</p>")
@@ -100,7 +116,11 @@ def markdown_page(blocks: Sequence[Block]) -> str:
     parts = []
     for block in blocks:
         if isinstance(block, Heading):
-            parts.append("#" * block.level + " " + block.text)
+            anchor = "" if block.anchor is None else f'<a id="{block.anchor}"></a>\n'
+            parts.append(anchor + "#" * block.level + " " + block.text)
+        elif isinstance(block, Contents):
+            parts.append("\n".join("  " * (level - 2) + f"- [{text}](#{anchor})"
+                                    for level, text, anchor in block.entries))
         elif isinstance(block, Text):
             parts.append(f"> **{block.text}**" if block.warning else block.text)
         elif isinstance(block, List):

@@ -136,7 +136,8 @@ def icc(groups: FloatArray) -> dict[str, Any] | None:
     """One-way ANOVA intraclass correlation of a (groups × k) table, clipped to [0, 1].
 
     ICC = (MSB − MSW) / (MSB + (k − 1)·MSW): the share of the variance that
-    lies between groups.  None with fewer than two groups of two, or no variance.
+    lies between groups (``icc_raw`` unclipped: below zero when the deals differ less than
+    chance alone would make them).  None with fewer than two groups of two, or no variance.
     """
     count, k = groups.shape
     if count < 2 or k < 2:
@@ -147,5 +148,6 @@ def icc(groups: FloatArray) -> dict[str, Any] | None:
     denominator = msb + (k - 1) * msw
     if denominator <= 0:
         return None
-    value = min(max((msb - msw) / denominator, 0.0), 1.0)
-    return {"icc": value, "players_share": 1 - value, "msb": msb, "msw": msw}
+    raw = (msb - msw) / denominator
+    value = min(max(raw, 0.0), 1.0)
+    return {"icc": value, "players_share": 1 - value, "msb": msb, "msw": msw, "icc_raw": raw}

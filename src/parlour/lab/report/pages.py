@@ -9,9 +9,10 @@ from typing import Any
 
 from parlour import games
 from parlour.lab.report.load import position_name
-from parlour.lab.report.markup import Block, Cell, Heading, Image, Link, List, Table, Text
-from parlour.lab.report.summary import about_bots
-from parlour.lab.report.text import change_text, ci_text, frequency, num, p_text, percent
+from parlour.lab.report.markup import Block, Cell, Contents, Heading, Image, Link, List, Table, Text
+from parlour.lab.report.summary import about_bots, luck_text
+from parlour.lab.report.text import (change_text, ci_text, frequency, measure_change, measure_size, measure_text, num,
+                                     p_text, percent)
 
 _EXPLAIN = {
     "scores": (
@@ -98,9 +99,12 @@ _EXPLAIN = {
     ),
     "luck": (
         "The same rules played on duplicate deals by copies of one bot, for several bots: the share of the "
-        "first player's score margin that the deal decides (ICC, with its 95% interval). Luck is not a "
-        "property of the rules alone: strong players leave the cards less to decide (Goodman, Perez-Liebana "
-        "and Lucas, 'Seeding for success')."
+        "first player's score margin that the deal decides (ICC, with its 95% interval), labelled with the bots "
+        "and their slips, since luck is not a property of the rules alone: it moves with how well, and how "
+        "steadily, the players play (Goodman, Perez-Liebana and Lucas, 'Seeding for success'). Whether it "
+        "rises or falls with the bots' strength is in the verdict table (deal luck, each level against the "
+        "first, by the jackknife over the shared deals). An estimate below zero means the deal decides too "
+        "little to measure."
     ),
     "depth": (
         "A search with twice the budget against the same search with the budget, as the budget doubles "
@@ -123,17 +127,25 @@ _EXPLAIN = {
         "anchor this to chess (their 'x%-chess' needs a chess rating pool, which parlour does not have)."
     ),
     "compare": (
-        "The variants of one study (one plan), each against the baseline V1: the difference of the means "
-        "with its 95% interval, and the p-value of the test named in the last column — how likely a "
-        "difference this large would be by chance alone if the variant changed nothing. Variants run with "
-        "the same seed are played on the same deals (or match seeds), so they are compared deal by deal "
-        "(match by match): a paired t-test on the differences, which cancels the luck of the cards the two "
-        "share. Otherwise Welch's t-test, or for win rates over matches a two-proportion z-test. The "
-        "independent units are deals when deals are duplicated, matches otherwise. Because many rows are "
-        "tested at once, every p-value is corrected with Holm's method over the whole table: ★ marks an "
-        "adjusted p below 0.05, so the chance of even one false ★ in the table stays under 5%. A dash means "
-        "no test was possible (no data, or nothing varies). The stop rule under the table says whether more "
-        "deals are needed to tell the first player's win rate apart."
+        "Every measure of the stored matches, each variant against the baseline V1: the difference of the means "
+        "with its 95% interval, and the p-value of the test named in the last column. Variants run with the "
+        "same seed are played on the same deals, so they are compared deal by deal (a paired t-test, which "
+        "cancels the luck of the cards they share); otherwise Welch's t-test, or for win rates over matches a "
+        "two-proportion z-test. This table is exploratory: its rows are corrected together (Holm) as one "
+        "family of their own, apart from the rows that are verdicts (their p is the verdict table's), rows "
+        "the rules fix (the same difference in every deal: no chance in it, so no test) and events that one "
+        "of the two never has (a difference of rules, not a finding). ★ marks an adjusted p below 0.05."
+    ),
+    "verdicts": (
+        "What each study's variants do to the game, measure by measure, against the study's baseline. Read a "
+        "row across: the baseline's value, then each variant's value, its change from the baseline with the "
+        "95% interval and the verdict. 'No clear change' comes with the smallest change the study could have "
+        "seen; 'too few deals to say' with how many more would see the smallest change worth having. The "
+        "details, plots and every other measure are in the sections listed under Contents."
+    ),
+    "headline": (
+        "The experiments below form no study (run variants from one plan to compare them on the same deals): "
+        "each one's measures with their 95% intervals."
     ),
 }
 
@@ -197,6 +209,8 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[Block]:
                          [_rate_row(f"seat {item['seat']}", item) + (["—"] if two else []) for item in wins["by_seat"]]
                          + [_rate_row(position_name(item["position"]), item) + ([_elo_text(item)] if two else [])
                             for item in wins["by_position"]]))
+    if wins.get("seats_note"):
+        blocks.append(Text(wins["seats_note"]))
     blocks += [Text(_EXPLAIN["players"]),
                Table(["player", "matches", "wins", "win rate", "95% interval", "interval", "mean margin"],
                       [[*_rate_row(f"{item['player']}", item), num(item["mean_margin"])]
@@ -232,14 +246,15 @@ def _experiment_blocks(number: int, section: dict[str, Any]) -> list[Block]:
     if never and happened:
         blocks.append(Text("No round ended by: " + ", ".join(never) + "."))
     if deal is not None:
-        blocks += [Heading(3, "Deal versus players"), Text(_EXPLAIN["deal"])]
+        blocks += [Heading(3, f"Deal versus players ({section['bots']})"), Text(_EXPLAIN["deal"])]
         if "deal_vs_players" in plots:
             blocks.append(Image(plots["deal_vs_players"], "Share of the score margin decided by the deal"))
         blocks.append(Table(
             ["position", "deals", "decided by the deal (ICC)", "95% interval", "by the players and their play",
              "MSB", "MSW"],
             [[position_name(item["position"]), str(deal["deals"]),
-              "not given (see the warning)" if deal["warning"] and item["icc"] is None else percent(item["icc"]),
+              "not given (see the warning)" if deal["warning"] and item["icc"] is None else
+              luck_text(item["icc"], item.get("icc_raw"), None),
               ci_text(item.get("ci"), percent), percent(item["players_share"]),
               num(item.get("msb")), num(item.get("msw"))] for item in deal["by_position"]]))
         blocks.append(Table(
@@ -322,7 +337,8 @@ def _anomaly_blocks(anomalies: list[dict[str, Any]]) -> list[Block]:
 def _comparison_blocks(comparison: dict[str, Any]) -> list[Block]:
     names = comparison["experiments"]
     blocks: list[Block] = [
-        Heading(2, f"Study {comparison['study']}: variants of {games.get(comparison['game']).name} side by side"),
+        Heading(2, f"Study {comparison['study']} in detail: variants of {games.get(comparison['game']).name} "
+                   "side by side"),
         Text(_EXPLAIN["compare"]),
         Table(["", "experiment", "bots", "compared"],
                [[f"V{i + 1}", name, bots, "baseline" if i == 0 else
@@ -333,7 +349,7 @@ def _comparison_blocks(comparison: dict[str, Any]) -> list[Block]:
     if not comparison["same_bots"] and not about_bots(comparison):
         blocks.append(Text("⚠ The variants were not all played by the same bots: a difference may come from the "
                             "bots, not the rules.", warning=True))
-    if "plots" in comparison:
+    if "comparison" in comparison.get("plots", {}):
         blocks.append(Image(comparison["plots"]["comparison"], "Variants compared"))
     rows = []
     for row in comparison["metrics"]:
@@ -349,21 +365,14 @@ def _comparison_blocks(comparison: dict[str, Any]) -> list[Block]:
             difference = row["differences"][i]
             ci = difference["ci"]
             interval = "" if ci is None else f" [{change(ci[0])}, {change(ci[1])}]"
-            others.append(f"{cells[i]}: {change(difference['difference'])}{interval} "
-                          f"({p_text(row['p_values'][i], row['p_adjusted'][i])})")
+            family = row["family"][i]
+            note = {"fixed": "fixed by the rules: not tested", "never": "a rule difference (never happens in one of "
+                    "them): not counted", "verdict": p_text(row["p_values"][i], row["p_adjusted"][i]) + " (verdict)"
+                    }.get(family, p_text(row["p_values"][i], row["p_adjusted"][i]))
+            others.append(f"{cells[i]}: {change(difference['difference'])}{interval} ({note})")
         rows.append([row["metric"], cells[0], *others, "; ".join(dict.fromkeys(t for t in row["tests"] if t)) or "—"])
     blocks.append(Table(["metric", "V1", *(f"V{i + 1}: change [95% interval] (p, Holm-adjusted p)"
                                             for i in range(1, len(names))), "test"], rows))
-    first = next(row for row in comparison["metrics"] if row["key"] == "win_rate_position_0")
-    stops = []
-    for i in range(1, len(names)):
-        stop = first["stop"][i]
-        verdict = {"apart": "told apart: the difference is significant",
-                   "enough": f"enough: any difference is within ±{comparison['smallest_difference'] * 100:.0f} points",
-                   "more": "more needed" + ("" if stop["more"] is None else
-                                            f": about {stop['more']} more {comparison['unit']}")}[stop["verdict"]]
-        stops.append([f"V{i + 1}", verdict])
-    blocks.append(Table(["stop rule (first player's win rate)", "verdict"], stops))
     return blocks + _findings_blocks(comparison)
 
 
@@ -383,32 +392,49 @@ def _findings_blocks(comparison: dict[str, Any]) -> list[Block]:
     luck = findings["luck"]
     if luck is not None:
         blocks += [Heading(3, "Deal luck across bot strengths"), Text(_EXPLAIN["luck"]),
-                   Table(["bots", "deals", "decided by the deal (ICC), first player", "95% interval",
+                   Table(["bots (and their slips)", "deals", "decided by the deal (ICC), first player", "95% interval",
                            "deals played identically"],
-                          [[row["bots"], str(row["deals"]), percent(row["icc"]), ci_text(row["ci"], percent),
-                            percent(row["identical_share"])] for row in luck])]
-    depth = findings["depth"]
-    if depth is not None:
-        blocks += [Heading(3, "Skill depth: twice the search against the search"), Text(_EXPLAIN["depth"])]
-        if "depth" in plots:
-            blocks.append(Image(plots["depth"], "Win rate of twice the search as the budget doubles"))
-        blocks.append(Table(["budget (iterations)", "twice the budget wins", "95% interval", "Elo points", "p",
-                              "pays"],
-                             [[f"{2 * row['budget']} against {row['budget']}", percent(row["rate"]),
-                               ci_text(row["rate_ci"], percent),
-                               "—" if row["elo"] is None else f"{row['elo']:+.0f}", p_text(row["p"]),
-                               "yes" if row["pays"] else "no"] for row in depth]))
-    matters = findings["matters"]
-    if matters is not None:
-        blocks += [Heading(3, "What matters: restricted play"), Text(_EXPLAIN["matters"]),
-                   Table(["kind of move", "restriction", "share of moves (unrestricted)", "restricted bot wins",
-                           "gap to a fair share [95% interval]", "p (Holm-adjusted)"],
-                          [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
-                            percent(row["played_share"]), percent(row["rate"]),
-                            f"{change_text('win_rate', row['gap'])} "
-                            f"[{ci_text(row['ci'], lambda v: change_text('win_rate', v))}]",
-                            p_text(row["p"], row["p_adjusted"])] for row in matters])]
+                          [[row["bots"], str(row["deals"]), luck_text(row["icc"], row.get("icc_raw"), None),
+                            ci_text(row["ci"], percent), percent(row["identical_share"])] for row in luck])]
     return blocks
+
+
+def _depth_blocks(depth: list[dict[str, Any]], comparison: dict[str, Any]) -> list[Block]:
+    """Skill depth's own verdicts: does twice the search still pay, budget by budget."""
+    blocks: list[Block] = [Text(_EXPLAIN["depth"])]
+    if "depth" in comparison.get("plots", {}):
+        blocks.append(Image(comparison["plots"]["depth"], "Win rate of twice the search as the budget doubles"))
+    unit = comparison["unit"]
+    verdict = {"pays": "pays", "stops": "stops paying (no clear gain)", "too_few": f"too few {unit} to say"}
+    blocks.append(Table(["budget (iterations)", "twice the budget wins", "95% interval", "Elo points", "p",
+                         "verdict", "smallest gain it could see (80% power)"],
+                        [[f"{2 * row['budget']} against {row['budget']}", percent(row["rate"]),
+                          ci_text(row["rate_ci"], percent),
+                          "—" if row["elo"] is None else f"{row['elo']:+.0f}", p_text(row["p"]),
+                          verdict[row["verdict"]], _gap_size(row["power"]["detectable"], row["power"]["needed"], unit)]
+                         for row in depth]))
+    return blocks
+
+
+def _matters_blocks(matters: list[dict[str, Any]], unit: str) -> list[Block]:
+    """Restricted play's own verdicts: what barring (or binding to) each kind of move costs."""
+    verdict = {"costs": "costs the bot", "helps": "helps the bot", "none": "no effect worth having",
+               "too_few": f"too few {unit} to say"}
+    return [Text(_EXPLAIN["matters"]),
+            Table(["kind of move", "restriction", "share of moves (unrestricted)", "restricted bot wins",
+                   "gap to a fair share [95% interval]", "p (Holm-adjusted)", "verdict",
+                   "smallest gap it could see (80% power)"],
+                  [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
+                    percent(row["played_share"]), percent(row["rate"]),
+                    f"{change_text('win_rate', row['gap'])} [{ci_text(row['ci'], lambda v: change_text('win_rate', v))}]",
+                    p_text(row["p"], row["p_adjusted"]), verdict[row["verdict"]],
+                    _gap_size(row["power"]["detectable"], row["power"]["needed"], unit)] for row in matters])]
+
+
+def _gap_size(detectable: float | None, needed: int | None, unit: str) -> str:
+    if detectable is None:
+        return "—"
+    return f"±{detectable * 100:.1f} points" + ("" if needed is None else f" ({needed:,} {unit} see ±5)")
 
 
 def _sweep_cell(key: str, point: dict[str, Any]) -> str:
@@ -419,21 +445,154 @@ def _sweep_cell(key: str, point: dict[str, Any]) -> str:
     return f"{show(point['mean'])} ({ci_text(point['ci'], show)})"
 
 
+def _anchor(text: str) -> str:
+    """A heading's id: its words in lower case, joined by dashes."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def _verdict_cell(row: dict[str, Any], cell: dict[str, Any] | None, value: dict[str, Any] | None) -> str:
+    """A variant's cell of the verdict table: its value, the change from the baseline with its
+    interval, and the verdict with its power."""
+    rate = row["rate"]
+    if value is None:
+        return "—"
+    if cell is None:
+        return measure_text(rate, value["value"]) + ("" if value.get("ci") is None else
+                                                     f" [{measure_text(rate, value['ci'][0])}–"
+                                                     f"{measure_text(rate, value['ci'][1])}]")
+    ci = cell["ci"]
+    change = measure_change(rate, cell["difference"]) + ("" if ci is None else
+                                                        f" [{measure_change(rate, ci[0])}, {measure_change(rate, ci[1])}]")
+    power = cell["power"]
+    verdict = cell["text"].upper() if cell["verdict"] in ("up", "down") else cell["text"]
+    if cell["verdict"] == "none":
+        verdict += f" (could have seen {measure_size(rate, power['detectable'])})"
+    elif cell["verdict"] == "too_few":
+        more = None if cell.get("stop") is None else cell["stop"]["more"]
+        verdict += f" (sees only {measure_size(rate, power['detectable'])}" + (
+            f"; ~{more:,} more for {measure_size(rate, power['smallest'])})" if more else
+            "" if power["needed"] is None else f"; ~{power['needed']:,} for {measure_size(rate, power['smallest'])})")
+    p = "" if cell["p_adjusted"] is None else f", p {cell['p_adjusted']:.2g}"
+    return f"{measure_text(rate, value['value'])}: {change}{p} — {verdict}"
+
+
+def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
+    """A study's verdicts: restricted play's and skill depth's own first, then the table of measures."""
+    verdicts = comparison["verdicts"]
+    names = comparison["experiments"]
+    study = comparison["study"]
+    primary = next((row for row in verdicts["rows"] if row["primary"]), None)
+    title = f"Study {study} ({games.get(comparison['game']).name})"
+    blocks: list[Block] = [Heading(3, title, _anchor(f"verdict {study}"))]
+    findings = comparison["findings"]
+    if findings["matters"] is not None:
+        blocks += [Heading(4, "What matters: restricted play"), *_matters_blocks(findings["matters"], comparison["unit"])]
+    if findings["depth"] is not None:
+        blocks += [Heading(4, "Skill depth: twice the search against the search"),
+                   *_depth_blocks(findings["depth"], comparison)]
+    if findings["matters"] is not None or findings["depth"] is not None:
+        blocks.append(Heading(4, "Every measure against the baseline"))
+    if primary is not None:
+        blocks.append(Text(f"Primary question: {primary['measure'].lower()}, tested on its own "
+                           f"({verdicts['family_sizes']['primary']} test(s), Holm). The other measures are corrected "
+                           f"together ({verdicts['family_sizes']['secondary']} tests, Holm). Each change is the "
+                           f"variant less the baseline, {verdicts['unit'][:-1]} by {verdicts['unit'][:-1]} when they "
+                           "share their seeds, with its 95% interval; a 'no' says the smallest change the study "
+                           "could have seen (80% power)."))
+    if "verdicts" in comparison.get("plots", {}):
+        blocks.append(Image(comparison["plots"]["verdicts"], "Each variant's change from the baseline, measure "
+                                                              "by measure, with 95% intervals"))
+    headers = ["measure", f"V1 {_short(names[0], study)} (baseline)",
+               *(f"V{i + 1} {_short(name, study)}" for i, name in enumerate(names[1:], 1))]
+    rows: list[list[Cell]] = []
+    for row in verdicts["rows"]:
+        label = row["measure"] + (" ★ primary" if row["primary"] else "")
+        rows.append([label, *(_verdict_cell(row, cell, value) for cell, value in zip(row["cells"], row["values"]))])
+    blocks.append(Table(headers, rows))
+    if primary is not None:
+        stops = []
+        for i in range(1, len(names)):
+            cell = primary["cells"][i]
+            if cell is None:
+                continue
+            stop = cell["stop"]
+            size = measure_size(primary["rate"], primary["smallest"])
+            stops.append(f"V{i + 1}: " + {
+                "apart": "told apart: the difference is clear",
+                "enough": f"enough: any difference is within {size}",
+                "more": "more needed" + ("" if stop["more"] is None else
+                                         f": about {stop['more']:,} more {comparison['unit']} of each")}[stop["verdict"]])
+        if stops:
+            blocks.append(Text("Stop rule (primary question): " + "; ".join(stops) + "."))
+    robust = verdicts.get("robust")
+    if robust is not None:
+        by_key = {row["key"]: row for row in verdicts["rows"]}
+        checks = []
+        for check in robust["rows"]:
+            for i, cell in enumerate(check["cells"]):
+                if cell is not None:
+                    label = by_key[check["key"]]["measure"].split(":")[0]
+                    checks.append(f"{label}, V{i + 1}: " + ("holds" if cell["holds"] else f"changes ({cell['text']})"))
+        blocks.append(Text(f"Robustness at {robust['how']} (study {robust['study']}): " + "; ".join(checks) + "."))
+    return blocks
+
+
+def _short(name: str, study: str) -> str:
+    return name.removeprefix(f"{study}/")
+
+
+def _headline_blocks(numbers: dict[str, Any]) -> list[Block]:
+    """Without a study: each experiment's measures, with their intervals."""
+    keys = [m for m in ("first_player", "luck", "choices", "decided", "comebacks", "minutes", "draws")]
+    labels = {item["key"]: item["measure"].split(":")[0] for h in numbers["headlines"] for item in h["measures"]}
+    shown = [k for k in keys if k in labels]
+    rows: list[list[Cell]] = []
+    for h in numbers["headlines"]:
+        found = {item["key"]: item for item in h["measures"]}
+        rows.append([h["name"], h["bots"], *(
+            "—" if k not in found else measure_text(found[k]["rate"], found[k]["value"]) + (
+                "" if found[k]["ci"] is None else
+                f" [{measure_text(found[k]['rate'], found[k]['ci'][0])}–{measure_text(found[k]['rate'], found[k]['ci'][1])}]")
+            for k in shown)])
+    return [Table(["experiment", "bots", *(labels[k] for k in shown)], rows)]
+
+
 def page_blocks(numbers: dict[str, Any]) -> list[Block]:
-    blocks: list[Block] = [
+    """The page: the verdicts first, a table of contents, the summary, then every section."""
+    head: list[Block] = [
         Heading(1, "Parlour lab report"),
         Text(f"{len(numbers['experiments'])} experiment(s) from {numbers['database']}. Every number comes from "
               "the stored matches; the plots show the same numbers."),
+        Heading(2, "Verdicts", "verdicts"),
     ]
+    if numbers["comparisons"]:
+        head.append(Text(_EXPLAIN["verdicts"]))
+        for comparison in numbers["comparisons"]:
+            head += _verdict_blocks(comparison)
+    else:
+        head += [Text(_EXPLAIN["headline"]), *_headline_blocks(numbers)]
+    body: list[Block] = []
     if numbers["summary"]:
-        blocks += [Heading(2, "Summary"), List(numbers["summary"])]
+        body += [Heading(2, "Summary", "summary"), List(numbers["summary"])]
     for number, section in enumerate(numbers["experiments"], 1):
-        blocks += _experiment_blocks(number, section)
+        body += _experiment_blocks(number, section)
     for comparison in numbers["comparisons"]:
-        blocks += _comparison_blocks(comparison)
+        body += _comparison_blocks(comparison)
     for ladder in numbers["ladders"]:
-        blocks += [Heading(2, f"Skill against chance: the ladder of {ladder['game_name']}"), Text(_EXPLAIN["ladder"]),
-                   Table(["stronger", "weaker", "matches", "stronger wins", "95% interval", "Elo gap (95%)"],
-                          [[row["stronger"], row["weaker"], str(row["matches"]), percent(row["rate"]),
-                            ci_text(row["ci"], percent), _elo_text(row)] for row in ladder["pairings"]])]
-    return blocks
+        body += [Heading(2, f"Skill against chance: the ladder of {ladder['game_name']}"), Text(_EXPLAIN["ladder"]),
+                 Table(["stronger", "weaker", "matches", "stronger wins", "95% interval", "Elo gap (95%)"],
+                       [[row["stronger"], row["weaker"], str(row["matches"]), percent(row["rate"]),
+                         ci_text(row["ci"], percent), _elo_text(row)] for row in ladder["pairings"]])]
+    entries = []
+    seen: set[str] = set()
+    for block in [*head, *body]:
+        if not isinstance(block, Heading) or block.level == 1:
+            continue
+        anchor = block.anchor or _anchor(block.text)
+        while anchor in seen:  # the same sub-heading in every experiment's section
+            anchor += "-"
+        block.anchor = anchor
+        seen.add(anchor)
+        if block.level == 2 or (block.level == 3 and block in head):  # the verdicts' studies, and every section
+            entries.append((block.level, block.text, block.anchor))
+    return [*head, Heading(2, "Contents", "contents"), Contents(entries), *body]

@@ -305,6 +305,43 @@ def _mark_significant(ax: Axes, row: dict[str, Any], values: Sequence[float]) ->
             ax.annotate("*", (x, value), textcoords="offset points", xytext=(8, 2), fontsize=14, ha="center")
 
 
+def _plot_verdicts(comparison: dict[str, Any], path: Path) -> str:
+    """The verdict table at a glance: one panel a measure, each variant's change from the baseline
+    with its 95% interval (filled where the verdict is a clear change), zero marked."""
+    verdicts = comparison["verdicts"]
+    rows = [row for row in verdicts["rows"] if any(cell is not None for cell in row["cells"][1:])]
+    study = comparison["study"]
+    names = [name.removeprefix(f"{study}/") for name in comparison["experiments"][1:]]
+    columns = min(4, max(1, len(rows)))
+    lines = math.ceil(len(rows) / columns)
+    figure = _figure(3.2 * columns, 0.5 + lines * (0.6 + 0.35 * len(names)))
+    axes = figure.subplots(lines, columns, squeeze=False)
+    for ax, row in zip(axes.ravel(), rows):
+        scale = 100 if row["rate"] else 1
+        for y, cell in enumerate(row["cells"][1:]):
+            if cell is None or cell["difference"] is None:
+                continue
+            x = cell["difference"] * scale
+            clear = cell["verdict"] in ("up", "down", "fixed")
+            if cell["ci"] is not None:
+                low, high = (v * scale for v in cell["ci"])
+                ax.errorbar([x], [y], xerr=[[x - low], [high - x]], fmt="o", color=_COLOURS[y % len(_COLOURS)],
+                            markerfacecolor=_COLOURS[y % len(_COLOURS)] if clear else "white", capsize=3)
+            else:
+                ax.plot([x], [y], "o", color=_COLOURS[y % len(_COLOURS)])
+        ax.axvline(0, color="#444", linewidth=0.8)
+        ax.set_yticks(range(len(names)), [_wrap(name, 16) for name in names], fontsize=7)
+        ax.set_ylim(len(names) - 0.5, -0.5)
+        ax.set_title(_wrap(row["measure"].split(":")[0] + (" (primary)" if row["primary"] else ""), 30), fontsize=8)
+        ax.set_xlabel("change, points" if row["rate"] else "change, minutes", fontsize=7)
+        ax.tick_params(axis="x", labelsize=7)
+    for ax in axes.ravel()[len(rows):]:
+        ax.set_visible(False)
+    figure.suptitle(f"{study}: each variant against {comparison['experiments'][0].removeprefix(f'{study}/')} "
+                    "(filled: a clear change)", fontsize=9)
+    return _save(figure, path)
+
+
 def draw_plots(played: Sequence[Played], numbers: dict[str, Any], out: Path) -> None:
     """Draw every plot into ``out`` and note the file names in ``numbers``."""
     for p, section in zip(played, numbers["experiments"]):
@@ -324,6 +361,8 @@ def draw_plots(played: Sequence[Played], numbers: dict[str, Any], out: Path) -> 
         group = [by_name[name] for name in comparison["experiments"]]
         stem = f"compare-{comparison['game']}-{group[0].experiment.id}"
         comparison["plots"] = {"comparison": _plot_comparison(group, comparison, out / f"{stem}.png")}
+        if any(cell is not None for row in comparison["verdicts"]["rows"] for cell in row["cells"][1:]):
+            comparison["plots"]["verdicts"] = _plot_verdicts(comparison, out / f"{stem}-verdicts.png")
         findings = comparison["findings"]
         if findings["sweep"] is not None:
             comparison["plots"]["sweep"] = _plot_sweep(findings["sweep"], out / f"{stem}-sweep.png")

@@ -9,6 +9,7 @@ help) is read as those releases read it, from its experiments (:func:`_read_shap
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from parlour.lab.report.experiment import who_played
 from parlour.lab.report.load import FloatArray, Played
 from parlour.lab.report.numbers import ALPHA, by_unit, elo, mean_ci, unit_rate
 from parlour.lab.spec import StudyShape
-from parlour.lab.stats import holm, t_interval
+from parlour.lab.stats import detectable, holm, t_interval, units_needed
 
 
 def _seat_shares(p: Played, player: int) -> FloatArray:
@@ -42,9 +43,24 @@ def _against_fair(p: Played, player: int) -> dict[str, Any]:
         p_value = float(stats.ttest_1samp(shares, fair).pvalue)
     elif len(shares) > 1 and mean:
         p_value = 0.0
+    sd = float(shares.std(ddof=1)) if len(shares) > 1 else None
     return {"rate": None if mean is None else mean + fair, "gap": mean, "ci": None if low is None else [low, high],
             "rate_ci": None if low is None or high is None else [max(0.0, low + fair), min(1.0, high + fair)],
-            "p": p_value, "units": len(shares)}
+            "p": p_value, "units": len(shares), "sd": sd}
+
+
+SMALLEST_GAP = 0.05
+"""The smallest gap of a win rate to a fair share worth seeing, in restricted play and skill depth."""
+
+
+def _power(row: dict[str, Any], alpha: float) -> dict[str, Any]:
+    """What a test against a fair share could see: the smallest gap seen with 80% power at level
+    ``alpha``, and the units it would take to see :data:`SMALLEST_GAP`."""
+    sd, units = row.get("sd"), row["units"]
+    if sd is None or sd <= 0 or units < 2:
+        return {"detectable": None, "needed": None, "smallest": SMALLEST_GAP}
+    return {"detectable": detectable(sd / math.sqrt(units), alpha), "needed": units_needed(sd, SMALLEST_GAP, alpha),
+            "smallest": SMALLEST_GAP}
 
 
 @dataclass(frozen=True)
@@ -153,6 +169,7 @@ def _luck(group: Sequence[Played], sections: dict[str, dict[str, Any]]) -> list[
         assert deal is not None
         item = deal["by_position"][0]
         rows.append({"experiment": p.experiment.name, "bots": who_played(p), "icc": item["icc"], "ci": item.get("ci"),
+                     "icc_raw": item.get("icc_raw"),
                      "identical_share": deal["identical_share"], "deals": deal["deals"]})
     return rows
 
@@ -166,6 +183,10 @@ def _depth(group: Sequence[Played], budgets: Sequence[int]) -> list[dict[str, An
     for row in rows:
         row["pays"] = row["ci"] is not None and row["ci"][0] > 0
         row["elo"] = elo(row["rate"])
+        row["power"] = _power(row, ALPHA)
+        detect = row["power"]["detectable"]
+        row["verdict"] = ("pays" if row["pays"] else
+                          "stops" if detect is not None and detect <= SMALLEST_GAP else "too_few")
     return rows
 
 
@@ -183,9 +204,14 @@ def _matters(group: Sequence[Played], restrictions: Sequence[tuple[str, str] | N
                      **_against_fair(p, 0)})
     if not rows:
         return None
+    alpha = ALPHA / max(1, sum(1 for row in rows if row["p"] is not None))
     for row, adjusted in zip(rows, holm([row["p"] for row in rows])):
         row["p_adjusted"] = adjusted
         row["significant"] = adjusted is not None and adjusted < ALPHA
+        row["power"] = _power(row, alpha)
+        detect = row["power"]["detectable"]
+        row["verdict"] = (("costs" if (row["gap"] or 0) < 0 else "helps") if row["significant"] else
+                          "none" if detect is not None and detect <= SMALLEST_GAP else "too_few")
     return rows
 
 

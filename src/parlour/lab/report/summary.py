@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.lab.report.compare import FIRST_WINS
 from parlour.lab.report.experiment import IDENTICAL_LIMIT
-from parlour.lab.report.text import change_text, value_text, whole_pct
+from parlour.lab.report.text import change_text, measure_change, measure_size, measure_text, whole_pct
 
 
 def _questions(section: dict[str, Any]) -> str:
@@ -23,13 +22,12 @@ def _questions(section: dict[str, Any]) -> str:
     deal = section["deal_vs_players"]
     first = None if deal is None else deal["by_position"][0]
     if first is not None and first["icc"] is not None:
-        ci = first.get("ci")
-        interval = "" if not ci or ci[0] is None else f" ({whole_pct(ci[0])}–{whole_pct(ci[1])})"
-        parts.append(f"the deal decides {whole_pct(first['icc'])}{interval} of the first player's margin")
+        parts.append(f"the deal decides {luck_text(first['icc'], first.get('icc_raw'), first.get('ci'))} of the "
+                     f"first player's margin ({section['bots']})")
     play = section["play"]
     if play is not None and play["real_choices"]["share"] is not None:
         parts.append(f"{whole_pct(play['real_choices']['share'])} of decisions are real choices (the best move "
-                     f"{play['real_gap']:g}+ points ahead)")
+                     f"ahead by a fifth of the typical spread of move values)")
         decided = play["decided_at"]["median"]
         if decided is not None:
             parts.append(f"a round's winner leads for good from {whole_pct(decided)} of the way in (median)")
@@ -45,8 +43,11 @@ def about_bots(comparison: dict[str, Any]) -> bool:
     return any(findings.get(key) is not None for key in ("luck", "depth", "matters"))
 
 
-def _findings_summary(findings: dict[str, Any]) -> list[str]:
-    """Sentences for what a study's shape answers (see :func:`study_findings`)."""
+def _findings_summary(comparison: dict[str, Any]) -> list[str]:
+    """Sentences for what a study's shape answers (see :func:`study_findings`), each "no" with the
+    smallest effect it could have seen."""
+    findings = comparison["findings"]
+    unit = comparison["unit"]
     lines = []
     sweep = findings["sweep"]
     if sweep is not None:
@@ -55,39 +56,191 @@ def _findings_summary(findings: dict[str, Any]) -> list[str]:
         if known:
             lines.append(f"Sweeping {sweep['option']} from {known[0]['value']} to {known[-1]['value']}, the first "
                          f"player's win rate goes from {whole_pct(known[0]['mean'])} to {whole_pct(known[-1]['mean'])} "
-                         "(each value against the baseline is tested in the comparison).")
+                         "(each value against the baseline is in the verdict table).")
     luck = findings["luck"]
     if luck is not None:
-        parts = [f"{row['bots']}: {whole_pct(row['icc'])}" + (
-            "" if row["ci"] is None else f" ({whole_pct(row['ci'][0])}–{whole_pct(row['ci'][1])})") for row in luck]
+        parts = [f"{row['bots']}: {luck_text(row['icc'], row.get('icc_raw'), row['ci'])}" for row in luck]
         lines.append("The share of the first player's margin that the deal decides, by bots: " + "; ".join(parts) + ".")
+        row = next((row for row in comparison["verdicts"]["rows"] if row["key"] == "luck"), None)
+        if row is not None:
+            names = comparison["experiments"]
+            told = []
+            for i in range(1, len(names)):
+                cell = row["cells"][i]
+                if cell is None:
+                    continue
+                told.append(f"{comparison['bots'][i]} against {comparison['bots'][0]}: " + cell_sentence(
+                    row, cell, row["values"][0]["value"] if row["values"][0] else None,
+                    row["values"][i]["value"] if row["values"][i] else None, unit))
+            if told:
+                lines.append("Does the deal decide more or less as the bots change? " + "; ".join(told) + ".")
     depth = findings["depth"]
     if depth is not None:
-        stops = next((row["budget"] for row in depth if not row["pays"]), None)
-        lines.append("Twice the search wins " + "; ".join(
-            f"{whole_pct(row['rate'])} at {row['budget']} iterations" for row in depth) + ": " + (
-            f"doubling stops paying clearly from {stops} iterations." if stops is not None else
-            "every doubling tried still pays."))
+        pays = [row["budget"] for row in depth if row["verdict"] == "pays"]
+        stops = next((row for row in depth if row["verdict"] == "stops"), None)
+        unsure = next((row for row in depth if row["verdict"] == "too_few"), None)
+        text = "Twice the search wins " + "; ".join(
+            f"{whole_pct(row['rate'])} ({_interval(row['rate_ci'])}) at {row['budget']} iterations" for row in depth)
+        if stops is not None:
+            text += (f": doubling stops paying from {stops['budget']} iterations (no clear gain, and the study could "
+                     f"have seen ±{whole_pct(stops['power']['detectable'])[:-1]} points).")
+        elif unsure is not None:
+            needed = unsure["power"]["needed"]
+            text += (f": too few {unit} to say whether doubling still pays from {unsure['budget']} iterations "
+                     f"(it could see only a gain of {whole_pct(unsure['power']['detectable'])[:-1]} points"
+                     + ("" if needed is None else f"; about {needed:,} {unit} would see 5 points") + ").")
+        elif pays:
+            text += ": every doubling tried still pays."
+        lines.append(text)
     matters = findings["matters"]
     if matters is not None:
-        costly = [row for row in matters if row["significant"]]
-        free = [row["kind"] for row in matters if not row["significant"]]
-        for row in costly:
+        for row in matters:
             how = "barred from" if row["how"] == "without" else "bound to"
-            lines.append(f"A bot {how} '{row['kind']}' wins {whole_pct(row['rate'])} against unrestricted copies "
-                         f"({change_text('win_rate', row['gap'])} against a fair share; Holm-adjusted p = "
-                         f"{row['p_adjusted']:.3g}).")
+            if row["verdict"] in ("costs", "helps"):
+                lines.append(f"A bot {how} '{row['kind']}' wins {whole_pct(row['rate'])} against unrestricted copies "
+                             f"({change_text('win_rate', row['gap'])} against a fair share; Holm-adjusted p = "
+                             f"{row['p_adjusted']:.3g}).")
+        free = [f"'{row['kind']}' (could have seen ±{whole_pct(row['power']['detectable'])[:-1]} points)"
+                for row in matters if row["verdict"] == "none"]
+        unsure_kinds = [f"'{row['kind']}' (could see only ±{whole_pct(row['power']['detectable'])[:-1]} points"
+                        + ("" if row["power"]["needed"] is None else
+                           f"; about {row['power']['needed']:,} {unit} would see 5") + ")"
+                        for row in matters if row["verdict"] == "too_few"]
         if free:
-            lines.append("No measurable effect of restricting: " + ", ".join(f"'{kind}'" for kind in free) + ".")
+            lines.append("No effect worth having from restricting: " + ", ".join(free) + ".")
+        if unsure_kinds:
+            lines.append(f"Too few {unit} to say what restricting these costs: " + ", ".join(unsure_kinds) + ".")
     return lines
+
+
+def _interval(ci: list[float] | None) -> str:
+    return "—" if ci is None else f"{whole_pct(ci[0])}–{whole_pct(ci[1])}"
+
+
+def luck_text(icc: float | None, raw: float | None, ci: list[float] | None) -> str:
+    """How much the deal decides, honest at the edges: an estimate below zero is "too little to
+    measure", with the interval's top as the most it could be."""
+    if icc is None:
+        return "not given"
+    if raw is not None and raw < 0:
+        top = None if ci is None else ci[1]
+        return ("too little to measure" + ("" if top is None else
+                                           f" (at most {whole_pct(top)})" if top > 0 else " (no sign of any)"))
+    return whole_pct(icc) + ("" if ci is None or ci[0] is None else f" ({_interval(ci)})")
+
+
+def cell_sentence(row: dict[str, Any], cell: dict[str, Any], base: float | None, value: float | None,
+                  unit: str) -> str:
+    """One verdict in words, with its figures and, for a "no", its power."""
+    rate = row["rate"]
+    ci = cell["ci"]
+    interval = "" if ci is None else f" [{measure_change(rate, ci[0])}, {measure_change(rate, ci[1])}]"
+    figures = (f"{measure_text(rate, base)} → {measure_text(rate, value)}, {measure_change(rate, cell['difference'])}"
+               f"{interval}")
+    power = cell["power"]
+    verdict = cell["verdict"]
+    if verdict in ("up", "down"):
+        return f"{cell['text']} ({figures}; {cell['test']}, Holm-adjusted p = {cell['p_adjusted']:.2g})"
+    if verdict == "fixed":
+        return f"fixed by the rules ({measure_change(rate, cell['difference'])} in every one of the {unit})"
+    if verdict == "none":
+        return (f"no clear change ({figures}); the study could have seen {measure_size(rate, power['detectable'])} "
+                f"with {POWER_WORD} power")
+    if verdict == "too_few":
+        more = None if cell.get("stop") is None else cell["stop"]["more"]
+        needed = ("" if power["needed"] is None else
+                  f"; about {more:,} more {unit} of each would see {measure_size(rate, power['smallest'])}"
+                  if more else f"; about {power['needed']:,} {unit} would see {measure_size(rate, power['smallest'])}")
+        return (f"too few {unit} to say ({figures}): it could see only {measure_size(rate, power['detectable'])} "
+                f"with {POWER_WORD} power{needed}")
+    return f"{cell['text']} ({figures})"
+
+
+POWER_WORD = "80%"
+
+
+def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
+    """The verdict table in a few sentences: the primary question variant by variant with its stop
+    rule, then the other measures' clear changes and those with none."""
+    verdicts = comparison["verdicts"]
+    names = comparison["experiments"]
+    study = comparison["study"]
+    unit = verdicts["unit"]
+    lines = []
+    rows = verdicts["rows"]
+    primary = next((row for row in rows if row["primary"]), None)
+    if primary is not None:
+        label = primary["measure"].split(":")[0].lower()
+        parts = []
+        for i in range(1, len(names)):
+            cell = primary["cells"][i]
+            if cell is None:
+                continue
+            value = primary["values"][i]
+            text = cell_sentence(primary, cell, primary["values"][0]["value"] if primary["values"][0] else None,
+                                 None if value is None else value["value"], unit)
+            stop = cell["stop"]
+            if stop["verdict"] == "more" and stop["more"] is not None and cell["verdict"] == "none":
+                text += f"; about {stop['more']:,} more {unit} of each would settle it"
+            elif stop["verdict"] == "enough":
+                text += f"; more {unit} would not change the answer (within ±{measure_size(primary['rate'], primary['smallest'])[1:]})"
+            parts.append(f"{_short(names[i], study)}: {text}")
+        lines.append(f"Study {study!r} asks about {label} (its primary question, tested on its own against "
+                     f"{_short(names[0], study)}): " + "; ".join(parts) + ".")
+    clear, quiet = [], []
+    for row in rows:
+        if row["primary"]:
+            continue
+        for i in range(1, len(names)):
+            cell = row["cells"][i]
+            if cell is None:
+                continue
+            if cell["verdict"] in ("up", "down"):
+                base, value = row["values"][0], row["values"][i]
+                clear.append(f"{_short(names[i], study)}: " + cell_sentence(
+                    row, cell, None if base is None else base["value"], None if value is None else value["value"],
+                    unit))
+            elif cell["verdict"] in ("none", "too_few"):
+                quiet.append(f"{row['measure'].split(':')[0].lower()} in {_short(names[i], study)} ("
+                             + ("could have seen " if cell["verdict"] == "none" else "could see only ")
+                             + measure_size(row["rate"], cell["power"]["detectable"]) + ")")
+    if clear:
+        lines.append(f"Study {study!r}, the other measures (corrected together, Holm): " + "; ".join(clear) + ".")
+    if quiet:
+        lines.append(f"Study {study!r}, no clear change in: " + "; ".join(quiet) + ".")
+    robust = verdicts.get("robust")
+    if robust is not None:
+        changed = [f"{row['key']} ({_short(names[i], study)})" for row in robust["rows"]
+                   for i, cell in enumerate(row["cells"]) if cell is not None and not cell["holds"]]
+        lines.append(f"Study {study!r} at {robust['how']} ({robust['study']}): " + (
+            "every verdict holds." if not changed else "these verdicts change: " + ", ".join(changed)
+            + " — they depend on how the bots play as much as on the rules."))
+    if not comparison["same_bots"] and not about_bots(comparison):
+        lines.append(f"Study {study!r}: the variants were not all played by the same bots "
+                     f"({'; '.join(dict.fromkeys(comparison['bots']))}): a difference may come from the bots, "
+                     "not the rules.")
+    return lines
+
+
+def _short(name: str, study: str) -> str:
+    return name.removeprefix(f"{study}/")
 
 
 def summary(numbers: dict[str, Any]) -> list[str]:
     """A few plain sentences, first in the report: what is significant and what is not."""
-    lines, even = [], []
+    lines: list[str] = []
     for section in numbers["experiments"]:
-        if not section["matches"]:
-            continue
+        deal = section["deal_vs_players"]
+        if deal is not None and deal["warning"] and deal["identical_share"] > IDENTICAL_LIMIT:
+            lines.append(f"{section['name']}: {deal['warning']}")
+        note = section["wins"].get("seats_note")
+        if note:
+            lines.append(f"{section['name']}: {note}")
+    compared = {name for comparison in numbers["comparisons"] for name in comparison["experiments"]}
+    even = []
+    for section in numbers["experiments"]:
+        if not section["matches"] or section["name"] in compared:
+            continue  # a study's variants are told in its verdicts
         first = section["wins"]["by_position"][0]
         fair = section["wins"]["fair_share"]
         low, high = first["ci"]
@@ -98,54 +251,19 @@ def summary(numbers: dict[str, Any]) -> list[str]:
                          f"first player, who wins {figures} against a fair {whole_pct(fair)}.")
         else:
             even.append(f"{section['name']} ({figures})")
-        deal = section["deal_vs_players"]
-        if deal is not None and deal["warning"] and deal["identical_share"] > IDENTICAL_LIMIT:
-            lines.append(f"{section['name']}: {deal['warning']}")
         lines.append(_questions(section))
     if even:
         lines.append("No clear advantage to either seat (the first player's 95% interval holds the fair share) in: "
                      + "; ".join(even) + ".")
     for comparison in numbers["comparisons"]:
-        names = comparison["experiments"]
-        base = names[0]
-        found, quiet = [], []
-        for row in comparison["metrics"]:
-            for i in range(1, len(names)):
-                if row["significant"][i]:
-                    change = row["differences"][i]
-                    ci = change["ci"]
-                    interval = "" if ci is None else (
-                        f", 95% interval {change_text(row['key'], ci[0])} to {change_text(row['key'], ci[1])}")
-                    key = row["key"]
-                    found.append(f"{names[i]} changes {row['metric'].lower()} from {value_text(key, row['values'][0])} "
-                                 f"to {value_text(key, row['values'][i])} ({change_text(key, change['difference'])}"
-                                 f"{interval}; {row['tests'][i]}, p = {row['p_adjusted'][i]:.3g} after Holm's "
-                                 "correction).")
-            if not any(row["significant"][1:]):
-                quiet.append(row["metric"].lower())
-        study = comparison["study"]
-        lines.append(f"Study {study!r}: {len(names) - 1} variant(s) against the baseline {base}, "
-                     f"{comparison['tests_made']} tests in all, corrected together (Holm).")
-        if not comparison["same_bots"] and not about_bots(comparison):
-            lines.append(f"Study {study!r}: the variants were not all played by the same bots "
-                         f"({'; '.join(dict.fromkeys(comparison['bots']))}): a difference may come from the bots, "
-                         "not the rules.")
-        lines += found or [f"Study {study!r}: no variant differs significantly from {base} in any measure."]
-        if found and quiet:
-            lines.append(f"No significant change in: {'; '.join(quiet)}.")
-        first = next(row for row in comparison["metrics"] if row["key"] == FIRST_WINS.key)
-        smallest = comparison["smallest_difference"]
-        for i in range(1, len(names)):
-            stop = first["stop"][i]
-            if stop["verdict"] == "enough":
-                lines.append(f"{names[i]}: the first player's win rate is within ±{smallest:.0%} of the baseline's; "
-                             "more deals would not change the conclusion.")
-            elif stop["verdict"] == "more":
-                more = "more" if stop["more"] is None else f"about {stop['more']} more"
-                lines.append(f"{names[i]}: not yet told apart from the baseline on the first player's win rate; "
-                             f"{more} {comparison['unit']} of each would tell apart a difference of "
-                             f"{smallest * 100:.0f} points.")
-        lines += _findings_summary(comparison["findings"])
+        lines += verdict_sentences(comparison)
+        lines += _findings_summary(comparison)
+        explored = [f"{row['metric'].lower()} ({_short(comparison['experiments'][i], comparison['study'])})"
+                    for row in comparison["metrics"] for i in range(1, len(comparison["experiments"]))
+                    if row["family"][i] == "exploratory" and row["significant"][i]]
+        if explored:
+            lines.append(f"Study {comparison['study']!r}, exploratory (the detailed table's {comparison['tests_made']} "
+                         "tests, corrected together): clear changes in " + "; ".join(explored) + ".")
     for ladder in numbers["ladders"]:
         lines.append(f"Skill against chance in {ladder['game_name']} (the ladder's pairings): " + "; ".join(
             f"{row['stronger']} beats {row['weaker']} {whole_pct(row['rate'])} of matches"

@@ -62,3 +62,24 @@ def p_text(p: float | None, adjusted: float | None = None) -> str:
 
 def ci_text(ci: list[float] | None, show: Callable[[float | None], str] = lambda v: num(v)) -> str:
     return "—" if ci is None else f"{show(ci[0])} – {show(ci[1])}"
+
+
+def measure_text(rate: bool, value: float | None) -> str:
+    """A verdict measure's value: a share as a whole percentage, else minutes."""
+    if value is None:
+        return "—"
+    return whole_pct(value) if rate else f"{value:.1f} min"
+
+
+def measure_change(rate: bool, difference: float | None) -> str:
+    """A change of a verdict measure: points of a share, else minutes."""
+    if difference is None:
+        return "—"
+    return f"{difference * 100:+.1f} pt" if rate else f"{difference:+.1f} min"
+
+
+def measure_size(rate: bool, size: float | None) -> str:
+    """The size of an effect (no sign): ±5 points, ±2.0 minutes."""
+    if size is None:
+        return "—"
+    return f"±{size * 100:.1f} pt" if rate else f"±{size:.1f} min"
