@@ -20,7 +20,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from parlour.lab.report.load import FloatArray, Played
-from parlour.lab.report.numbers import unit_rate
+from parlour.lab.report.numbers import by_unit, unit_rate
+from parlour.lab.stats import Z95
 
 STEP = 0.5
 """The grid of points searched: half points, so that with whole-point scores both the ties (on whole
@@ -29,14 +30,15 @@ points) and the clear wins between them (on half points) are tried."""
 
 @dataclass(frozen=True)
 class _Trial:
-    """The first player's win rate with ``points`` given to it, and that rate's 95% interval."""
+    """The first player's win rate with ``points`` given to it, and that rate's 95% interval (None
+    when the rate lies too far from the fair share for any interval of it to hold the share)."""
 
     points: float
     rate: float
-    ci: tuple[float, float]
+    ci: tuple[float, float] | None
 
     def holds(self, fair: float) -> bool:
-        return self.ci[0] <= fair <= self.ci[1]
+        return self.ci is not None and self.ci[0] <= fair <= self.ci[1]
 
 
 def first_shares(p: Played, given: float) -> FloatArray:
@@ -72,16 +74,32 @@ def _trial(p: Played, given: float) -> _Trial:
     return _Trial(float(given), float(found["rate"]), (float(found["ci"][0]), float(found["ci"][1])))
 
 
-def _trials(p: Played) -> list[_Trial]:
+def _reach(p: Played) -> float:
+    """The farthest from its rate the 95% interval of :func:`unit_rate` can reach, whatever the
+    results (each unit's share of the win lies between 0 and 1): over deals, a t interval's
+    half-width with the largest spread shares can have; over matches, the Wilson interval's shift
+    and half-width at their largest."""
+    from scipy import stats
+
+    n = len(np.unique(p.unit))
+    if p.duplicate:
+        return math.inf if n < 2 else float(stats.t.ppf(0.975, n - 1)) / (2 * math.sqrt(n - 1))
+    return Z95**2 / (2 * n) + Z95 / (2 * math.sqrt(n)) * math.sqrt(1 + Z95**2 / n)
+
+
+def _trials(p: Played, fair: float) -> list[_Trial]:
     """Every point of the grid tried.  Points between the same two leads give every match the same
-    result, so each such stretch is tested once (a grid of hundreds of points costs a few tests)."""
+    result, so each such stretch is worked out once; its interval only when the rate is near enough
+    to the fair share for the interval to hold it (the rest cannot, whatever their spread)."""
     leads = np.sort(_leads(p))
+    reach = _reach(p)
     done: dict[tuple[int, int], _Trial] = {}
     trials = []
     for given in _grid(leads).tolist():
         stretch = (int(np.searchsorted(leads, given, "left")), int(np.searchsorted(leads, given, "right")))
         if stretch not in done:
-            done[stretch] = _trial(p, given)
+            rate = float(by_unit(first_shares(p, given), p.unit)[1].mean())
+            done[stretch] = _trial(p, given) if abs(rate - fair) <= reach + 1e-9 else _Trial(given, rate, None)
         trials.append(_Trial(given, done[stretch].rate, done[stretch].ci))
     return trials
 
@@ -104,13 +122,16 @@ def points(p: Played) -> dict[str, Any] | None:
     if not np.allclose(first_shares(p, 0.0), stored):
         return None
     fair = 1 / p.seats
-    trials = _trials(p)
+    trials = _trials(p, fair)
     best = min(trials, key=lambda t: (abs(t.rate - fair), abs(t.points), t.points))
+    if best.ci is None:
+        best = _trial(p, best.points)
     held = [t.points for t in trials if t.holds(fair)]
     ci: list[float | None] | None = None
     if held:
         ci = [None if held[0] == trials[0].points else held[0], None if held[-1] == trials[-1].points else held[-1]]
     before = unit_rate(p, stored)
+    assert best.ci is not None
     return {
         "points": best.points,
         "rate": best.rate,
