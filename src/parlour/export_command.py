@@ -43,16 +43,12 @@ def export_command(
         raise _fail(f"--db {db} is a folder; name the database file, like {Path(db) / 'lab.sqlite'}")
     if "://" not in db and not Path(db).exists():
         raise _fail(f"no lab database at {db} (run 'parlour lab run' first)")
-    if out.exists() and not out.is_dir():
-        raise _fail(f"--out {out} is a file; the export is a folder of CSV files")
     try:
         store = Store(db)
-        if not store.experiments():
-            raise _fail(f"there are no experiments in {db} yet (run 'parlour lab run' first)")
-        store.experiments(experiments)
-    except ValueError as exc:  # an experiment not in the database
+        export.check(store, experiments, out)
+    except ValueError as exc:  # --out is a file, no experiments, an unknown experiment
         raise _fail(str(exc)) from None
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, ImportError, OSError) as exc:
         cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
         raise _fail(f"cannot open the database {db}: {cause[0] if cause else type(exc).__name__}") from None
     progress = Progress(TextColumn("[bold]export"), BarColumn(), MofNCompleteColumn(), TextColumn("steps"),

@@ -201,6 +201,21 @@ def _comparison_rows(comparisons: Sequence[Mapping[str, Any]]) -> Iterator[list[
                        metric["p_values"][i], metric["p_adjusted"][i], metric["tests"][i]]
 
 
+def check(store: Store, names: Sequence[str] | None, out: Path) -> list[Experiment]:
+    """The experiments :func:`export` would write (all if ``names`` is empty), in the order named:
+    what it checks before it writes anything, for front ends to call before they show progress.
+    Raises :class:`ValueError` for an ``out`` that is a file, an empty database or an unknown name."""
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ValueError(f"{out} is a file; the export is a folder of CSV files")
+    experiments = store.experiments(names)
+    if not experiments:
+        raise ValueError(f"there are no experiments in {store.url} yet (run 'parlour lab run' first)")
+    if names:
+        order = {name: i for i, name in enumerate(dict.fromkeys(names))}
+        experiments.sort(key=lambda e: order[e.name])
+    return experiments
+
+
 def export(store: Store, names: Sequence[str] | None, out: Path, *, seconds_per_move: float = 5.0,
            sample: int = 100, advance: Callable[[int, int], None] | None = None) -> list[Written]:
     """Write the named experiments' results (all if ``names`` is empty) as CSV files into the folder
@@ -208,18 +223,9 @@ def export(store: Store, names: Sequence[str] | None, out: Path, *, seconds_per_
 
     ``seconds_per_move`` gives a match's minutes; ``sample`` matches of each experiment are replayed
     for the measures of play (0: none, and choices and decided are left empty).  ``advance(done,
-    total)`` is called as the work goes.  Raises :class:`ValueError` for an unknown experiment, an
-    empty database or an ``out`` that is a file.
+    total)`` is called as the work goes.  Raises :class:`ValueError` as :func:`check` does.
     """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"{out} is a file; the export is a folder of CSV files")
-    experiments = store.experiments(names)
-    if names:
-        order = {name: i for i, name in enumerate(dict.fromkeys(names))}
-        experiments.sort(key=lambda e: order[e.name])
-    if not experiments:
-        raise ValueError(f"there are no experiments in {store.url} yet")
+    experiments = check(store, names, out)
     total = 2 * len(experiments) + 1
     steps = iter(range(1, total + 1))
 
@@ -228,6 +234,7 @@ def export(store: Store, names: Sequence[str] | None, out: Path, *, seconds_per_
         if advance is not None:
             advance(step, total)
 
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     seats = max(len(e.players) for e in experiments)
     written = [_write(out / FILES[0], _match_header(seats),
