@@ -25,6 +25,8 @@ MATCHES = make_spec(game="twenty", players=["easy", "random"], matches=30, optio
                     name="one round, matches")
 THREE = make_spec(game="progression", players=["random", "random", "random"], deals=6, options={"rounds": 1},
                   seed=5, name="three players")
+TWO = make_spec(game="twenty", players=["random", "random"], matches=2, options={"rounds": 1}, seed=7,
+                name="two matches")
 WON_ON_ROUNDS = make_spec(game="minus-twenty", players=["random", "random"], matches=20, options={"best_of": 3},
                           seed=6, name="best of three")
 
@@ -32,7 +34,7 @@ WON_ON_ROUNDS = make_spec(game="minus-twenty", players=["random", "random"], mat
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     lab = Store(tmp_path_factory.mktemp("compensation") / "lab.sqlite")
-    runner.run([DEALS, MATCHES, THREE, WON_ON_ROUNDS], lab, jobs=1)
+    runner.run([DEALS, MATCHES, THREE, TWO, WON_ON_ROUNDS], lab, jobs=1)
     return lab
 
 
@@ -94,6 +96,19 @@ def test_the_points_that_even_out_the_first_player_recounted(store: Store, spec:
         assert rate_by_hand(store, name, end)[1][0] <= fair <= rate_by_hand(store, name, end)[1][1]
         outside = rate_by_hand(store, name, beyond)[1]
         assert not outside[0] <= fair <= outside[1]
+
+
+def test_an_interval_without_ends_when_no_points_rule_out_a_fair_game(store: Store) -> None:
+    """Two matches: even when the first player wins both (or loses both), a 95% interval of its rate
+    still holds a half, so no number of points is ruled out."""
+    found = points(played(store, TWO.name))
+    assert found is not None and found["ci"] == [None, None]
+    experiment = store.experiment(TWO.name)
+    assert experiment is not None
+    far = 1 + max(abs(t) for m in store.matches(experiment.id) for t in m.totals)
+    for given, rate in ((-far, 0.0), (far, 1.0)):
+        found_rate, ci = rate_by_hand(store, TWO.name, given)
+        assert found_rate == rate and ci[0] <= 0.5 <= ci[1]
 
 
 def test_no_points_for_a_game_won_on_rounds_nor_without_matches(store: Store, tmp_path: Path) -> None:
