@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 
 from parlour import games, record
 from parlour.cli_review import review_command
+from parlour.export_command import export_command
 from parlour.game import Game, MissingRulesError, Option, State
 from parlour.learn_command import learn_command
 
@@ -838,6 +839,10 @@ def _database_error(db: str, exc: BaseException) -> typer.Exit:
     cause = exc.orig if isinstance(exc, DBAPIError) else exc
     lines = str(cause).strip().splitlines()
     return _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}")
+
+
+# -- export --
+lab.command("export")(export_command)
 
 
 @lab.command("report")
