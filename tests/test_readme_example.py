@@ -47,25 +47,25 @@ def test_the_worked_example_says_what_the_lab_finds(tmp_path: Path) -> None:
     assert [pct(c) for c in first[0]["ci"]] == [45, 58]
     assert all(f["ci"][0] < 0.5 < f["ci"][1] for f in first)
     (comparison,) = numbers["comparisons"]
-    rows = {row["key"]: row for row in comparison["metrics"]}
-    theft = rows["event:Theft"]
-    assert (round(theft["values"][0], 1), round(theft["values"][1], 1)) == (6.1, 2.1)
-    assert round(-theft["differences"][1]["difference"], 1) == 4.1 and theft["significant"][1]
-    moves = rows["moves_per_round"]
-    assert round(-moves["differences"][1]["difference"]) == 4 and moves["significant"][1]
-    empty = rows["event:Draw Pile Empty"]
-    assert (round(empty["values"][0] * 100, 1), round(empty["values"][2] * 100, 1)) == (20.5, 34.3)
-    assert empty["significant"][2]
-    assert comparison["tests_made"] == 20
-    for key in ("win_rate_position_0", "total_position_0", "total_position_1", "rounds_per_match"):
-        assert not any(rows[key]["significant"][1:])
-    assert all(670 <= stop["more"] <= 810 for stop in rows["win_rate_position_0"]["stop"][1:])
-    # A median of 19 minutes at 5 s a move, 40% within 20-40; the deal decides 36% (21%-49%); 31% real choices.
+    rows = {row["key"]: row for row in comparison["verdicts"]["rows"]}
+    # Seat balance, the primary question: too few deals to say; about +-13 points seen, 850-1,010 more deals for 5.
+    seats = rows["first_player"]
+    assert seats["primary"] and [cell["verdict"] for cell in seats["cells"][1:]] == ["too_few", "too_few"]
+    assert all(12.5 <= cell["power"]["detectable"] * 100 < 14.5 for cell in seats["cells"][1:])
+    assert all(850 <= cell["stop"]["more"] <= 1010 for cell in seats["cells"][1:])
+    # More real choices (31% -> 38%, 31% -> 36%); fewer thieves 0.7 minutes shorter.
+    choices = rows["choices"]
+    assert [pct(v["value"]) for v in choices["values"]] == [31, 38, 36]
+    assert [cell["verdict"] for cell in choices["cells"][1:]] == ["up", "up"]
+    minutes = rows["minutes"]
+    assert minutes["cells"][1]["verdict"] == "down" and round(-minutes["cells"][1]["difference"], 1) == 0.7
+    assert all(cell["verdict"] == "too_few" for cell in rows["luck"]["cells"][1:])
+    # A median of 19 minutes at 5 s a move, 40% within 20-40; the deal decides 36% (21%-49%).
     assert round(standard["duration"]["minutes"]["median"]) == 19
     assert pct(standard["duration"]["target"]["within"]["rate"]) == 40
     icc = standard["deal_vs_players"]["by_position"][0]
     assert [pct(icc["icc"]), *map(pct, icc["ci"])] == [36, 21, 49]
-    assert pct(standard["play"]["real_choices"]["share"]) == 31
+    assert standard["bots"] == "medium#1, medium#2, each with 5% random slips"
 
     # Restricted play: the README's `parlour lab matters` command (seed 0, the command's default).
     matters = studies.matters("silver-bars", "medium", deals=100, seed=0, noise=0.05,
@@ -75,4 +75,6 @@ def test_the_worked_example_says_what_the_lab_finds(tmp_path: Path) -> None:
     found: dict[str, Any] = {row["kind"]: row for row in report.build(other)["comparisons"][0]["findings"]["matters"]}
     assert (pct(found["play thief"]["rate"]), pct(found["lock"]["rate"]), pct(found["play miner"]["rate"])) == (3, 0, 0)
     assert all(found[k]["significant"] for k in ("play thief", "lock", "play miner"))
-    assert not found["play strike"]["significant"]
+    strike = found["play strike"]
+    assert strike["verdict"] == "too_few" and round(strike["power"]["detectable"] * 100) == 11
+    assert 450 <= strike["power"]["needed"] <= 490

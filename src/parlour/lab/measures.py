@@ -3,7 +3,8 @@ experiment's stored records through the engine, move by move.
 
 At every decision: how many moves the mover could choose from, the kind of each (the game's
 own words, :meth:`parlour.game.Game.move_kind`) and the kind chosen, how far apart the
-best and second-best moves are, and how far apart the best and the worst.  At every position: who leads — so that lead changes, the
+best and second-best moves are, and how far apart the best and the worst.  At every
+position: who leads — so that lead changes, the
 point where a round is effectively decided, and how often a seat that is behind comes back
 can be counted.
 

@@ -76,6 +76,7 @@ def _numbers(store: Store, played: Sequence[Played], settings: Settings) -> dict
         verdicts = verdict_table(group, sections, primary=_primary(group, settings), smallest=settings.smallest,
                                  seconds=settings.seconds_per_move)
         comparison = comparison_numbers(group, verdicts)
+        comparison["compensation"] = [sections[p.experiment.name]["compensation"] for p in group]
         comparison["findings"] = study_findings(group, sections)
         numbers["comparisons"].append(comparison)
     robustness(numbers["comparisons"], played)

@@ -129,7 +129,7 @@ def comparison_numbers(group: Sequence[Played], verdicts: dict[str, Any]) -> dic
     but left out of the family."""
     baseline = group[0]
     cells = {row["key"]: row["cells"] for row in verdicts["rows"]}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for metric in _metrics(group):
         tests = [_test(metric, baseline, other) for other in group[1:]]
         family = []
@@ -152,7 +152,8 @@ def comparison_numbers(group: Sequence[Played], verdicts: dict[str, Any]) -> dic
             "differences": [None, *({"difference": t["difference"], "ci": t["ci"]} for t in tests)],
             "family": [None, *family],
         })
-    explored = [(r, i) for r, row in enumerate(rows) for i, family in enumerate(row["family"]) if family == "exploratory"]
+    explored = [(r, i) for r, row in enumerate(rows) for i, family in enumerate(row["family"])
+                if family == "exploratory"]
     adjusted = dict(zip(explored, holm([rows[r]["p_values"][i] for r, i in explored])))
     for r, row in enumerate(rows):
         row["p_adjusted"] = [None]

@@ -12,6 +12,7 @@ import numpy as np
 
 from parlour import games
 from parlour.lab import measures
+from parlour.lab.report.compensation import points
 from parlour.lab.report.load import FloatArray, IntArray, Played
 from parlour.lab.report.numbers import by_unit, distribution, elo, finite, icc, mean_ci, mean_of_units, unit_rate
 from parlour.lab.stats import holm, icc_interval, t_interval, wilson_interval
@@ -366,6 +367,7 @@ def experiment_numbers(p: Played, store: Store, settings: Settings) -> dict[str,
         "length": _lengths(p),
         "events": _events(p),
         "deal_vs_players": _deal_vs_players(p),
+        "compensation": points(p),
         "duration": _duration(p, settings),
         "anomalies": _anomalies(p),
         "play": _play(store, p, settings),

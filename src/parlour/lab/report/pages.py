@@ -10,9 +10,20 @@ from typing import Any
 from parlour import games
 from parlour.lab.report.load import position_name
 from parlour.lab.report.markup import Block, Cell, Contents, Heading, Image, Link, List, Table, Text
-from parlour.lab.report.summary import about_bots, luck_text
-from parlour.lab.report.text import (change_text, ci_text, frequency, measure_change, measure_size, measure_text, num,
-                                     p_text, percent)
+from parlour.lab.report.summary import about_bots, compensation_sentence, luck_text
+from parlour.lab.report.text import (
+    change_interval,
+    change_text,
+    ci_text,
+    frequency,
+    measure_change,
+    measure_interval,
+    measure_size,
+    measure_text,
+    num,
+    p_text,
+    percent,
+)
 
 _EXPLAIN = {
     "scores": (
@@ -426,9 +437,13 @@ def _matters_blocks(matters: list[dict[str, Any]], unit: str) -> list[Block]:
                    "smallest gap it could see (80% power)"],
                   [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
                     percent(row["played_share"]), percent(row["rate"]),
-                    f"{change_text('win_rate', row['gap'])} [{ci_text(row['ci'], lambda v: change_text('win_rate', v))}]",
+                    f"{change_text('win_rate', row['gap'])} [{ci_text(row['ci'], _points)}]",
                     p_text(row["p"], row["p_adjusted"]), verdict[row["verdict"]],
                     _gap_size(row["power"]["detectable"], row["power"]["needed"], unit)] for row in matters])]
+
+
+def _points(value: float | None) -> str:
+    return change_text("win_rate", value)
 
 
 def _gap_size(detectable: float | None, needed: int | None, unit: str) -> str:
@@ -457,12 +472,9 @@ def _verdict_cell(row: dict[str, Any], cell: dict[str, Any] | None, value: dict[
     if value is None:
         return "—"
     if cell is None:
-        return measure_text(rate, value["value"]) + ("" if value.get("ci") is None else
-                                                     f" [{measure_text(rate, value['ci'][0])}–"
-                                                     f"{measure_text(rate, value['ci'][1])}]")
+        return measure_text(rate, value["value"]) + measure_interval(rate, value.get("ci"))
     ci = cell["ci"]
-    change = measure_change(rate, cell["difference"]) + ("" if ci is None else
-                                                        f" [{measure_change(rate, ci[0])}, {measure_change(rate, ci[1])}]")
+    change = measure_change(rate, cell["difference"]) + change_interval(rate, ci)
     power = cell["power"]
     verdict = cell["text"].upper() if cell["verdict"] in ("up", "down") else cell["text"]
     if cell["verdict"] == "none":
@@ -486,7 +498,8 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
     blocks: list[Block] = [Heading(3, title, _anchor(f"verdict {study}"))]
     findings = comparison["findings"]
     if findings["matters"] is not None:
-        blocks += [Heading(4, "What matters: restricted play"), *_matters_blocks(findings["matters"], comparison["unit"])]
+        blocks += [Heading(4, "What matters: restricted play"),
+                   *_matters_blocks(findings["matters"], comparison["unit"])]
     if findings["depth"] is not None:
         blocks += [Heading(4, "Skill depth: twice the search against the search"),
                    *_depth_blocks(findings["depth"], comparison)]
@@ -517,13 +530,22 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
                 continue
             stop = cell["stop"]
             size = measure_size(primary["rate"], primary["smallest"])
-            stops.append(f"V{i + 1}: " + {
-                "apart": "told apart: the difference is clear",
-                "enough": f"enough: any difference is within {size}",
-                "more": "more needed" + ("" if stop["more"] is None else
-                                         f": about {stop['more']:,} more {comparison['unit']} of each")}[stop["verdict"]])
+            more = "" if stop["more"] is None else f": about {stop['more']:,} more {comparison['unit']} of each"
+            stops.append(f"V{i + 1}: " + {"apart": "told apart: the difference is clear",
+                                          "enough": f"enough: any difference is within {size}",
+                                          "more": "more needed" + more}[stop["verdict"]])
         if stops:
             blocks.append(Text("Stop rule (primary question): " + "; ".join(stops) + "."))
+    seats = next((row for row in verdicts["rows"] if row["key"] == "first_player"), None)
+    for i, name in enumerate(names):
+        value = None if seats is None else seats["values"][i]
+        fair = verdicts["fair_share"]
+        if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
+            continue
+        side = "favours" if value["value"] > fair else "is unfair to"
+        blocks.append(Text(f"V{i + 1} {_short(name, study)} {side} the first player ({percent(value['value'])}, "
+                           f"95% interval {ci_text(value['ci'], percent)})."
+                           + compensation_sentence(comparison["compensation"][i])))
     robust = verdicts.get("robust")
     if robust is not None:
         by_key = {row["key"]: row for row in verdicts["rows"]}
@@ -550,9 +572,8 @@ def _headline_blocks(numbers: dict[str, Any]) -> list[Block]:
     for h in numbers["headlines"]:
         found = {item["key"]: item for item in h["measures"]}
         rows.append([h["name"], h["bots"], *(
-            "—" if k not in found else measure_text(found[k]["rate"], found[k]["value"]) + (
-                "" if found[k]["ci"] is None else
-                f" [{measure_text(found[k]['rate'], found[k]['ci'][0])}–{measure_text(found[k]['rate'], found[k]['ci'][1])}]")
+            "—" if k not in found else measure_text(found[k]["rate"], found[k]["value"])
+            + measure_interval(found[k]["rate"], found[k]["ci"])
             for k in shown)])
     return [Table(["experiment", "bots", *(labels[k] for k in shown)], rows)]
 

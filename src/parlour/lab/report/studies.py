@@ -18,6 +18,7 @@ from typing import Any
 from parlour import games
 from parlour.lab.ladder import prefix
 from parlour.lab.report.compare import FIRST_WINS, MATCH_MOVES, ROUND_MOVES
+from parlour.lab.report.compensation import option_value
 from parlour.lab.report.experiment import who_played
 from parlour.lab.report.load import FloatArray, Played
 from parlour.lab.report.numbers import ALPHA, by_unit, elo, mean_ci, unit_rate
@@ -137,7 +138,7 @@ def _sweep(group: Sequence[Played], option: str, sections: dict[str, dict[str, A
     the main measures against the option's value."""
     ordered = sorted(group, key=lambda p: _sort_key(p.experiment.options[option]))
     measures_ = [FIRST_WINS, MATCH_MOVES, ROUND_MOVES]
-    series = [{"key": m.key, "metric": m.label,
+    series: list[dict[str, Any]] = [{"key": m.key, "metric": m.label,
                "points": [{"value": p.experiment.options[option], **mean_ci(p, m.data(p), m.per_round)}
                           for p in ordered]} for m in measures_]
     if all(p.duplicate for p in ordered):
@@ -148,7 +149,10 @@ def _sweep(group: Sequence[Played], option: str, sections: dict[str, dict[str, A
             points.append({"value": p.experiment.options[option], "mean": item.get("icc"), "ci": item.get("ci")})
         series.append({"key": "icc_position_0", "metric": "Share decided by the deal (ICC), first player",
                        "points": points})
-    return {"option": option, "values": [p.experiment.options[option] for p in ordered], "series": series}
+    first = series[0]["points"]
+    fair = option_value([(point["value"], point["mean"], point["ci"]) for point in first], fair=1 / group[0].seats)
+    return {"option": option, "values": [p.experiment.options[option] for p in ordered], "series": series,
+            "fair_at": fair}
 
 
 def _sort_key(value: Any) -> tuple[int, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.lab.report.experiment import IDENTICAL_LIMIT
-from parlour.lab.report.text import change_text, measure_change, measure_size, measure_text, whole_pct
+from parlour.lab.report.text import change_interval, change_text, measure_change, measure_size, measure_text, whole_pct
 
 
 def _questions(section: dict[str, Any]) -> str:
@@ -56,7 +56,7 @@ def _findings_summary(comparison: dict[str, Any]) -> list[str]:
         if known:
             lines.append(f"Sweeping {sweep['option']} from {known[0]['value']} to {known[-1]['value']}, the first "
                          f"player's win rate goes from {whole_pct(known[0]['mean'])} to {whole_pct(known[-1]['mean'])} "
-                         "(each value against the baseline is in the verdict table).")
+                         "(each value against the baseline is in the verdict table)." + _fair_at(sweep))
     luck = findings["luck"]
     if luck is not None:
         parts = [f"{row['bots']}: {luck_text(row['icc'], row.get('icc_raw'), row['ci'])}" for row in luck]
@@ -113,6 +113,34 @@ def _findings_summary(comparison: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _fair_at(sweep: dict[str, Any]) -> str:
+    """Where a sweep evens out the seats, as a sentence."""
+    found = sweep.get("fair_at")
+    if found is None:
+        return ""
+    low, high = found["between"]
+    holds = ", ".join(str(v) for v in found["holds"]) or "none of the values tried"
+    return (f" The first player's rate reaches a fair {whole_pct(found['fair_share'])} at {sweep['option']} ≈ "
+            f"{found['value']:.3g} (between {low} and {high}); the values whose interval holds it: {holds}.")
+
+
+def compensation_sentence(found: dict[str, Any] | None) -> str:
+    """The points that would even out the first player's edge, with their interval, as a sentence
+    (empty when there is nothing to say: no matches, or results not decided on totals)."""
+    if found is None or found["points"] == 0:
+        return ""
+    given = found["points"]
+    ci = found["ci"]
+    interval = ""
+    if ci is not None:
+        low = "…" if ci[0] is None else f"{ci[0]:+g}"
+        high = "…" if ci[1] is None else f"{ci[1]:+g}"
+        interval = f" (95% interval {low} to {high})"
+    who = "given to" if given > 0 else "taken from"
+    return (f" {abs(given):g} points {who} the first player{interval} would bring the rate to "
+            f"{found['rate']:.1%}.")
+
+
 def _interval(ci: list[float] | None) -> str:
     return "—" if ci is None else f"{whole_pct(ci[0])}–{whole_pct(ci[1])}"
 
@@ -133,10 +161,8 @@ def cell_sentence(row: dict[str, Any], cell: dict[str, Any], base: float | None,
                   unit: str) -> str:
     """One verdict in words, with its figures and, for a "no", its power."""
     rate = row["rate"]
-    ci = cell["ci"]
-    interval = "" if ci is None else f" [{measure_change(rate, ci[0])}, {measure_change(rate, ci[1])}]"
     figures = (f"{measure_text(rate, base)} → {measure_text(rate, value)}, {measure_change(rate, cell['difference'])}"
-               f"{interval}")
+               f"{change_interval(rate, cell['ci'])}")
     power = cell["power"]
     verdict = cell["verdict"]
     if verdict in ("up", "down"):
@@ -183,10 +209,21 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
             if stop["verdict"] == "more" and stop["more"] is not None and cell["verdict"] == "none":
                 text += f"; about {stop['more']:,} more {unit} of each would settle it"
             elif stop["verdict"] == "enough":
-                text += f"; more {unit} would not change the answer (within ±{measure_size(primary['rate'], primary['smallest'])[1:]})"
+                size = measure_size(primary["rate"], primary["smallest"])
+                text += f"; more {unit} would not change the answer (any change is within {size})"
             parts.append(f"{_short(names[i], study)}: {text}")
         lines.append(f"Study {study!r} asks about {label} (its primary question, tested on its own against "
                      f"{_short(names[0], study)}): " + "; ".join(parts) + ".")
+    seats = next((row for row in rows if row["key"] == "first_player"), None)
+    for i, name in enumerate(names):
+        value = None if seats is None else seats["values"][i]
+        fair = verdicts["fair_share"]
+        if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
+            continue
+        side = "favours" if value["value"] > fair else "is unfair to"
+        remedy = compensation_sentence(comparison["compensation"][i])
+        lines.append(f"{_short(name, study)} {side} the first player ({whole_pct(value['value'])}, 95% interval "
+                     f"{_interval(value['ci'])})." + remedy)
     clear, quiet = [], []
     for row in rows:
         if row["primary"]:
@@ -248,7 +285,8 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         if low > fair or high < fair:
             side = "an advantage to" if low > fair else "a disadvantage to"
             lines.append(f"{section['name']} ({section['bots']}; {section['units']} {section['unit']}): {side} the "
-                         f"first player, who wins {figures} against a fair {whole_pct(fair)}.")
+                         f"first player, who wins {figures} against a fair {whole_pct(fair)}."
+                         + compensation_sentence(section.get("compensation")))
         else:
             even.append(f"{section['name']} ({figures})")
         lines.append(_questions(section))
@@ -256,14 +294,19 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         lines.append("No clear advantage to either seat (the first player's 95% interval holds the fair share) in: "
                      + "; ".join(even) + ".")
     for comparison in numbers["comparisons"]:
+        own = comparison["findings"]["matters"] is not None or comparison["findings"]["depth"] is not None
+        if own:  # restricted play and skill depth lead with their own verdicts
+            lines += _findings_summary(comparison)
         lines += verdict_sentences(comparison)
-        lines += _findings_summary(comparison)
+        if not own:
+            lines += _findings_summary(comparison)
         explored = [f"{row['metric'].lower()} ({_short(comparison['experiments'][i], comparison['study'])})"
                     for row in comparison["metrics"] for i in range(1, len(comparison["experiments"]))
                     if row["family"][i] == "exploratory" and row["significant"][i]]
         if explored:
+            more = f"; and {len(explored) - 6} more (see the detailed table)" if len(explored) > 6 else ""
             lines.append(f"Study {comparison['study']!r}, exploratory (the detailed table's {comparison['tests_made']} "
-                         "tests, corrected together): clear changes in " + "; ".join(explored) + ".")
+                         "tests, corrected together): clear changes in " + "; ".join(explored[:6]) + more + ".")
     for ladder in numbers["ladders"]:
         lines.append(f"Skill against chance in {ladder['game_name']} (the ladder's pairings): " + "; ".join(
             f"{row['stronger']} beats {row['weaker']} {whole_pct(row['rate'])} of matches"

@@ -83,3 +83,13 @@ def measure_size(rate: bool, size: float | None) -> str:
     if size is None:
         return "—"
     return f"±{size * 100:.1f} pt" if rate else f"±{size:.1f} min"
+
+
+def measure_interval(rate: bool, ci: list[float] | None, between: str = "–") -> str:
+    """A verdict measure's interval in brackets (empty without one)."""
+    return "" if ci is None else f" [{measure_text(rate, ci[0])}{between}{measure_text(rate, ci[1])}]"
+
+
+def change_interval(rate: bool, ci: list[float] | None) -> str:
+    """A change's interval in brackets (empty without one)."""
+    return "" if ci is None else f" [{measure_change(rate, ci[0])}, {measure_change(rate, ci[1])}]"

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from parlour.lab import spec
 from parlour.lab.report.load import FloatArray, IntArray, Played
 from parlour.lab.report.numbers import ALPHA, by_unit, finite, welch_p
-from parlour.lab import spec
 from parlour.lab.spec import StudyShape
 from parlour.lab.stats import POWER, detectable, holm, paired_difference, t_interval, units_needed
 
@@ -154,14 +154,18 @@ def _unit_test(a: UnitValues, b: UnitValues, pair: bool, word: str) -> Test:
     if pair:
         common, at_a, at_b = np.intersect1d(keys_a, keys_b, return_indices=True)
         found = paired_difference(values_a[at_a].tolist(), values_b[at_b].tolist())
-        n, sd, mean = len(common), found["sd"], found["difference"]
+        n = len(common)
+        sd = None if found["sd"] is None else float(found["sd"])
+        mean = None if found["difference"] is None else float(found["difference"])
         fixed = n > 1 and sd == 0 and mean is not None and mean != 0
-        ci = None if found["low"] is None else [float(found["low"]), float(found["high"])]
-        if fixed:
-            ci = [float(mean), float(mean)]  # type: ignore[arg-type]
-        se = None if sd is None or n < 2 else float(sd) / math.sqrt(n)
-        return Test(finite(mean), ci, None if fixed else found["p"], se, n,  # type: ignore[arg-type]
-                    None if sd is None else float(sd), f"paired t over {n} {word}", fixed)
+        low, high = found["low"], found["high"]
+        ci = None if low is None or high is None else [float(low), float(high)]
+        if fixed and mean is not None:
+            ci = [mean, mean]
+        se = None if sd is None or n < 2 else sd / math.sqrt(n)
+        p = found["p"]
+        return Test(finite(mean), ci, None if fixed or p is None else float(p), se, n, sd,
+                    f"paired t over {n} {word}", fixed)
     na, nb = len(values_a), len(values_b)
     if not na or not nb:
         return Test(None, None, None, None, 0, None, "no data")
@@ -193,8 +197,9 @@ def deal_margins(p: Played) -> tuple[IntArray, FloatArray]:
 
 
 def jackknife_icc(table: FloatArray) -> tuple[float, FloatArray] | None:
-    """The raw one-way ICC of a (deals × seatings) table and its leave-one-deal-out values (closed
-    form: each deal's sums taken out of the totals), or None with fewer than three deals."""
+    """The one-way ICC of a (deals × seatings) table and its leave-one-deal-out values (closed
+    form: each deal's sums taken out of the totals), each clipped to [0, 1] as the report gives
+    it, or None with fewer than three deals."""
     count, k = table.shape
     if count < 3 or k < 2:
         return None
@@ -212,8 +217,9 @@ def jackknife_icc(table: FloatArray) -> tuple[float, FloatArray] | None:
                                           np.nan)
         return result
 
-    whole = float(icc_of(within.sum(), (means ** 2).sum(), means.sum(), count))
-    left_out = icc_of(within.sum() - within, (means ** 2).sum() - means ** 2, means.sum() - means, count - 1)
+    whole = float(np.clip(icc_of(within.sum(), (means ** 2).sum(), means.sum(), count), 0.0, 1.0))
+    left_out: FloatArray = np.clip(icc_of(within.sum() - within, (means ** 2).sum() - means ** 2, means.sum() - means,
+                                          count - 1), 0.0, 1.0)
     return whole, left_out
 
 
@@ -247,7 +253,7 @@ def _luck_test(a: Played, b: Played, pair: bool) -> Test | None:
     if found_a is None or found_b is None:
         return Test(None, None, None, None, 0, None, "too few deals")
     ses = []
-    for whole, left_out in (found_a, found_b):
+    for _, left_out in (found_a, found_b):
         n = len(left_out)
         ses.append(math.sqrt((n - 1) / n * float(np.nansum((left_out - np.nanmean(left_out)) ** 2))))
     se = math.sqrt(ses[0] ** 2 + ses[1] ** 2)
@@ -353,7 +359,7 @@ def verdict_table(group: Sequence[Played], sections: Mapping[str, dict[str, Any]
     word = baseline.unit_word
     fair = 1 / baseline.seats
     order = [BY_KEY[primary], *(m for m in MEASURES if m.key != primary)]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for measure in order:
         values = [measure_value(measure, p, sections[p.experiment.name], seconds) for p in group]
         if values[0] is None and all(v is None for v in values):
