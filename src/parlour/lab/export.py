@@ -25,7 +25,6 @@ from sqlalchemy import select
 from parlour import games
 from parlour.lab import report
 from parlour.lab.arena import player_labels
-from parlour.lab.report.compensation import points
 from parlour.lab.report.load import Played, load_played
 from parlour.lab.studies import value_text
 from parlour.store import Experiment, Match, Store
@@ -75,8 +74,8 @@ def _measure(key: str, found: Mapping[str, Any] | None, value: str, ci: str, uni
 def designer_measures(section: Mapping[str, Any]) -> list[MeasureValue]:
     """The designer's measures of one experiment's report section (``report.build``'s
     ``experiments``), by the keys the lab shares: ``first_player``, ``luck``, ``choices``,
-    ``decided``, ``minutes``, ``moves``, ``rounds``, ``draws``; and ``compensation`` when the
-    section carries it (:func:`parlour.lab.report.compensation.points`).  A measure the section
+    ``decided``, ``comebacks``, ``minutes``, ``moves``, ``rounds``, ``draws``; and ``compensation``
+    (:func:`parlour.lab.report.compensation.points`).  A measure the section
     has no data for (luck without duplicate deals, choices without replays) has no value."""
     units, unit = section["units"], section["unit"]
     wins, length = section["wins"], section["length"]
@@ -90,15 +89,16 @@ def designer_measures(section: Mapping[str, Any]) -> list[MeasureValue]:
                  None if play is None else play["sample"], "sampled matches"),
         _measure("decided", None if play is None else play["decided_at"], "mean", "ci",
                  None if play is None else play["decided_at"]["units"], unit),
+        _measure("comebacks", None if play is None else play["halfway_comebacks"], "share", "ci",
+                 None if play is None else len(play["halfway_comebacks"]["per_unit"]), unit),
         _measure("minutes", section["duration"]["minutes"], "mean", "mean_ci", units, unit),
         _measure("moves", length["moves_per_match"], "mean", "mean_ci", units, unit),
         _measure("rounds", length["rounds_per_match"], "mean", "mean_ci", units, unit),
         _measure("draws", wins["draws"], "rate", "ci", units, unit),
     ]
-    if "compensation" in section:
-        found = section["compensation"]
-        measures.append(_measure("compensation", found, "points", "ci", None if found is None else found["units"],
-                                 None if found is None else found["unit"]))
+    found = section["compensation"]
+    measures.append(_measure("compensation", found, "points", "ci", None if found is None else found["units"],
+                             None if found is None else found["unit"]))
     return measures
 
 
@@ -240,18 +240,13 @@ def export(store: Store, names: Sequence[str] | None, out: Path, *, seconds_per_
     written = [_write(out / FILES[0], _match_header(seats),
                       _match_rows(store, experiments, seats, seconds_per_move, done))]
     deals: list[list[Any]] = []
-    compensation: dict[str, dict[str, Any] | None] = {}
     for e in experiments:
-        p = load_played(store, [e.name])[0]
-        deals += _deal_rows(p)
-        compensation[e.name] = points(p)
+        deals += _deal_rows(load_played(store, [e.name])[0])
         done()
     written.append(_write(out / FILES[1], DEAL_COLUMNS, deals))
     numbers = report.build(store, [e.name for e in experiments], seconds_per_move=seconds_per_move, sample=sample)
     measures = []
-    for section in numbers["experiments"]:
-        if "compensation" not in section:
-            section = {**section, "compensation": compensation[section["name"]]}
+    for section in numbers["experiments"]:  # each section carries its compensation (report/compensation.py)
         measures += [[section["name"], section["study"], m.key, m.value, m.low, m.high, m.units, m.unit]
                      for m in designer_measures(section)]
     written.append(_write(out / FILES[2], MEASURE_COLUMNS, measures))
