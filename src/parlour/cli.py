@@ -827,6 +827,12 @@ def _database_error(db: str, exc: BaseException) -> typer.Exit:
     return _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}")
 
 
+# -- tune --
+from parlour.tune_command import tune_command  # noqa: E402
+
+lab.command("tune")(tune_command)
+
+
 @lab.command("report")
 def lab_report_command(
     experiments: Annotated[list[str] | None, typer.Argument(help="experiment names (default: all)")] = None,
