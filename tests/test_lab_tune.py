@@ -19,14 +19,14 @@ from parlour.store import Match, Store
 
 def _planted(point: tune.Point) -> dict[str, tune.Estimate]:
     """A game whose first player gains 3 points of win rate a card in hand (fair at 7) and whose
-    match lasts 0.8 minutes longer for each point of minus (26 to 30 minutes from 17.5 to 22.5)."""
+    match lasts 0.8 minutes longer for each point of minus (26 to 30 minutes at minus 17.5 to 22.5)."""
     return {"first_player": tune.Estimate(0.5 + 0.03 * (point["hand_size"] - 7)),
             "minutes": tune.Estimate(20 + 0.8 * (point["minus"] - 10))}
 
 
 def test_search_finds_a_planted_optimum_within_its_budget() -> None:
-    dimensions = [tune.parse_dimension("minus-twenty", "hand_size=5..9"),
-                  tune.parse_dimension("minus-twenty", "minus=10..25")]
+    dimensions = [tune.parse_dimension("minus-twenty", "hand_size=3..12"),
+                  tune.parse_dimension("minus-twenty", "minus=0..40")]
     targets = tune.parse_targets("first_player=0.5, minutes=26..30")
     asked: list[str] = []
 
@@ -34,22 +34,32 @@ def test_search_finds_a_planted_optimum_within_its_budget() -> None:
         asked.append(tune.point_key(point))
         return _planted(point)
 
-    # 80 points, 25 tried, the game's own values (hand_size=7 minus=20, on target) not given first
-    tried = tune.search(dimensions, targets, evaluate, budget=25, seed=0)
-    assert len(tried) == 25 and len(set(asked)) == 25  # no point tried twice
-    best = min(tried, key=lambda t: (t.loss, t.number))
-    assert best.loss == 0 and best.point["hand_size"] == 7 and 18 <= best.point["minus"] <= 22
-    # a hand size off by one costs 0.1 step: the search tells it from the planted optimum
-    near = tune.loss(targets, _planted({"hand_size": 6, "minus": 20}))
-    assert near == pytest.approx(0.1)
+    # 410 points, 5 on target (hand_size=7, minus 18 to 22); a hand size off by one costs 0.1 step
+    assert tune.loss(targets, _planted({"hand_size": 6, "minus": 20})) == pytest.approx(0.1)
+    found = 0
+    for seed in range(10):
+        asked.clear()
+        tried = tune.search(dimensions, targets, evaluate, budget=30, seed=seed)
+        assert len(tried) == 30 and len(set(asked)) == 30  # no point tried twice
+        best = min(tried, key=lambda t: (t.loss, t.number))
+        assert best.loss <= 0.1 + 1e-9 and 6 <= best.point["hand_size"] <= 8  # at worst one card off
+        if best.loss == 0:
+            assert best.point["hand_size"] == 7 and 18 <= best.point["minus"] <= 22
+            found += 1
+    # 30 points drawn at random find one of the 5 in 31% of searches: 6 of 10 would happen by chance 4% of the time
+    assert found >= 6
 
-    # stopped after 9 points and run again with them stored: the same points, none evaluated again
-    first = tune.search(dimensions, targets, evaluate, budget=9, seed=0)
-    asked.clear()
-    again = tune.search(dimensions, targets, lambda p: asked.append(tune.point_key(p)) or _planted(p), budget=25,
-                        seed=0, stored=[t.point for t in first])
-    assert [t.point for t in again] == [t.point for t in tried]
-    assert len(asked) == 25  # stored points are read again (from the store: nothing played), new ones played
+
+def test_a_search_run_again_with_its_points_stored_tries_the_same_points() -> None:
+    dimensions = [tune.parse_dimension("minus-twenty", "hand_size=3..12"),
+                  tune.parse_dimension("minus-twenty", "minus=0..40")]
+    targets = tune.parse_targets("first_player=0.5, minutes=26..30")
+    whole = tune.search(dimensions, targets, _planted, budget=20, seed=3)
+    stopped = tune.search(dimensions, targets, _planted, budget=9, seed=3)
+    resumed = tune.search(dimensions, targets, _planted, budget=20, seed=3, stored=[t.point for t in stopped])
+    assert [t.point for t in resumed] == [t.point for t in whole]
+    assert [t.point for t in tune.search(dimensions, targets, _planted, budget=20, seed=4)] != \
+        [t.point for t in whole]  # the seed matters
 
 
 def _tune(tmp: Path, db: str, points: int, *extra: str) -> object:
@@ -89,7 +99,8 @@ def test_a_tune_stores_each_point_resumes_and_replays(tmp_path: Path) -> None:
 
     # interrupted after 2 points, then run on: the same 3 points as the run never interrupted
     _tune(tmp_path, "parts.sqlite", 2)
-    _tune(tmp_path, "parts.sqlite", 3)
+    rest = _tune(tmp_path, "parts.sqlite", 3)
+    assert "played 6 new matches" in rest.stdout  # type: ignore[attr-defined]  # the third point's alone
     parts = Store(str(tmp_path / "parts.sqlite"))
     assert [e.name for e in parts.experiments()] == [e.name for e in points]
 

@@ -54,15 +54,16 @@ ATTEMPTS = 40
 
 @dataclass(frozen=True)
 class Measure:
-    """A designer's measure a target may name, and where the report gives it."""
+    """A designer's measure a target may name (:func:`read_measures` reads it from the report)."""
 
     key: str
     label: str
     step: float
     """One step of a miss, in the measure's own unit."""
     percent: bool
-    """A rate or a share (0 to 1), shown in percent; else a count in ``unit``."""
+    """A rate or a share (0 to 1), shown in percent; else a count of ``unit``."""
     unit: str = ""
+    """What a count counts, in the singular (``minute``)."""
     needs_play: bool = False
     """Read by replaying records (the report's measures of play)."""
 
@@ -72,9 +73,9 @@ MEASURES: dict[str, Measure] = {m.key: m for m in (
     Measure("luck", "share of the first player's margin the deal decides", 0.05, True),
     Measure("choices", "share of decisions that are real choices", 0.05, True, needs_play=True),
     Measure("decided", "how far into a round its winner leads for good", 0.05, True, needs_play=True),
-    Measure("minutes", "minutes a match", 1.0, False, "minutes"),
-    Measure("moves", "moves a match", 10.0, False, "moves"),
-    Measure("rounds", "rounds a match", 1.0, False, "rounds"),
+    Measure("minutes", "minutes a match", 1.0, False, "minute"),
+    Measure("moves", "moves a match", 10.0, False, "move"),
+    Measure("rounds", "rounds a match", 1.0, False, "round"),
     Measure("draws", "share of matches whose win is shared", 0.05, True),
 )}
 """The measures a target may name, by key (the keys the verdict table and the export share)."""
@@ -179,7 +180,7 @@ def _target(name: str, op: str, value: str, text: str) -> Target:
         raise ValueError(f"{text}: a range is given with =, like {name}={value}")
     if any(not math.isfinite(n) for n in numbers) or (measure.percent and not all(0 <= n <= 1 for n in numbers)):
         raise ValueError(f"{text}: {measure.label} is a share from 0 to 1 (0.5 is half)" if measure.percent
-                         else f"{text}: {name} is a finite number of {measure.unit}")
+                         else f"{text}: {name} is a finite number of {measure.unit}s")
     if dots:
         if numbers[0] > numbers[1]:
             raise ValueError(f"{text}: a range runs upward, like {name}={high_text}..{low_text}")
@@ -371,10 +372,11 @@ class Tuning:
 
     def spec(self, point: Mapping[str, Any]) -> ExperimentSpec:
         """The experiment of one point: ``<study>/<option>=<value> …``, on the tune's deals."""
+        own = self.first()
         return make_spec(game=self.game, players=self.players, deals=self.deals,
                          options={**self.options, **point}, seed=self.seed, rounds_only=self.rounds_only,
                          name=f"{self.study}/{point_key(point)}", noise=self.noise, study=self.study,
-                         baseline=None if self.first() is None else f"{self.study}/{point_key(self.first() or {})}",
+                         baseline=None if own is None else f"{self.study}/{point_key(own)}",
                          shape=StudyShape("tune", self.varied, dict(point)))
 
     def first(self) -> Point | None:

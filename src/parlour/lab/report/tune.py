@@ -43,7 +43,7 @@ def value_of(target: Mapping[str, Any], value: float | None) -> str:
 
 def _step_text(target: Mapping[str, Any]) -> str:
     step = target["step"]
-    return f"{step * 100:g} points" if target["percent"] else f"{step:g} {target['unit']}"
+    return f"{step * 100:g} points" if target["percent"] else f"{step:g} {target['unit']}{'' if step == 1 else 's'}"
 
 
 def _point_text(point: Mapping[str, Any]) -> str:
@@ -174,7 +174,7 @@ def draw_tune_plot(numbers: Mapping[str, Any], path: Path) -> str:
                        color="#2ca02c", alpha=0.15, label="target")
             ax.set_xticks(range(len(labels)), labels, fontsize=8)
             ax.set_xlabel(dimension["option"])
-            ax.set_ylabel(("%" if target["percent"] else target["unit"]) or target["measure"])
+            ax.set_ylabel("%" if target["percent"] else f"{target['unit']}s")
             ax.set_title(_wrap(f"{target['label']} ({target['text']})"), fontsize=9)
             if row == 1 and column == 0:
                 ax.legend(loc="best", fontsize=8)
