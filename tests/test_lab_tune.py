@@ -89,6 +89,8 @@ def test_a_tune_stores_each_point_resumes_and_replays(tmp_path: Path) -> None:
         assert (value["hand_size"], value["ranks"]) in {(3, 11), (3, 12), (4, 11), (4, 12), (5, 13)}
     numbers = json.loads((tmp_path / "whole.sqlite-report" / "tune.json").read_text())
     assert [p["experiment"] for p in numbers["points"]] == [e.name for e in points]
+    ranked = [numbers["points"][n] for n in numbers["best"]]
+    assert [(p["loss"], p["worst_loss"]) for p in ranked] == sorted((p["loss"], p["worst_loss"]) for p in ranked)
     assert (tmp_path / "whole.sqlite-report" / "tune.png").exists()
     assert "best of 3 points" in whole.stdout  # type: ignore[attr-defined]
 
@@ -119,6 +121,16 @@ def test_a_tune_stores_each_point_resumes_and_replays(tmp_path: Path) -> None:
 
     replayed = fresh.experiment(spec.name)
     assert replayed is not None and totals(fresh, replayed.id) == totals(store, stored.id)
+
+
+def test_a_target_is_met_only_when_its_interval_meets_it() -> None:
+    luck, fair = tune.parse_targets("luck<=0.3, first_player=0.5")
+    assert [luck.verdict(tune.Estimate(*e)) for e in ((0.1, 0.0, 0.25), (0.2, 0.05, 0.4), (0.35, 0.25, 0.45),
+                                                     (0.5, 0.4, 0.6), (None,))] == \
+        ["met", "perhaps", "unlikely", "missed", "unmeasured"]
+    assert (fair.low, fair.high) == pytest.approx((0.475, 0.525))  # aiming at 50% means within half a step
+    assert fair.miss(tune.Estimate(0.44)) == pytest.approx(0.7)  # 3.5 points beyond 47.5%, in steps of 5
+    assert fair.worst_miss(tune.Estimate(0.5, 0.45, 0.56)) == pytest.approx(0.7)
 
 
 @pytest.mark.parametrize("text, message", [

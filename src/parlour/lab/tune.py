@@ -123,6 +123,12 @@ class Target:
         above = 0.0 if self.high is None else max(0.0, estimate.value - self.high)
         return (below + above) / self.step
 
+    def worst_miss(self, estimate: Estimate) -> float:
+        """The miss at the worse end of the estimate's interval (the estimate's own without one)."""
+        if estimate.value is None or estimate.low is None or estimate.high is None:
+            return self.miss(estimate)
+        return max(self.miss(Estimate(estimate.low)), self.miss(Estimate(estimate.high)))
+
     def verdict(self, estimate: Estimate) -> str:
         """One of :data:`VERDICTS`."""
         if estimate.value is None or math.isnan(estimate.value):
@@ -258,6 +264,12 @@ class Tried:
 def loss(targets: Sequence[Target], measures: Mapping[str, Estimate]) -> float:
     """The sum of the targets' misses, in steps."""
     return sum(target.miss(measures.get(target.measure, Estimate(None))) for target in targets)
+
+
+def worst_loss(targets: Sequence[Target], measures: Mapping[str, Estimate]) -> float:
+    """The sum of the targets' misses at their intervals' worse ends: of two points of equal loss,
+    the one more surely on target has the smaller."""
+    return sum(target.worst_miss(measures.get(target.measure, Estimate(None))) for target in targets)
 
 
 def point_key(point: Mapping[str, Any]) -> str:
@@ -498,8 +510,10 @@ class TuneResult:
     database: str
 
     def ranked(self) -> list[Tried]:
-        """The points, best (least loss) first; ties by the order tried."""
-        return sorted(self.points, key=lambda t: (t.loss, t.number))
+        """The points, best (least loss) first; of equal loss, the one more surely on target
+        (:func:`worst_loss`), then the one tried first."""
+        targets = self.tuning.targets
+        return sorted(self.points, key=lambda t: (t.loss, worst_loss(targets, t.measures), t.number))
 
     def as_json(self) -> dict[str, Any]:
         """Everything the tune's report shows, JSON-ready (``format`` :data:`FORMAT`)."""
@@ -510,7 +524,7 @@ class TuneResult:
         for tried, name in zip(self.points, self.names):
             points.append({
                 "number": tried.number, "experiment": name, "point": tried.point, "own": tried.point == own,
-                "loss": tried.loss,
+                "loss": tried.loss, "worst_loss": worst_loss(tuning.targets, tried.measures),
                 "measures": {key: tried.measures.get(key, Estimate(None)).as_json() for key in keys},
                 "misses": {t.measure: t.miss(tried.measures.get(t.measure, Estimate(None))) for t in tuning.targets},
                 "verdicts": {t.measure: t.verdict(tried.measures.get(t.measure, Estimate(None)))

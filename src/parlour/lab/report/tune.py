@@ -82,7 +82,8 @@ def _best_sentence(numbers: Mapping[str, Any]) -> str:
     said = [f"{t['text']} {_WORDS[best['verdicts'][t['measure']]]} "
             f"({value_of(t, best['measures'][t['measure']]['value'])})" for t in numbers["targets"]]
     zero = sum(p["loss"] == 0 for p in numbers["points"])
-    tied = f" {zero} of the points meet every target by their estimates; the first tried is shown." if zero > 1 else ""
+    tied = (f" {zero} points meet every target by their estimates; first is the one whose intervals reach least "
+            f"beyond the targets." if zero > 1 else "")
     return (f"Best of {len(numbers['points'])} points tried: {_point_text(best['point'])}, loss {best['loss']:.2f} "
             f"steps: {'; '.join(said)}.{tied}")
 
@@ -110,7 +111,8 @@ def tune_blocks(numbers: Mapping[str, Any], plot: str | None = PLOT) -> list[Blo
         Text("A point's loss is the sum of its targets' misses from the estimate, in steps: "
              + "; ".join(f"{t['text']}: {_step_text(t)}" for t in targets)
              + ". Aiming at a value counts as met within half a step of it. A loss of 0 means every estimate meets "
-               "its target; the intervals say how sure that is."),
+               "its target; the intervals say how sure that is. Points of equal loss are ranked by the misses at "
+               "their intervals' worse ends."),
     ]
     if any(p["verdicts"][t["measure"]] == "unmeasured" for p in numbers["points"] for t in targets):
         blocks.append(Text("Some points gave no estimate of a target's measure (deal luck when every deal was "
@@ -167,7 +169,8 @@ def draw_tune_plot(numbers: Mapping[str, Any], path: Path) -> str:
                 error = None if ci is None else [[y - ci[0] * scale], [ci[1] * scale - y]]
                 mine = p["number"] == best
                 ax.errorbar(x, y, yerr=error, fmt="*" if mine else "o", color="#d62728" if mine else "#1f77b4",
-                            markersize=11 if mine else 5, alpha=1.0 if mine else 0.55, capsize=2, elinewidth=0.8)
+                            markersize=11 if mine else 5, alpha=1.0 if mine else 0.55, capsize=2, elinewidth=0.8,
+                            zorder=3 if mine else 2)
             bottom, top = ax.get_ylim()
             ax.axhspan(bottom if target["low"] is None else target["low"] * scale,
                        top if target["high"] is None else target["high"] * scale,
