@@ -119,7 +119,7 @@ def tune_command(
                                progress=lambda n: progress.advance(matches, n), tried=tried)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted:[/yellow] finished matches are stored; run the same command to continue "
-                  "(it tries the same points)")
+                  "(it tries the same points)", soft_wrap=True)
         raise typer.Exit(130) from None
     except ValueError as exc:
         raise _fail(str(exc)) from None
