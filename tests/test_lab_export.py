@@ -111,7 +111,8 @@ def test_a_row_per_measure_and_per_compared_measure_as_the_report_says(db: Path,
     store = Store(db)
     numbers = report.build(store, None, sample=SAMPLE)
     measures = read(exported / "measures.csv")
-    keys = ["first_player", "luck", "choices", "decided", "comebacks", "minutes", "moves", "rounds", "draws", "compensation"]
+    keys = ["first_player", "luck", "choices", "decided", "comebacks", "minutes", "moves", "rounds", "draws",
+            "compensation"]
     assert len(measures) == 3 * len(keys)
     found = {(row["experiment"], row["measure"]): row for row in measures}
     for section in numbers["experiments"]:

@@ -28,6 +28,7 @@ from parlour.cli_review import review_command
 from parlour.export_command import export_command
 from parlour.game import Game, MissingRulesError, Option, State
 from parlour.learn_command import learn_command
+from parlour.tune_command import tune_command
 
 try:  # typer 0.2x carries its own click; before, it used click's exceptions
     from typer import TyperException as UsageProblem
@@ -841,8 +842,8 @@ def _database_error(db: str, exc: BaseException) -> typer.Exit:
     return _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}")
 
 
-# -- export --
 lab.command("export")(export_command)
+lab.command("tune")(tune_command)
 
 
 @lab.command("report")

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from parlour import games
 from parlour.lab import report
 from parlour.lab.arena import player_labels
+from parlour.lab.report.designer import designer_measures, ends
 from parlour.lab.report.load import Played, load_played
 from parlour.lab.studies import value_text
 from parlour.store import Experiment, Match, Store
@@ -45,61 +46,6 @@ class Written:
 
     path: Path
     rows: int
-
-
-@dataclass(frozen=True)
-class MeasureValue:
-    """One designer measure of one experiment: its value, 95% interval and what it is counted over."""
-
-    key: str
-    value: float | None
-    low: float | None
-    high: float | None
-    units: int | None
-    unit: str | None
-
-
-def _ends(ci: Sequence[float | None] | None) -> tuple[float | None, float | None]:
-    return (None, None) if ci is None else (ci[0], ci[1])
-
-
-def _measure(key: str, found: Mapping[str, Any] | None, value: str, ci: str, units: int | None,
-             unit: str | None) -> MeasureValue:
-    """A measure read from a part of an experiment's section (None when the part is missing)."""
-    if found is None:
-        return MeasureValue(key, None, None, None, None, None)
-    return MeasureValue(key, found.get(value), *_ends(found.get(ci)), units, unit)
-
-
-def designer_measures(section: Mapping[str, Any]) -> list[MeasureValue]:
-    """The designer's measures of one experiment's report section (``report.build``'s
-    ``experiments``), by the keys the lab shares: ``first_player``, ``luck``, ``choices``,
-    ``decided``, ``comebacks``, ``minutes``, ``moves``, ``rounds``, ``draws``; and ``compensation``
-    (:func:`parlour.lab.report.compensation.points`).  A measure the section
-    has no data for (luck without duplicate deals, choices without replays) has no value."""
-    units, unit = section["units"], section["unit"]
-    wins, length = section["wins"], section["length"]
-    luck = section["deal_vs_players"]
-    play = section["play"]
-    measures = [
-        _measure("first_player", wins["by_position"][0], "rate", "ci", units, unit),
-        _measure("luck", None if luck is None else luck["by_position"][0], "icc", "ci",
-                 None if luck is None else luck["deals"], "deals"),
-        _measure("choices", None if play is None else play["real_choices"], "share", "ci",
-                 None if play is None else play["sample"], "sampled matches"),
-        _measure("decided", None if play is None else play["decided_at"], "mean", "ci",
-                 None if play is None else play["decided_at"]["units"], unit),
-        _measure("comebacks", None if play is None else play["halfway_comebacks"], "share", "ci",
-                 None if play is None else len(play["halfway_comebacks"]["per_unit"]), unit),
-        _measure("minutes", section["duration"]["minutes"], "mean", "mean_ci", units, unit),
-        _measure("moves", length["moves_per_match"], "mean", "mean_ci", units, unit),
-        _measure("rounds", length["rounds_per_match"], "mean", "mean_ci", units, unit),
-        _measure("draws", wins["draws"], "rate", "ci", units, unit),
-    ]
-    found = section["compensation"]
-    measures.append(_measure("compensation", found, "points", "ci", None if found is None else found["units"],
-                             None if found is None else found["unit"]))
-    return measures
 
 
 class _Options:
@@ -195,7 +141,7 @@ def _comparison_rows(comparisons: Sequence[Mapping[str, Any]]) -> Iterator[list[
         for metric in comparison["metrics"]:
             for i in range(1, len(names)):
                 difference = metric["differences"][i] or {}
-                low, high = _ends(difference.get("ci"))
+                low, high = ends(difference.get("ci"))
                 yield [comparison["study"], comparison["baseline"], names[i], metric["key"], metric["metric"],
                        metric["values"][0], metric["values"][i], difference.get("difference"), low, high,
                        metric["p_values"][i], metric["p_adjusted"][i], metric["tests"][i]]

@@ -81,7 +81,7 @@ def _numbers(store: Store, played: Sequence[Played], settings: Settings) -> dict
         numbers["comparisons"].append(comparison)
     robustness(numbers["comparisons"], played)
     numbers["headlines"] = [{"name": p.experiment.name, "bots": who_played(p),
-                             "measures": headline(p, sections[p.experiment.name], settings.seconds_per_move)}
+                             "measures": headline(sections[p.experiment.name])}
                             for p in played]
     numbers["summary"] = summary(numbers)
     return numbers

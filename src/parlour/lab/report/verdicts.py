@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from parlour.lab import spec
+from parlour.lab.report.designer import measure_map
 from parlour.lab.report.load import FloatArray, IntArray, Played
 from parlour.lab.report.numbers import ALPHA, by_unit, finite, welch_p
 from parlour.lab.spec import StudyShape
@@ -265,22 +266,16 @@ def _luck_test(a: Played, b: Played, pair: bool) -> Test | None:
                 min(len(deals_a), len(deals_b)), None, f"jackknife over {len(deals_a)} and {len(deals_b)} deals")
 
 
-def measure_value(measure: Measure, p: Played, section: dict[str, Any], seconds: float) -> dict[str, Any] | None:
-    """One experiment's value of a measure with its 95% interval (None where it cannot say)."""
-    if measure.key == "luck":
-        deal = section.get("deal_vs_players")
-        first = None if deal is None else deal["by_position"][0]
-        if first is None or first.get("icc") is None:
-            return None
-        return {"value": first["icc"], "ci": first.get("ci"), "raw": first.get("icc_raw")}
-    assert measure.units is not None
-    found = measure.units(p, section, seconds)
-    if found is None or not len(found[1]):
+def measure_value(measure: Measure, section: dict[str, Any]) -> dict[str, Any] | None:
+    """One experiment's value of a measure with its 95% interval, as its section of the report gives
+    it (:mod:`~parlour.lab.report.designer`); None where it cannot say."""
+    found = measure_map(section).get(measure.key)
+    if found is None or found.value is None:
         return None
-    mean, low, high = t_interval(found[1].tolist())
-    if low is not None and high is not None and measure.rate:
-        low, high = max(0.0, low), min(1.0, high)
-    return {"value": mean, "ci": None if low is None else [low, high]}
+    value = {"value": found.value, "ci": None if found.low is None or found.high is None else [found.low, found.high]}
+    if measure.key == "luck":
+        value["raw"] = section["deal_vs_players"]["by_position"][0].get("icc_raw")
+    return value
 
 
 def _verdict(measure: Measure, test: Test, adjusted: float | None, alpha: float, smallest: float,
@@ -361,7 +356,7 @@ def verdict_table(group: Sequence[Played], sections: Mapping[str, dict[str, Any]
     order = [BY_KEY[primary], *(m for m in MEASURES if m.key != primary)]
     rows: list[dict[str, Any]] = []
     for measure in order:
-        values = [measure_value(measure, p, sections[p.experiment.name], seconds) for p in group]
+        values = [measure_value(measure, sections[p.experiment.name]) for p in group]
         if values[0] is None and all(v is None for v in values):
             continue
         tests: list[Test | None] = []
@@ -415,12 +410,12 @@ def verdict_table(group: Sequence[Played], sections: Mapping[str, dict[str, Any]
             "family_sizes": {"primary": len(families[True]), "secondary": len(families[False])}, "rows": rows}
 
 
-def headline(p: Played, section: dict[str, Any], seconds: float) -> list[dict[str, Any]]:
+def headline(section: dict[str, Any]) -> list[dict[str, Any]]:
     """One experiment's value of every measure it can give, with its 95% interval: the first
     table of a report whose experiments form no study."""
     found = []
     for measure in MEASURES:
-        value = measure_value(measure, p, section, seconds)
+        value = measure_value(measure, section)
         if value is not None:
             found.append({"key": measure.key, "measure": measure.label, "rate": measure.rate, **value})
     return found
