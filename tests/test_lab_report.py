@@ -680,6 +680,11 @@ def test_skill_depth_and_deal_luck(shaped: tuple[Store, dict[str, Any]]) -> None
         shares = per_deal_shares(store, row["experiment"], 0)
         assert row["rate"] == pytest.approx(statistics.fmean(shares))
         assert row["pays"] is (row["ci"] is not None and row["ci"][0] > 0)
+        # Six deals cannot say where doubling stops: a "no" is "too few deals" unless it could have seen 5 points.
+        seen = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * statistics.stdev(shares) / math.sqrt(len(shares))
+        assert row["power"]["detectable"] == pytest.approx(seen)
+        assert row["verdict"] == ("pays" if row["pays"] else "stops" if seen <= 0.05 else "too_few")
+    assert not any("doubling stops paying" in line for line in numbers["summary"])
     luck = next(c for c in numbers["comparisons"] if c["study"] == "deal luck")["findings"]["luck"]
     assert [row["bots"] for row in luck] == ["random#1, random#2", "easy#1, easy#2"]
     for row in luck:

@@ -192,3 +192,20 @@ def test_the_page_opens_with_the_verdicts_and_a_table_of_contents(lab: tuple[Sto
         assert f'id="{anchor}"' in page  # every entry of the contents leads somewhere
     assert "Seat balance: the first player&#x27;s win rate ★ primary" in page
     assert "fixed by the rules" in page
+
+
+def test_seats_that_should_be_alike_are_commented(lab: tuple[Store, list[plan.ExperimentSpec]]) -> None:
+    """The same bot in every seat makes the seats interchangeable: a seat that wins clearly more after
+    Holm's correction over the seats is named as a fault to look for; chance among seats is called so."""
+    from parlour.lab.report.experiment import Settings, experiment_numbers
+    from parlour.lab.report.load import load_played
+
+    store, specs = lab
+    (p,) = load_played(store, [specs[0].name])
+    note = experiment_numbers(p, store, Settings(sample=0))["wins"]["seats_note"]
+    assert note is None or "within chance" in note
+    p.share[:] = 0.0
+    p.share[: 4 * len(p.share) // 5, 0] = 1.0  # plant: seat 0 wins four matches in five, seat 1 the rest
+    p.share[4 * len(p.share) // 5:, 1] = 1.0
+    planted = experiment_numbers(p, store, Settings(sample=0))["wins"]["seats_note"]
+    assert planted is not None and "seat 0" in planted and "look for a fault" in planted

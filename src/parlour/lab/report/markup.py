@@ -54,6 +54,8 @@ Cell: TypeAlias = "str | Link"
 class Table:
     headers: list[str]
     rows: Sequence[Sequence[Cell]]
+    words: bool = False
+    """Cells of words rather than figures: aligned left, as text is read."""
 
 
 Block: TypeAlias = "Heading | Text | List | Image | Table | Contents"
@@ -67,6 +69,7 @@ table { border-collapse: collapse; margin: 0.8rem 0 1.2rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f0f0f0; }
+table.words td, table.words th { text-align: left; vertical-align: top; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.5rem 0; }
 p.warning { background: #fff4e0; border-left: 4px solid #e08a00; padding: 0.5rem 0.8rem; }
 nav.contents ul { list-style: none; padding-left: 0; columns: 2; max-width: 60rem; }
@@ -97,7 +100,8 @@ def html_page(blocks: Sequence[Block]) -> str:
         else:
             head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
             body = "".join("<tr>" + "".join(f"<td>{_html_cell(c)}</td>" for c in row) + "</tr>" for row in block.rows)
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            table = '<table class="words">' if block.words else "<table>"
+            parts.append(f"{table}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
 

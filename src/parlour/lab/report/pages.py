@@ -466,26 +466,27 @@ def _anchor(text: str) -> str:
 
 
 def _verdict_cell(row: dict[str, Any], cell: dict[str, Any] | None, value: dict[str, Any] | None) -> str:
-    """A variant's cell of the verdict table: its value, the change from the baseline with its
-    interval, and the verdict with its power."""
+    """A variant's cell of the verdict table: the verdict first (in capitals when it is a clear
+    change), then the value, the change from the baseline with its interval and p, and for a "no"
+    its power."""
     rate = row["rate"]
     if value is None:
         return "—"
     if cell is None:
         return measure_text(rate, value["value"]) + measure_interval(rate, value.get("ci"))
-    ci = cell["ci"]
-    change = measure_change(rate, cell["difference"]) + change_interval(rate, ci)
+    p = "" if cell["p_adjusted"] is None else f", p {cell['p_adjusted']:.2g}"
+    figures = (f"{measure_text(rate, value['value'])}, {measure_change(rate, cell['difference'])}"
+               f"{change_interval(rate, cell['ci'])}{p}")
     power = cell["power"]
     verdict = cell["text"].upper() if cell["verdict"] in ("up", "down") else cell["text"]
     if cell["verdict"] == "none":
-        verdict += f" (could have seen {measure_size(rate, power['detectable'])})"
+        figures += f"; could have seen {measure_size(rate, power['detectable'])}"
     elif cell["verdict"] == "too_few":
         more = None if cell.get("stop") is None else cell["stop"]["more"]
-        verdict += f" (sees only {measure_size(rate, power['detectable'])}" + (
-            f"; ~{more:,} more for {measure_size(rate, power['smallest'])})" if more else
-            "" if power["needed"] is None else f"; ~{power['needed']:,} for {measure_size(rate, power['smallest'])})")
-    p = "" if cell["p_adjusted"] is None else f", p {cell['p_adjusted']:.2g}"
-    return f"{measure_text(rate, value['value'])}: {change}{p} — {verdict}"
+        figures += f"; sees only {measure_size(rate, power['detectable'])}" + (
+            f", ~{more:,} more for {measure_size(rate, power['smallest'])}" if more else
+            "" if power["needed"] is None else f", ~{power['needed']:,} for {measure_size(rate, power['smallest'])}")
+    return f"{verdict}: {figures}"
 
 
 def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
@@ -512,16 +513,16 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
                            f"variant less the baseline, {verdicts['unit'][:-1]} by {verdicts['unit'][:-1]} when they "
                            "share their seeds, with its 95% interval; a 'no' says the smallest change the study "
                            "could have seen (80% power)."))
-    if "verdicts" in comparison.get("plots", {}):
-        blocks.append(Image(comparison["plots"]["verdicts"], "Each variant's change from the baseline, measure "
-                                                              "by measure, with 95% intervals"))
     headers = ["measure", f"V1 {_short(names[0], study)} (baseline)",
                *(f"V{i + 1} {_short(name, study)}" for i, name in enumerate(names[1:], 1))]
     rows: list[list[Cell]] = []
     for row in verdicts["rows"]:
         label = row["measure"] + (" ★ primary" if row["primary"] else "")
         rows.append([label, *(_verdict_cell(row, cell, value) for cell, value in zip(row["cells"], row["values"]))])
-    blocks.append(Table(headers, rows))
+    blocks.append(Table(headers, rows, words=True))
+    if "verdicts" in comparison.get("plots", {}):
+        blocks.append(Image(comparison["plots"]["verdicts"], "Each variant's change from the baseline, measure "
+                                                              "by measure, with 95% intervals"))
     if primary is not None:
         stops = []
         for i in range(1, len(names)):
