@@ -17,13 +17,18 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
 from parlour import games, record
+from parlour.cli_common import check_database_path as _check_database_path
+from parlour.cli_common import console, err
+from parlour.cli_common import database_error as _database_error
+from parlour.cli_common import fail as _fail
+from parlour.cli_common import open_store as _store
+from parlour.cli_common import seats as _seats
 from parlour.cli_review import review_command
 from parlour.export_command import export_command
 from parlour.game import Game, MissingRulesError, Option, State
@@ -73,14 +78,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """Say what is wrong in one line (never markup, never wrapped) and exit with ``code``."""
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
 
 
 def _game(game_id: str) -> Game:
@@ -88,20 +85,6 @@ def _game(game_id: str) -> Game:
         return games.get(game_id)
     except ValueError as exc:
         raise _fail(str(exc)) from None
-
-
-def _seats(text: str, flag: str = "--players") -> list[str]:
-    """Players given as ``A,B,…``; a bot's own settings keep their commas
-    (``random,ismcts:iterations=400,rollout=random`` is two players)."""
-    specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        if specs and ":" in specs[-1] and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    if not any(specs):
-        raise _fail(f"{flag} names nobody (give them comma-separated, like {flag} hard,hard)")
-    return specs
 
 
 def _options(game: Game, pairs: list[str]) -> dict[str, Any]:
@@ -808,38 +791,6 @@ def lab_luck_command(
                             options=values, rounds_only=rounds_only, name=name)
 
     _play_lab(specs, db=db, jobs=jobs, backend=backend, address=address, check_robust=check_robust)
-
-
-def _store(db: str) -> Any:
-    """The lab database at ``db`` (a file or a URL), or one line saying why it cannot be opened."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from parlour.store import Store
-
-    _check_database_path(db)
-    try:
-        return Store(db)
-    except (SQLAlchemyError, ImportError, OSError, ValueError) as exc:
-        raise _database_error(db, exc) from None
-
-
-def _check_database_path(db: str, example: str = "lab.sqlite") -> None:
-    """A database given as a file path must name a file in a folder that exists."""
-    if "://" in db:
-        return
-    if Path(db).is_dir():
-        raise _fail(f"--db {db} is a folder; name the database file, like {Path(db) / example}")
-    if not Path(db).absolute().parent.is_dir():
-        raise _fail(f"--db {db}: there is no folder {Path(db).parent}")
-
-
-def _database_error(db: str, exc: BaseException) -> typer.Exit:
-    """A database that cannot be opened, in one line: the database's own words, not SQLAlchemy's wrapping."""
-    from sqlalchemy.exc import DBAPIError
-
-    cause = exc.orig if isinstance(exc, DBAPIError) else exc
-    lines = str(cause).strip().splitlines()
-    return _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}")
 
 
 lab.command("export")(export_command)

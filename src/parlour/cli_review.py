@@ -7,24 +7,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from parlour import bots, narrate, record, review
-
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+from parlour.cli_common import console, err
+from parlour.cli_common import fail as _fail
 
 LEGEND = ("points: expected round score over your opponents (the mean of them); a move is a mistake only when "
           "its loss is larger than the search's 95% margin on both moves")
 """What the numbers of a review mean: printed under every review."""
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """Say what is wrong in one line, as every parlour command does, and exit with ``code``."""
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
 
 
 def review_command(

@@ -7,17 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
-
-def _fail(message: str) -> typer.Exit:
-    """Say what is wrong in one line and exit with 2, as every parlour command does."""
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(2)
+from parlour.cli_common import console, err, fail
 
 
 def export_command(
@@ -40,17 +32,17 @@ def export_command(
     from parlour.store import Store
 
     if "://" not in db and Path(db).is_dir():
-        raise _fail(f"--db {db} is a folder; name the database file, like {Path(db) / 'lab.sqlite'}")
+        raise fail(f"--db {db} is a folder; name the database file, like {Path(db) / 'lab.sqlite'}")
     if "://" not in db and not Path(db).exists():
-        raise _fail(f"no lab database at {db} (run 'parlour lab run' first)")
+        raise fail(f"no lab database at {db} (run 'parlour lab run' first)")
     try:
         store = Store(db)
         export.check(store, experiments, out)
     except ValueError as exc:  # --out is a file, no experiments, an unknown experiment
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except (SQLAlchemyError, ImportError, OSError) as exc:
         cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-        raise _fail(f"cannot open the database {db}: {cause[0] if cause else type(exc).__name__}") from None
+        raise fail(f"cannot open the database {db}: {cause[0] if cause else type(exc).__name__}") from None
     progress = Progress(TextColumn("[bold]export"), BarColumn(), MofNCompleteColumn(), TextColumn("steps"),
                         TimeRemainingColumn(), console=err)
     task = progress.add_task("export", total=None)
@@ -60,6 +52,6 @@ def export_command(
                                     sample=sample,
                                     advance=lambda done, total: progress.update(task, completed=done, total=total))
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     for item in written:
         console.print(f"wrote {escape(str(item.path))} ({item.rows} rows)", soft_wrap=True)

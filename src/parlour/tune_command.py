@@ -10,34 +10,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour import games
-
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+from parlour.cli_common import console, err, fail, open_store, seats
 
 TARGET_HELP = ("what to aim at, comma-separated: NAME=VALUE, NAME=LOW..HIGH, NAME<=VALUE or NAME>=VALUE; the "
                "names: first_player, luck, choices, decided, draws (shares from 0 to 1), minutes, moves, rounds")
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """Say what is wrong in one line, as every parlour command does, and exit with ``code``."""
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
-def _players(text: str) -> list[str]:
-    """Players given as ``A,B,…``, a bot's own settings keeping their commas, as ``lab run`` reads them."""
-    specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
-        if specs and ":" in specs[-1] and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs
 
 
 def _fixed(game_id: str, pairs: list[str]) -> dict[str, Any]:
@@ -86,20 +66,20 @@ def tune_command(
     from parlour.lab.report.tune import FORMATS, write_tune
 
     if fmt not in FORMATS:
-        raise _fail(f"--format must be {', '.join(FORMATS)}, not {fmt!r}")
+        raise fail(f"--format must be {', '.join(FORMATS)}, not {fmt!r}")
     if out.exists() and not out.is_dir():
-        raise _fail(f"--out {out} is a file; the tune's report is a folder (of the page and its plot)")
+        raise fail(f"--out {out} is a file; the tune's report is a folder (of the page and its plot)")
     try:
         game = games.get(game_id)
         searched = [pair for pair in option or [] if ".." in pair or "," in pair]
-        seats = _players(players) if players is not None else ["medium"] * game.players
-        tuning = tune.make_tuning(game.id, searched, target, seats, deals=deals,
+        bots = seats(players) if players is not None else ["medium"] * game.players
+        tuning = tune.make_tuning(game.id, searched, target, bots, deals=deals,
                                   options=_fixed(game.id, [p for p in option or [] if p not in searched]),
                                   seed=seed, noise=noise, rounds_only=rounds_only, name=name,
                                   seconds_per_move=seconds_per_move, sample=sample)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
-    store = _open(db)
+        raise fail(str(exc)) from None
+    store = open_store(db)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[unit]}"), TimeElapsedColumn(), console=err)
     counted = progress.add_task(tuning.study[:40], total=points, unit="points")
@@ -122,7 +102,7 @@ def tune_command(
                   "(it tries the same points)", soft_wrap=True)
         raise typer.Exit(130) from None
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     numbers = result.as_json()
     path = write_tune(numbers, out, fmt)
     _print_best(numbers)
@@ -148,17 +128,3 @@ def _print_best(numbers: dict[str, Any]) -> None:
                       f"{best['verdicts'][target['measure']]}", soft_wrap=True)
 
 
-def _open(db: str) -> Any:
-    """The lab database at ``db``, or one line saying why it cannot be opened."""
-    from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-
-    from parlour.store import Store
-
-    if "://" not in db and (Path(db).is_dir() or not Path(db).absolute().parent.is_dir()):
-        raise _fail(f"--db {db}: name a database file in a folder that exists, like lab.sqlite")
-    try:
-        return Store(db)
-    except (SQLAlchemyError, ImportError, OSError, ValueError) as exc:
-        cause = exc.orig if isinstance(exc, DBAPIError) else exc
-        lines = str(cause).strip().splitlines()
-        raise _fail(f"cannot open the database {db}: {lines[0] if lines else type(cause).__name__}") from None

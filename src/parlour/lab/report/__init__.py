@@ -1,28 +1,32 @@
 """The designers' report: what the lab's stored matches say about a game.
 
-First a summary in plain sentences.  Then, for every experiment: score
-distributions by seat and by position, win rates with 95% intervals (the
-first-player advantage, also in Elo points), round and match length, how often
-each scoring event happens and how rounds end, and — for duplicate deals — how
-much of a result the deal decides, with a warning instead when the bots played
-a deal's seatings identically.  Every interval and test counts independent
-units: deals when deals are duplicated, matches otherwise.  The variants of
-each study (one plan) are then compared with its baseline, deal by deal when
-they share their seeds, with Holm's correction over all the tests of a table
-and a stop rule for the first player's win rate.  Experiments of different
-studies are never compared.
+First the verdicts: for each study (one plan) a table with a row per designer measure (seat
+balance, deal luck, real choices, when a round is decided, comebacks, length, draws) and a column
+per variant, each a paired difference from the baseline with its 95% interval and a plain verdict
+with its power; the study's primary question tested on its own, the other measures corrected
+together (Holm); restricted play and skill depth lead with their own verdicts; a seat edge comes
+with the points that would even it out.  Then a table of contents, a summary in plain sentences
+and, for every experiment: score distributions by seat and by position, win rates with 95%
+intervals (the first-player advantage, also in Elo points), round and match length, how often each
+scoring event happens and how rounds end, how much the deal decides (for duplicate deals), the
+measures of play from replayed records, duration and anomalies.  Every interval and test counts
+independent units: deals when deals are duplicated, matches otherwise.  The variants of each study
+are then compared with its baseline measure by measure in an exploratory table.  Experiments of
+different studies are never compared.
 
-:func:`build` gives the numbers as JSON-ready data; :func:`write` adds the
-plots (PNG) and renders an HTML page, a Markdown page or a JSON file.  The
-numbers come from the store's match, round and event rows alone: no record
-is replayed, so a report over tens of thousands of matches stays quick.
+:func:`build` gives the numbers as JSON-ready data; :func:`write` adds the plots (PNG) and renders an
+HTML page, a Markdown page or a JSON file.  The numbers come from the store's match, round and event
+rows, and a sample of records replayed for the measures of play.
 
 The package, one job a module: :mod:`~parlour.lab.report.load` reads the store into arrays;
 :mod:`~parlour.lab.report.numbers` holds the small statistics; :mod:`~parlour.lab.report.experiment`
-gives one experiment's section, :mod:`~parlour.lab.report.compare` a study's variants against its
-baseline, :mod:`~parlour.lab.report.studies` what the study's shape asks; :mod:`~parlour.lab.report.summary`
-words the summary; :mod:`~parlour.lab.report.plots` draws, :mod:`~parlour.lab.report.pages` lays out
-the page and :mod:`~parlour.lab.report.markup` renders it as HTML or Markdown.
+gives one experiment's section, :mod:`~parlour.lab.report.designer` reads the designer's measures
+from it, :mod:`~parlour.lab.report.compensation` finds the points that even a seat's edge;
+:mod:`~parlour.lab.report.verdicts` gives a study's verdict table, :mod:`~parlour.lab.report.compare`
+its exploratory table, :mod:`~parlour.lab.report.studies` what the study's shape asks;
+:mod:`~parlour.lab.report.summary` words the summary; :mod:`~parlour.lab.report.plots` draws,
+:mod:`~parlour.lab.report.pages` lays out the page and :mod:`~parlour.lab.report.markup` renders it
+as HTML or Markdown; :mod:`~parlour.lab.report.tune` is the page of a search over rule values.
 """
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from parlour import games
 from parlour.lab.report.load import position_name
 from parlour.lab.report.markup import Block, Cell, Contents, Heading, Image, Link, List, Table, Text
-from parlour.lab.report.summary import about_bots, compensation_sentence, luck_text
+from parlour.lab.report.summary import about_bots, luck_text, seat_edges
 from parlour.lab.report.text import (
     change_interval,
     change_text,
@@ -537,16 +537,7 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
                                           "more": "more needed" + more}[stop["verdict"]])
         if stops:
             blocks.append(Text("Stop rule (primary question): " + "; ".join(stops) + "."))
-    seats = next((row for row in verdicts["rows"] if row["key"] == "first_player"), None)
-    for i, name in enumerate(names):
-        value = None if seats is None else seats["values"][i]
-        fair = verdicts["fair_share"]
-        if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
-            continue
-        side = "favours" if value["value"] > fair else "is unfair to"
-        blocks.append(Text(f"V{i + 1} {_short(name, study)} {side} the first player ({percent(value['value'])}, "
-                           f"95% interval {ci_text(value['ci'], percent)})."
-                           + compensation_sentence(comparison["compensation"][i])))
+    blocks += [Text(line) for line in seat_edges(comparison)]
     robust = verdicts.get("robust")
     if robust is not None:
         by_key = {row["key"]: row for row in verdicts["rows"]}

@@ -214,16 +214,7 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
             parts.append(f"{_short(names[i], study)}: {text}")
         lines.append(f"Study {study!r} asks about {label} (its primary question, tested on its own against "
                      f"{_short(names[0], study)}): " + "; ".join(parts) + ".")
-    seats = next((row for row in rows if row["key"] == "first_player"), None)
-    for i, name in enumerate(names):
-        value = None if seats is None else seats["values"][i]
-        fair = verdicts["fair_share"]
-        if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
-            continue
-        side = "favours" if value["value"] > fair else "is unfair to"
-        remedy = compensation_sentence(comparison["compensation"][i])
-        lines.append(f"{_short(name, study)} {side} the first player ({whole_pct(value['value'])}, 95% interval "
-                     f"{_interval(value['ci'])})." + remedy)
+    lines += seat_edges(comparison)
     clear, quiet = [], []
     for row in rows:
         if row["primary"]:
@@ -256,6 +247,23 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
         lines.append(f"Study {study!r}: the variants were not all played by the same bots "
                      f"({'; '.join(dict.fromkeys(comparison['bots']))}): a difference may come from the bots, "
                      "not the rules.")
+    return lines
+
+
+def seat_edges(comparison: dict[str, Any]) -> list[str]:
+    """A sentence for each variant whose first player's 95% interval misses the fair share, with the
+    points that would even it out (:mod:`~parlour.lab.report.compensation`)."""
+    verdicts = comparison["verdicts"]
+    seats = next((row for row in verdicts["rows"] if row["key"] == "first_player"), None)
+    lines = []
+    for i, name in enumerate(comparison["experiments"]):
+        value = None if seats is None else seats["values"][i]
+        fair = verdicts["fair_share"]
+        if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
+            continue
+        side = "favours" if value["value"] > fair else "is unfair to"
+        lines.append(f"{_short(name, comparison['study'])} {side} the first player ({whole_pct(value['value'])}, 95% "
+                     f"interval {_interval(value['ci'])})." + compensation_sentence(comparison["compensation"][i]))
     return lines
 
 
