@@ -209,3 +209,20 @@ def test_seats_that_should_be_alike_are_commented(lab: tuple[Store, list[plan.Ex
     p.share[4 * len(p.share) // 5:, 1] = 1.0
     planted = experiment_numbers(p, store, Settings(sample=0))["wins"]["seats_note"]
     assert planted is not None and "seat 0" in planted and "look for a fault" in planted
+
+
+def test_skill_is_set_side_by_side_across_games(tmp_path: Path) -> None:
+    """Ladders of two games in one report: one table of each game's widest pairing on the Elo scale."""
+    from parlour.lab import ladder
+
+    store = Store(tmp_path / "lab.sqlite")
+    specs = [*ladder.ladder_specs("twenty", ["random", "easy"], matches=6, seed=1),
+             *ladder.ladder_specs("minus-twenty", ["random", "easy"], matches=6, seed=1)]
+    runner.run(specs, store, jobs=1)
+    numbers = report.build(store, sample=0)
+    assert sorted(item["game"] for item in numbers["ladders"]) == ["minus-twenty", "twenty"]
+    page = report.write(store, None, tmp_path / "out", sample=0).read_text(encoding="utf-8")
+    across = page[page.index("Skill across games"):]
+    for item in numbers["ladders"]:
+        (row,) = item["pairings"]
+        assert f"{row['stronger']} over {row['weaker']}" in across and item["game_name"] in across

@@ -137,6 +137,11 @@ _EXPLAIN = {
         "rewards skill; levels that stand close together mean the cards decide much. The report does not "
         "anchor this to chess (their 'x%-chess' needs a chess rating pool, which parlour does not have)."
     ),
+    "across": (
+        "One scale for every game: for each game whose ladder is in this report, its widest pairing of bot "
+        "levels as an Elo gap. A game whose strongest level stands far above its weakest rewards skill more than "
+        "one whose levels sit close together; compare games at the same levels (their ladders name them)."
+    ),
     "compare": (
         "Every measure of the stored matches, each variant against the baseline V1: the difference of the means "
         "with its 95% interval, and the p-value of the test named in the last column. Variants run with the "
@@ -591,6 +596,14 @@ def page_blocks(numbers: dict[str, Any]) -> list[Block]:
         body += _experiment_blocks(number, section)
     for comparison in numbers["comparisons"]:
         body += _comparison_blocks(comparison)
+    if len(numbers["ladders"]) > 1:
+        spreads = [(ladder["game_name"], max(ladder["pairings"], key=lambda row: row["elo"] or 0))
+                   for ladder in numbers["ladders"]]
+        spreads.sort(key=lambda item: -(item[1]["elo"] or 0))
+        body += [Heading(2, "Skill across games"), Text(_EXPLAIN["across"]),
+                 Table(["game", "widest pairing", "stronger wins", "Elo gap (95%)"],
+                       [[game, f"{row['stronger']} over {row['weaker']}", percent(row["rate"]), _elo_text(row)]
+                        for game, row in spreads])]
     for ladder in numbers["ladders"]:
         body += [Heading(2, f"Skill against chance: the ladder of {ladder['game_name']}"), Text(_EXPLAIN["ladder"]),
                  Table(["stronger", "weaker", "matches", "stronger wins", "95% interval", "Elo gap (95%)"],
