@@ -511,6 +511,11 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
                    *_depth_blocks(findings["depth"], comparison)]
     if findings["matters"] is not None or findings["depth"] is not None:
         blocks.append(Heading(4, "Every measure against the baseline"))
+    bots = comparison["bots"]
+    blocks.append(Text("Played by " + (bots[0] if comparison["same_bots"] else "; ".join(
+        f"V{i + 1}: {who}" for i, who in enumerate(bots))) + f", {comparison['unit']} shared by the variants "
+        "when they share their seed. Luck, choices and the rest move with the bots and their slips "
+        "(--check-robust plays the study again to see which verdicts hold)."))
     if primary is not None:
         blocks.append(Text(f"Primary question: {primary['measure'].lower()}, tested on its own "
                            f"({verdicts['family_sizes']['primary']} test(s), Holm). The other measures are corrected "
