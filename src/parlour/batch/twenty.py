@@ -1,0 +1,550 @@
+"""Twenty, compiled and batched: N matches in flat numpy arrays, one action per match in one call.
+
+A second implementation of :mod:`parlour.games.twenty`, which stays the reference and the home
+of every rule: each compiled function names the function of the rules engine it mirrors, and
+``tests/batch/test_twenty.py`` replays the batched matches through the rules engine (same legal
+moves at every step, same observations, same scores).
+
+* Actions are the indices of ``space("twenty").actions``: ``play <card>`` by card code (0–51).
+* A slot always holds a match with a player to move: when a round ends the next one is dealt at
+  once (as the PettingZoo env does), and when the match ends the slot starts a new match from
+  its seeded stream; :meth:`TwentyBatch.last_record` keeps the finished match until the slot's
+  next step.
+* Rewards (:meth:`TwentyBatch.step`): at the end of a match each seat gets its total less the
+  other's (raw points: the PettingZoo env's ``reward="match"`` with ``reward_scale=1``); 0 before.
+* Deals: slot i's k-th match is dealt from a splitmix64 stream seeded by (seed, i, k) alone
+  (``first`` from it too, as ``new_match(seed=...)`` draws it), so a slot's matches do not depend
+  on the others.  The rules engine's shuffles (Python's ``random``) are not reproduced: records
+  carry their deals.
+* Every option is a parameter of the compiled functions (the pack, ``hand_size``, ``hands``,
+  ``rounds``, ``open_hands``): no recompilation per option.
+
+numba is an optional extra (``parlour[fast]``); this package is the only one that imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from parlour import games
+from parlour.cards import ALL_CARDS
+from parlour.games import twenty as tw
+
+__all__ = ["TwentyBatch", "play_random"]
+
+GAME_ID = "twenty"
+NUM_ACTIONS = 52
+CARDS = 52
+HAND = tw.HAND
+"""The most cards a hand holds (option ``hand_size`` is at most this)."""
+TALLY = tw.MAX_TALLY + 1
+"""The most cards on a tally: the most below 20, and the card that takes it to 20 or more."""
+MOVES = CARDS - tw.REVEALED
+"""The most moves in a round."""
+
+# Card places (``loc``).
+NOWHERE, HAND0, HAND1, ON_TALLY, ASIDE, REVEALED = 0, 1, 2, 3, 4, 5
+"""Where a card is: in the stock or out of the pack, a seat's hand (HAND0 + seat), the tally,
+set aside, revealed."""
+
+# Per-match numbers (columns of ``g``).
+(TO_MOVE, LAST, ROUND, FIRST, BONUS, DEALT, HLEN, TLEN, TVAL, SPOS, MCOUNT, SCORE, TOTAL,
+ PLAYED, FIXED) = (0, 1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 15, 17, 18)
+"""Seat to move; last scorer (−1: none); round index; ``first``; End of Round Bonus; hands dealt
+(2 columns); hand lengths (2); cards on the tally; its value; next stock card (index in the
+round's deck); moves made this round; the round's scores (2); the finished rounds' totals (2);
+matches the slot has finished; 1 when the match's deals were given (:meth:`TwentyBatch.load`)."""
+FIELDS = 19
+
+# Compiled parameters (``params``).
+P_PACK, P_HAND, P_HANDS, P_ROUNDS, P_OPEN = 0, 1, 2, 3, 4
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_SLOT = np.uint64(0xD1B54A32D192ED03)
+
+
+@numba.njit(cache=True)
+def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """splitmix64's finalizer."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _below(rng: npt.NDArray[np.uint64], i: int, k: int) -> int:  # pragma: no cover - compiled
+    """A number in 0 … k−1 from slot i's stream."""
+    rng[i] += _GOLDEN
+    return int((_mix(rng[i]) >> np.uint64(11)) % np.uint64(k))
+
+
+@numba.njit(cache=True)
+def _slot_stream(seed: np.uint64, i: int, played: int) -> np.uint64:  # pragma: no cover - compiled
+    """The stream state of slot i's match number ``played``: a function of (seed, i, played) alone."""
+    s = _mix(seed + _GOLDEN)
+    s = _mix(s + np.uint64(i) * _SLOT)
+    return _mix(s + np.uint64(played) * _GOLDEN)
+
+
+@numba.njit(cache=True)
+def _begin_round(i, g, hand, tally, loc, deals, params):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Set out round ``g[i, ROUND]`` from its deck ``deals[i, round]``: mirrors
+    ``TwentyState._start_round`` (two revealed, a hand to each seat, the rest the stock; the
+    round's starter: seat ``first`` in even rounds, the other seat in odd ones)."""
+    r = g[i, ROUND]
+    hs = params[P_HAND]
+    deck = deals[i, r]
+    for c in range(CARDS):
+        loc[i, c] = NOWHERE
+    a = deck[0]
+    b = deck[1]
+    loc[i, a] = REVEALED
+    loc[i, b] = REVEALED
+    va = min(a // 4 + 1, 10)
+    vb = min(b // 4 + 1, 10)
+    diff = abs(va - vb)
+    g[i, BONUS] = diff if diff else 10
+    for s in range(2):
+        for k in range(hs):
+            c = deck[2 + s * hs + k]
+            hand[i, s, k] = c
+            loc[i, c] = HAND0 + s
+        g[i, HLEN + s] = hs
+        g[i, DEALT + s] = 1
+        g[i, SCORE + s] = 0
+    g[i, SPOS] = 2 + 2 * hs
+    g[i, TLEN] = 0
+    g[i, TVAL] = 0
+    g[i, MCOUNT] = 0
+    g[i, LAST] = -1
+    g[i, TO_MOVE] = g[i, FIRST] if r % 2 == 0 else 1 - g[i, FIRST]
+
+
+@numba.njit(cache=True)
+def _deal_round(i, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Deal round ``g[i, ROUND]``: mirrors ``Twenty.random_deal`` (shuffle the pack; with
+    ``open_hands``, every odd round replays the round before's deal with the hands exchanged)."""
+    r = g[i, ROUND]
+    n = params[P_PACK]
+    hs = params[P_HAND]
+    deck = deals[i, r]
+    if g[i, FIXED]:
+        pass
+    elif params[P_OPEN] and r % 2 == 1:
+        prev = deals[i, r - 1]
+        for k in range(n):
+            deck[k] = prev[k]
+        for k in range(hs):
+            deck[2 + k] = prev[2 + hs + k]
+            deck[2 + hs + k] = prev[2 + k]
+    else:
+        for k in range(n):
+            deck[k] = pack[k]
+        for k in range(n - 1, 0, -1):
+            j = _below(rng, i, k + 1)
+            t = deck[k]
+            deck[k] = deck[j]
+            deck[j] = t
+    _begin_round(i, g, hand, tally, loc, deals, params)
+
+
+@numba.njit(cache=True)
+def _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A new match in slot i from its stream: mirrors ``Game.new_match(seed=...)`` (``first`` drawn,
+    round 1 dealt)."""
+    rng[i] = _slot_stream(seed, i, g[i, PLAYED])
+    g[i, FIRST] = _below(rng, i, 2)
+    g[i, FIXED] = 0
+    g[i, ROUND] = 0
+    g[i, TOTAL] = 0
+    g[i, TOTAL + 1] = 0
+    _deal_round(i, g, hand, tally, loc, deals, params, pack, rng)
+
+
+@numba.njit(cache=True)
+def _score(i, g, seat, points):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Mirrors ``TwentyState._score``: points to ``seat``, who becomes the last scorer."""
+    g[i, SCORE + seat] += points
+    g[i, LAST] = seat
+
+
+@numba.njit(cache=True)
+def _apply(i, c, g, hand, tally, loc, deals, moves, rscores, params):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Play card ``c`` for the seat to move: mirrors ``TwentyState.apply`` (Exact Twenty, Beyond
+    Twenty and the tallies of five or more below 20; a new hand for the next seat when its hand
+    is empty; the round's end and its End of Round Bonus).  The card must be in the hand.
+    Returns 0, or 1 when the round ended (its scores added to the totals and kept)."""
+    seat = g[i, TO_MOVE]
+    n = g[i, HLEN + seat]
+    for k in range(n):
+        if hand[i, seat, k] == c:
+            for m in range(k, n - 1):  # keep the hand's order, as the rules engine does
+                hand[i, seat, m] = hand[i, seat, m + 1]
+            break
+    n -= 1
+    g[i, HLEN + seat] = n
+    r = g[i, ROUND]
+    moves[i, r, g[i, MCOUNT]] = c
+    g[i, MCOUNT] += 1
+    value = min(c // 4 + 1, 10) + g[i, TVAL]
+    t = g[i, TLEN]
+    tally[i, t] = c
+    t += 1
+    if value < 20:
+        loc[i, c] = ON_TALLY
+        g[i, TVAL] = value
+        g[i, TLEN] = t
+        if t >= 5:  # Five Tally, Six Tally, …
+            _score(i, g, seat, 15 << (t - 5))
+    else:  # Exact Twenty or Beyond Twenty: the tally is set aside
+        _score(i, g, seat, 10 if value == 20 else value - 20)
+        for k in range(t):
+            loc[i, tally[i, k]] = ASIDE
+        g[i, TLEN] = 0
+        g[i, TVAL] = 0
+    nxt = 1 - seat
+    g[i, TO_MOVE] = nxt
+    if g[i, HLEN + nxt] == 0:
+        hs = params[P_HAND]
+        if g[i, DEALT + nxt] < params[P_HANDS]:  # a new hand, when it is their turn
+            pos = g[i, SPOS]
+            deck = deals[i, r]
+            for k in range(hs):
+                card = deck[pos + k]
+                hand[i, nxt, k] = card
+                loc[i, card] = HAND0 + nxt
+            g[i, SPOS] = pos + hs
+            g[i, HLEN + nxt] = hs
+            g[i, DEALT + nxt] += 1
+        elif n == 0:  # both hands are empty and no more are dealt: the round is over
+            scorer = g[i, LAST]
+            if scorer >= 0:  # the End of Round Bonus
+                _score(i, g, scorer, g[i, BONUS])
+            for s in range(2):
+                rscores[i, r, s] = g[i, SCORE + s]
+                g[i, TOTAL + s] += g[i, SCORE + s]
+            return 1
+    return 0
+
+
+@numba.njit(cache=True)
+def _legal(g, loc, out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The legal-action masks: mirrors ``TwentyState.legal_moves`` (the hand's cards) through the
+    action table (``play <card>`` at the card's code)."""
+    for i in range(g.shape[0]):
+        mine = HAND0 + g[i, TO_MOVE]
+        for c in range(CARDS):
+            out[i, c] = loc[i, c] == mine
+
+
+@numba.njit(cache=True)
+def _step(actions, rewards, done, seed, g, hand, tally, loc, deals, moves, rscores, params, pack, rng,  # type: ignore[no-untyped-def]
+          last_deals, last_moves, last_rscores, last_g):  # pragma: no cover
+    """One action per slot: mirrors ``TwentyState.apply`` then, at a round's end,
+    ``State.next_round`` (the PettingZoo env's deal of the next round), and at the match's end the
+    env's ``reward="match"`` payment and a new match.  Returns −1, or the first slot whose action
+    is not legal (then nothing is changed)."""
+    n = g.shape[0]
+    for i in range(n):
+        a = actions[i]
+        if a < 0 or a >= CARDS or loc[i, a] != HAND0 + g[i, TO_MOVE]:
+            return i
+    for i in range(n):
+        rewards[i, 0] = 0.0
+        rewards[i, 1] = 0.0
+        done[i] = False
+        if _apply(i, actions[i], g, hand, tally, loc, deals, moves, rscores, params):
+            if g[i, ROUND] + 1 < params[P_ROUNDS]:
+                g[i, ROUND] += 1
+                _deal_round(i, g, hand, tally, loc, deals, params, pack, rng)
+            else:
+                margin = g[i, TOTAL] - g[i, TOTAL + 1]
+                rewards[i, 0] = margin
+                rewards[i, 1] = -margin
+                done[i] = True
+                last_deals[i] = deals[i]
+                last_moves[i] = moves[i]
+                last_rscores[i] = rscores[i]
+                last_g[i] = g[i]
+                g[i, PLAYED] += 1
+                _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng)
+    return -1
+
+
+@numba.njit(cache=True)
+def _observe(seats, out, offs, g, loc, params):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Each slot's vector for ``seats[i]``: mirrors ``GameSpace._encode_directly`` with
+    ``TwentySpace._from_state`` (offsets ``offs`` from the space's layout, values in the same
+    float64 arithmetic rounded to float32)."""
+    (o_turn, _o_over, o_round, o_scores, o_totals, o_hand, o_other, o_open, o_revealed, o_tally, o_aside,
+     o_scorer, o_starter, o_bonus, o_value, o_count, o_stock, o_sizes, o_dealt) = (
+        offs[0], offs[1], offs[2], offs[3], offs[4], offs[5], offs[6], offs[7], offs[8], offs[9], offs[10],
+        offs[11], offs[12], offs[13], offs[14], offs[15], offs[16], offs[17], offs[18])
+    openh = params[P_OPEN]
+    stock_size = params[P_PACK]
+    for i in range(g.shape[0]):
+        seat = seats[i]
+        other = 1 - seat
+        o = out[i]
+        o[:] = 0.0
+        o[o_turn + ((g[i, TO_MOVE] - seat) % 2)] = 1.0
+        r = g[i, ROUND]
+        o[o_round] = np.float32(r / 10)
+        o[o_scores] = np.float32(g[i, SCORE + seat] / 100)
+        o[o_scores + 1] = np.float32(g[i, SCORE + other] / 100)
+        if r > 0:
+            o[o_totals] = np.float32(g[i, TOTAL + seat] / 100)
+            o[o_totals + 1] = np.float32(g[i, TOTAL + other] / 100)
+        mine = HAND0 + seat
+        theirs = HAND0 + other
+        for c in range(CARDS):
+            w = loc[i, c]
+            if w == mine:
+                o[o_hand + c] = 1.0
+            elif w == theirs:
+                if openh:
+                    o[o_other + c] = 1.0
+            elif w == REVEALED:
+                o[o_revealed + c] = 1.0
+            elif w == ON_TALLY:
+                o[o_tally + c] = 1.0
+            elif w == ASIDE:
+                o[o_aside + c] = 1.0
+        if openh:
+            o[o_open] = 1.0
+        if g[i, LAST] >= 0:
+            o[o_scorer + (g[i, LAST] ^ seat)] = 1.0
+        o[o_starter + (g[i, FIRST] ^ (r & 1) ^ seat)] = 1.0
+        o[o_bonus] = np.float32(g[i, BONUS] / 10)
+        o[o_value] = np.float32(g[i, TVAL] / 20)
+        o[o_count] = np.float32(g[i, TLEN] / 10)
+        o[o_stock] = np.float32((stock_size - g[i, SPOS]) / 40)
+        o[o_sizes] = np.float32(g[i, HLEN + seat] / 5)
+        o[o_sizes + 1] = np.float32(g[i, HLEN + other] / 5)
+        o[o_dealt] = np.float32(g[i, DEALT + seat] / 10)
+        o[o_dealt + 1] = np.float32(g[i, DEALT + other] / 10)
+
+
+@numba.njit(cache=True)
+def _play_random(games_n, seed, params, pack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``games_n`` matches with uniformly random legal moves in one slot (the same compiled steps as
+    :class:`TwentyBatch`: ``_start_match``, ``_apply``, ``_deal_round``); returns (decisions, the sum
+    of every match's totals)."""
+    rounds = params[P_ROUNDS]
+    g = np.zeros((1, FIELDS), np.int64)
+    hand = np.zeros((1, 2, HAND), np.int8)
+    tally = np.zeros((1, TALLY), np.int8)
+    loc = np.zeros((1, CARDS), np.int8)
+    deals = np.zeros((1, rounds, CARDS), np.int8)
+    moves = np.zeros((1, rounds, MOVES), np.int8)
+    rscores = np.zeros((1, rounds, 2), np.int64)
+    rng = np.zeros(1, np.uint64)
+    pick = np.zeros(1, np.uint64)
+    pick[0] = _mix(seed ^ _M2)
+    decisions = 0
+    total = 0
+    for m in range(games_n):
+        g[0, PLAYED] = m
+        _start_match(0, seed, g, hand, tally, loc, deals, params, pack, rng)
+        while True:
+            seat = g[0, TO_MOVE]
+            c = hand[0, seat, _below(pick, 0, g[0, HLEN + seat])]
+            decisions += 1
+            if _apply(0, c, g, hand, tally, loc, deals, moves, rscores, params):
+                if g[0, ROUND] + 1 < rounds:
+                    g[0, ROUND] += 1
+                    _deal_round(0, g, hand, tally, loc, deals, params, pack, rng)
+                else:
+                    total += g[0, TOTAL] + g[0, TOTAL + 1]
+                    break
+    return decisions, total
+
+
+def _settings(options: Mapping[str, Any] | None) -> tuple[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[np.int8]]:
+    """The options checked by the rules engine, the compiled parameters and the pack (card codes)."""
+    values = games.get(GAME_ID).check_options(options)
+    pack = np.array([int(c) for c in tw.GAME.deck(values)], dtype=np.int8)
+    params = np.array([len(pack), values["hand_size"], values["hands"], values["rounds"],
+                       1 if values["open_hands"] else 0], dtype=np.int64)
+    return values, params, pack
+
+
+def _seed64(seed: int) -> np.uint64:
+    return np.uint64(seed % (1 << 64))
+
+
+class TwentyBatch:
+    """``n`` matches of Twenty in flat arrays (see the module docstring).
+
+    ``g`` holds each match's numbers (columns ``TO_MOVE`` … ``PLAYED``), ``loc`` where each card
+    is, ``hand`` the hands in the order dealt, ``deals`` and ``moves`` each round's deck (revealed,
+    hand 0, hand 1, stock) and card codes played, for the records.
+    """
+
+    def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        if n < 1:
+            raise ValueError(f"a batch holds at least one match, not {n}")
+        self.n = n
+        self.seed = seed
+        self.options, self.params, self.pack = _settings(options)
+        rounds = self.options["rounds"]
+        self.g = np.zeros((n, FIELDS), np.int64)
+        self.hand = np.zeros((n, 2, HAND), np.int8)
+        self.tally = np.zeros((n, TALLY), np.int8)
+        self.loc = np.zeros((n, CARDS), np.int8)
+        self.deals = np.zeros((n, rounds, CARDS), np.int8)
+        self.moves = np.zeros((n, rounds, MOVES), np.int8)
+        self.rscores = np.zeros((n, rounds, 2), np.int64)
+        self.rng = np.zeros(n, np.uint64)
+        self.last_deals = np.zeros_like(self.deals)
+        self.last_moves = np.zeros_like(self.moves)
+        self.last_rscores = np.zeros_like(self.rscores)
+        self.last_g = np.zeros_like(self.g)
+        self._finished = np.zeros(n, bool)
+        self._rewards = np.zeros((n, 2), np.float32)
+        self._done = np.zeros(n, bool)
+        self._mask = np.zeros((n, NUM_ACTIONS), bool)
+        self._offsets: npt.NDArray[np.int64] | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Deal a new match in every slot from the seeded stream (slot i's k-th match depends only on
+        (seed, i, k); a reset starts every slot's count again)."""
+        self.g[:] = 0
+        self._finished[:] = False
+        _reset_all(_seed64(self.seed), self.g, self.hand, self.tally, self.loc, self.deals, self.params,
+                   self.pack, self.rng)
+
+    def load(self, i: int, record: Mapping[str, Any]) -> None:
+        """Start slot i's match again from a parlour-record/1 record's ``first`` and deals (its moves
+        are for the caller to step); the record's options must be the batch's."""
+        from parlour import record as rec
+
+        match = rec.from_data(record)
+        if match.options != self.options:
+            raise ValueError(f"the record's options {match.options} are not the batch's {self.options}")
+        if len(match.rounds) != self.options["rounds"]:
+            raise ValueError(f"the record holds {len(match.rounds)} rounds, the match {self.options['rounds']}")
+        hs = self.options["hand_size"]
+        pack = sorted(self.pack.tolist())
+        for r, played in enumerate(match.rounds):
+            deal = played.deal
+            deck = [*deal["revealed"], *deal["hands"][0], *deal["hands"][1], *deal["stock"]]
+            if sorted(deck) != pack or len(deal["revealed"]) != 2 or any(len(h) != hs for h in deal["hands"]):
+                raise ValueError(f"round {r + 1}: the deal is not the pack dealt as the options say")
+            self.deals[i, r, :len(deck)] = deck
+        g = self.g[i]
+        g[FIRST], g[FIXED], g[ROUND], g[TOTAL], g[TOTAL + 1] = match.first, 1, 0, 0, 0
+        _begin_round(i, self.g, self.hand, self.tally, self.loc, self.deals, self.params)
+        self._finished[i] = False
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """(n, 52) bool in the order of ``space("twenty").actions``: the cards of the hand to move."""
+        _legal(self.g, self.loc, self._mask)
+        return self._mask.copy()
+
+    def to_move(self) -> npt.NDArray[np.int64]:
+        """The seat to move in each slot."""
+        return self.g[:, TO_MOVE].copy()
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Make one action in every slot; return the rewards (n, 2) float32 (each seat's total less
+        the other's, raw points, at a match's end; 0 otherwise) and the done flags (n,).  A finished
+        match's slot is dealt a new one at once (its record: :meth:`last_record`).  An illegal action
+        raises ValueError and changes nothing."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        if acts.shape != (self.n,):
+            raise ValueError(f"step takes one action per match: shape ({self.n},), not {acts.shape}")
+        bad = _step(acts, self._rewards, self._done, _seed64(self.seed), self.g, self.hand, self.tally, self.loc,
+                    self.deals, self.moves, self.rscores, self.params, self.pack, self.rng, self.last_deals,
+                    self.last_moves, self.last_rscores, self.last_g)
+        if bad >= 0:
+            raise ValueError(f"match {bad}: action {int(acts[bad])} is not a legal move "
+                             f"(legal: {np.flatnonzero(self.legal_mask()[bad]).tolist()})")
+        self._finished = self._done.copy()
+        return self._rewards.copy(), self._done.copy()
+
+    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """(n, 282) float32: each slot's vector for ``seat`` (a seat for all, or one per slot), as
+        ``space("twenty").encode_state(state, seat)`` gives it for the same position."""
+        if self._offsets is None:
+            self._offsets = _space_offsets()
+        seats = np.broadcast_to(np.asarray(seat, dtype=np.int64), (self.n,)).copy()
+        if ((seats < 0) | (seats > 1)).any():
+            raise ValueError("seats are 0 or 1 in Twenty")
+        out = np.zeros((self.n, int(self._offsets[-1])), np.float32)
+        _observe(seats, out, self._offsets, self.g, self.loc, self.params)
+        return out
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Slot i's match so far as parlour-record/1 data (explicit deals; the round in play without
+        scores), as ``parlour.record.to_data`` writes it."""
+        return self._record(self.g[i], self.deals[i], self.moves[i], self.rscores[i], int(self.g[i, ROUND]),
+                            int(self.g[i, MCOUNT]), over=False)
+
+    def last_record(self, i: int) -> dict[str, Any]:
+        """The match slot i finished at the last step (only until its next step)."""
+        if not self._finished[i]:
+            raise ValueError(f"match {i} did not finish at the last step")
+        g = self.last_g[i]
+        rounds = self.options["rounds"]
+        per_round = 2 * self.options["hands"] * self.options["hand_size"]
+        return self._record(g, self.last_deals[i], self.last_moves[i], self.last_rscores[i], rounds - 1,
+                            per_round, over=True)
+
+    def _record(self, g: npt.NDArray[np.int64], deals: npt.NDArray[np.int8], moves: npt.NDArray[np.int8],
+                rscores: npt.NDArray[np.int64], last: int, made: int, *, over: bool) -> dict[str, Any]:
+        hs = self.options["hand_size"]
+        size = len(self.pack)
+        per_round = 2 * self.options["hands"] * hs
+        names = [str(c) for c in ALL_CARDS[:CARDS]]
+        rounds: list[dict[str, Any]] = []
+        totals = [0, 0]
+        for r in range(last + 1):
+            deck = [names[c] for c in deals[r, :size]]
+            finished = r < last or over
+            count = per_round if r < last else made
+            item: dict[str, Any] = {
+                "deal": {"revealed": deck[:2], "hands": [deck[2:2 + hs], deck[2 + hs:2 + 2 * hs]],
+                         "stock": deck[2 + 2 * hs:]},
+                "moves": [f"play {names[c]}" for c in moves[r, :count]],
+            }
+            if finished:
+                item["scores"] = [int(rscores[r, 0]), int(rscores[r, 1])]
+                totals = [totals[0] + item["scores"][0], totals[1] + item["scores"][1]]
+            rounds.append(item)
+        game = games.get(GAME_ID)
+        return {"format": "parlour-record/1", "game": GAME_ID, "options": game.non_default_options(self.options),
+                "players": ["Player 1", "Player 2"], "first": int(g[FIRST]), "rounds": rounds, "totals": totals}
+
+
+@numba.njit(cache=True)
+def _reset_all(seed, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A new match in every slot (:func:`_start_match`)."""
+    for i in range(g.shape[0]):
+        _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng)
+
+
+def _space_offsets() -> npt.NDArray[np.int64]:
+    """The offsets of the space's blocks that :func:`_observe` writes, and its size last."""
+    from parlour.envs.spaces import space
+
+    sp = space(GAME_ID)
+    names = ("turn", "over", "round", "scores", "totals", "hand", "other", "open", "revealed", "tally", "aside",
+             "scorer", "starter", "bonus", "value", "count", "stock", "sizes", "dealt")
+    return np.array([getattr(sp, f"_o_{name}") for name in names] + [sp.obs_shape[0]], dtype=np.int64)
+
+
+def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Play ``n`` matches with uniformly random legal moves in one compiled call; return (decisions,
+    the sum of every match's totals)."""
+    _, params, pack = _settings(options)
+    decisions, total = _play_random(n, _seed64(seed), params, pack)
+    return int(decisions), int(total)
