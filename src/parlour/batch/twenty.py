@@ -70,7 +70,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _SLOT = np.uint64(0xD1B54A32D192ED03)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     """splitmix64's finalizer."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -78,11 +78,11 @@ def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     return z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _below(rng: npt.NDArray[np.uint64], i: int, k: int) -> int:  # pragma: no cover - compiled
     """A number in 0 … k−1 from slot i's stream."""
     rng[i] += _GOLDEN
-    return int((_mix(rng[i]) >> np.uint64(11)) % np.uint64(k))
+    return int(((_mix(rng[i]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
 @numba.njit(cache=True)
@@ -93,7 +93,7 @@ def _slot_stream(seed: np.uint64, i: int, played: int) -> np.uint64:  # pragma: 
     return _mix(s + np.uint64(played) * _GOLDEN)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _begin_round(i, g, hand, tally, loc, deals, params):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Set out round ``g[i, ROUND]`` from its deck ``deals[i, round]``: mirrors
     ``TwentyState._start_round`` (two revealed, a hand to each seat, the rest the stock; the
@@ -127,7 +127,7 @@ def _begin_round(i, g, hand, tally, loc, deals, params):  # type: ignore[no-unty
     g[i, TO_MOVE] = g[i, FIRST] if r % 2 == 0 else 1 - g[i, FIRST]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _deal_round(i, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Deal round ``g[i, ROUND]``: mirrors ``Twenty.random_deal`` (shuffle the pack; with
     ``open_hands``, every odd round replays the round before's deal with the hands exchanged)."""
@@ -155,7 +155,7 @@ def _deal_round(i, g, hand, tally, loc, deals, params, pack, rng):  # type: igno
     _begin_round(i, g, hand, tally, loc, deals, params)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
     """A new match in slot i from its stream: mirrors ``Game.new_match(seed=...)`` (``first`` drawn,
     round 1 dealt)."""
@@ -168,14 +168,14 @@ def _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng):  # typ
     _deal_round(i, g, hand, tally, loc, deals, params, pack, rng)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _score(i, g, seat, points):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Mirrors ``TwentyState._score``: points to ``seat``, who becomes the last scorer."""
     g[i, SCORE + seat] += points
     g[i, LAST] = seat
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _apply(i, c, g, hand, tally, loc, deals, moves, rscores, params):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Play card ``c`` for the seat to move: mirrors ``TwentyState.apply`` (Exact Twenty, Beyond
     Twenty and the tallies of five or more below 20; a new hand for the next seat when its hand
@@ -183,12 +183,11 @@ def _apply(i, c, g, hand, tally, loc, deals, moves, rscores, params):  # type: i
     Returns 0, or 1 when the round ended (its scores added to the totals and kept)."""
     seat = g[i, TO_MOVE]
     n = g[i, HLEN + seat]
-    for k in range(n):
-        if hand[i, seat, k] == c:
-            for m in range(k, n - 1):  # keep the hand's order, as the rules engine does
-                hand[i, seat, m] = hand[i, seat, m + 1]
-            break
     n -= 1
+    for k in range(n):  # the hand as a set: its last card takes the played card's place
+        if hand[i, seat, k] == c:
+            hand[i, seat, k] = hand[i, seat, n]
+            break
     g[i, HLEN + seat] = n
     r = g[i, ROUND]
     moves[i, r, g[i, MCOUNT]] = c
