@@ -281,7 +281,8 @@ def _step(actions, rewards, done, seed, g, hand, tally, loc, deals, moves, rscor
 def _observe(seats, out, offs, g, loc, params):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Each slot's vector for ``seats[i]``: mirrors ``GameSpace._encode_directly`` with
     ``TwentySpace._from_state`` (offsets ``offs`` from the space's layout, values in the same
-    float64 arithmetic rounded to float32)."""
+    float64 arithmetic rounded to float32).  A slot never rests at a finished round (the next is
+    dealt at once), so the round-over and match-over flags stay 0."""
     (o_turn, _o_over, o_round, o_scores, o_totals, o_hand, o_other, o_open, o_revealed, o_tally, o_aside,
      o_scorer, o_starter, o_bonus, o_value, o_count, o_stock, o_sizes, o_dealt) = (
         offs[0], offs[1], offs[2], offs[3], offs[4], offs[5], offs[6], offs[7], offs[8], offs[9], offs[10],
@@ -382,9 +383,9 @@ def _seed64(seed: int) -> np.uint64:
 class TwentyBatch:
     """``n`` matches of Twenty in flat arrays (see the module docstring).
 
-    ``g`` holds each match's numbers (columns ``TO_MOVE`` … ``PLAYED``), ``loc`` where each card
-    is, ``hand`` the hands in the order dealt, ``deals`` and ``moves`` each round's deck (revealed,
-    hand 0, hand 1, stock) and card codes played, for the records.
+    ``g`` holds each match's numbers (columns ``TO_MOVE`` … ``FIXED``), ``loc`` where each card is,
+    ``hand`` the hands (as sets: the order is not the rules engine's), ``deals`` and ``moves`` each
+    round's deck (revealed, hand 0, hand 1, stock) and the card codes played, for the records.
     """
 
     def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
@@ -536,9 +537,11 @@ def _space_offsets() -> npt.NDArray[np.int64]:
     from parlour.envs.spaces import space
 
     sp = space(GAME_ID)
-    names = ("turn", "over", "round", "scores", "totals", "hand", "other", "open", "revealed", "tally", "aside",
-             "scorer", "starter", "bonus", "value", "count", "stock", "sizes", "dealt")
-    return np.array([getattr(sp, f"_o_{name}") for name in names] + [sp.obs_shape[0]], dtype=np.int64)
+    offsets = {segment.name: segment.offset for segment in sp.layout()}
+    names = ("to_move", "over", "round", "scores", "totals", "hand", "other_hand", "open_hands", "revealed", "tally",
+             "set_aside", "last_scorer", "starter", "bonus", "tally_value", "tally_cards", "stock_count", "hand_sizes",
+             "hands_dealt")
+    return np.array([offsets[name] for name in names] + [sp.obs_shape[0]], dtype=np.int64)
 
 
 def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
