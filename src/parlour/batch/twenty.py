@@ -479,7 +479,7 @@ class TwentyBatch:
         seats = np.broadcast_to(np.asarray(seat, dtype=np.int64), (self.n,)).copy()
         if ((seats < 0) | (seats > 1)).any():
             raise ValueError("seats are 0 or 1 in Twenty")
-        out = np.zeros((self.n, int(self._offsets[-1])), np.float32)
+        out = np.empty((self.n, int(self._offsets[-1])), np.float32)  # _observe zeroes each row
         _observe(seats, out, self._offsets, self.g, self.loc, self.params)
         return out
 
