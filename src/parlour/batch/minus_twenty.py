@@ -151,49 +151,61 @@ def _start_round(t: Tables, g: int, starter: int) -> None:
     """Deal round ``info[g, ROUND]`` (shuffled from the stream, or as given by
     :meth:`MinusTwentyBatch.set_match`) and lay it out.  Mirrors ``MinusTwenty.random_deal``,
     ``MinusTwentyState._start_round`` and ``PlayThenDraw._start_turns``."""
+    deals = t.deals
+    deck = t.deck
+    hands = t.hands
     info = t.info
-    size = t.params[P_DECK]
-    hand = t.params[P_HAND]
+    meld_bits = t.meld_bits
+    melds = t.melds
+    on_pile = t.on_pile
+    params = t.params
+    rng = t.rng
+    starts = t.starts
+    size = params[P_DECK]
+    hand = params[P_HAND]
     r = info[g, ROUND]
     if r >= info[g, FIXED]:
         for i in range(size):
-            t.deals[g, r, i] = t.deck[i]
+            deals[g, r, i] = deck[i]
         for i in range(size - 1, 0, -1):
-            j = _below(t.rng, g, i + 1)
-            card = t.deals[g, r, i]
-            t.deals[g, r, i] = t.deals[g, r, j]
-            t.deals[g, r, j] = card
+            j = _below(rng, g, i + 1)
+            card = deals[g, r, i]
+            deals[g, r, i] = deals[g, r, j]
+            deals[g, r, j] = card
     for i in range(hand):
-        t.hands[g, 0, i] = t.deals[g, r, i]
-        t.hands[g, 1, i] = t.deals[g, r, hand + i]
+        hands[g, 0, i] = deals[g, r, i]
+        hands[g, 1, i] = deals[g, r, hand + i]
     for seat in range(2):
         info[g, HAND_LEN + seat] = hand
-        t.meld_bits[g, seat] = 0
+        meld_bits[g, seat] = 0
         for suit in range(4):
             for k in range(4):
-                t.melds[g, seat, suit, k] = 0
+                melds[g, seat, suit, k] = 0
     for suit in range(4):
         info[g, PILE_LEN + suit] = 0
-    t.on_pile[g] = 0
+    on_pile[g] = 0
     info[g, TO_MOVE] = starter
     info[g, STARTER] = starter
     info[g, DRAWING] = 0
     info[g, PLAYED] = -1
     info[g, STALL] = 0
     info[g, STOCK_POS] = 0
-    t.starts[g, r] = info[g, LOG_LEN]
+    starts[g, r] = info[g, LOG_LEN]
 
 
 @_compiled
 def _start_match(t: Tables, g: int, first: int) -> None:
     """Start slot ``g``'s next match: its stream keyed by (seed, g, matches finished), round 1's
     first seat from it (or ``first``, when given).  Mirrors ``Game.new_match``."""
-    key = _mix(t.seed[0] + _GOLDEN)
-    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
-    t.rng[g] = _mix(key ^ (np.uint64(t.matches[g]) * _MATCH + np.uint64(1)))
-    if first < 0:
-        first = _below(t.rng, g, 2)
     info = t.info
+    matches = t.matches
+    rng = t.rng
+    seed = t.seed
+    key = _mix(seed[0] + _GOLDEN)
+    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
+    rng[g] = _mix(key ^ (np.uint64(matches[g]) * _MATCH + np.uint64(1)))
+    if first < 0:
+        first = _below(rng, g, 2)
     info[g, FIRST] = first
     info[g, ROUND] = 0
     info[g, LOG_LEN] = 0
@@ -206,10 +218,13 @@ def _start_match(t: Tables, g: int, first: int) -> None:
 @_compiled
 def _reset(t: Tables) -> None:
     """Every slot from its first match of the stream."""
-    for g in range(t.info.shape[0]):
-        t.matches[g] = 0
-        t.info[g, FIXED] = 0
-        t.last_info[g, L_HAS] = 0
+    info = t.info
+    last_info = t.last_info
+    matches = t.matches
+    for g in range(info.shape[0]):
+        matches[g] = 0
+        info[g, FIXED] = 0
+        last_info[g, L_HAS] = 0
         _start_match(t, g, -1)
 
 
@@ -226,8 +241,11 @@ def _fits(p: int, top: int) -> bool:
 
 @_compiled
 def _in_hand(t: Tables, g: int, seat: int, p: int) -> bool:
-    for i in range(t.info[g, HAND_LEN + seat]):
-        if t.hands[g, seat, i] == p:
+    """Does ``seat`` hold card ``p`` in match ``g``?"""
+    hands = t.hands
+    info = t.info
+    for i in range(info[g, HAND_LEN + seat]):
+        if hands[g, seat, i] == p:
             return True
     return False
 
@@ -237,6 +255,7 @@ def _is_legal(t: Tables, g: int, a: int) -> bool:
     """Is action ``a`` legal in match ``g``?  Mirrors ``PlayThenDraw.legal_moves`` (and the
     refusals of ``PlayThenDraw.apply``)."""
     info = t.info
+    melds = t.melds
     seat = info[g, TO_MOVE]
     if info[g, DRAWING] == 0:
         if a < PLAY or a >= DRAW:
@@ -244,7 +263,7 @@ def _is_legal(t: Tables, g: int, a: int) -> bool:
         p = a % CARDS
         if not _in_hand(t, g, seat, p):
             return False
-        return a >= DISCARD or _fits(p, t.melds[g, seat, p & 3, M_TOP])
+        return a >= DISCARD or _fits(p, melds[g, seat, p & 3, M_TOP])
     if a == DRAW:
         return True
     if a < TAKE or a >= ACTIONS:
@@ -256,13 +275,15 @@ def _is_legal(t: Tables, g: int, a: int) -> bool:
 @_compiled
 def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
     """Match ``g``'s legal actions into ``out``; how many.  Mirrors ``PlayThenDraw.legal_moves``."""
+    hands = t.hands
     info = t.info
+    melds = t.melds
     seat = info[g, TO_MOVE]
     k = 0
     if info[g, DRAWING] == 0:
         for i in range(info[g, HAND_LEN + seat]):
-            p = int(t.hands[g, seat, i])
-            if _fits(p, t.melds[g, seat, p & 3, M_TOP]):
+            p = int(hands[g, seat, i])
+            if _fits(p, melds[g, seat, p & 3, M_TOP]):
                 out[k] = PLAY + p
                 k += 1
             out[k] = DISCARD + p
@@ -283,18 +304,26 @@ def _apply(t: Tables, g: int, a: int) -> bool:
     """Make the legal action ``a`` in match ``g``; True when it ends the round.  Mirrors
     ``PlayThenDraw.apply`` (step 1: ``play`` onto a meld or ``discard``; step 2: ``draw`` or
     ``take``, the round ending on the draw pile's last card or by the stall rule)."""
+    deals = t.deals
+    hands = t.hands
     info = t.info
+    log = t.log
+    meld_bits = t.meld_bits
+    melds = t.melds
+    on_pile = t.on_pile
+    params = t.params
+    piles = t.piles
     seat = info[g, TO_MOVE]
     moves = info[g, LOG_LEN]
-    if moves < t.log.shape[1]:
-        t.log[g, moves] = a
+    if moves < log.shape[1]:
+        log[g, moves] = a
     info[g, LOG_LEN] = moves + 1
     if info[g, DRAWING] == 0:
         p = a % CARDS
         last = info[g, HAND_LEN + seat] - 1
         for i in range(last + 1):
-            if t.hands[g, seat, i] == p:
-                t.hands[g, seat, i] = t.hands[g, seat, last]
+            if hands[g, seat, i] == p:
+                hands[g, seat, i] = hands[g, seat, last]
                 break
         info[g, HAND_LEN + seat] = last
         suit = p & 3
@@ -302,37 +331,37 @@ def _apply(t: Tables, g: int, a: int) -> bool:
         if a < DISCARD:  # onto the meld: PlayThenDraw.figures
             rank = p >> 2
             value = rank + 2 if rank < 9 else 0
-            t.melds[g, seat, suit, M_TOTAL] += value
+            melds[g, seat, suit, M_TOTAL] += value
             if value == 0:
-                t.melds[g, seat, suit, M_INVEST] += 1
-            t.melds[g, seat, suit, M_COUNT] += 1
-            t.melds[g, seat, suit, M_TOP] = value
-            t.meld_bits[g, seat] |= bit
+                melds[g, seat, suit, M_INVEST] += 1
+            melds[g, seat, suit, M_COUNT] += 1
+            melds[g, seat, suit, M_TOP] = value
+            meld_bits[g, seat] |= bit
         else:  # onto its discard pile
             height = info[g, PILE_LEN + suit]
-            t.piles[g, suit, height] = p
+            piles[g, suit, height] = p
             info[g, PILE_LEN + suit] = height + 1
             info[g, PLAYED] = suit
-            t.on_pile[g] |= bit
+            on_pile[g] |= bit
         info[g, DRAWING] = 1
         return False
-    hand = t.params[P_HAND]
+    hand = params[P_HAND]
     if a == DRAW:
         pos = info[g, STOCK_POS]
-        card = t.deals[g, info[g, ROUND], 2 * hand + pos]
+        card = deals[g, info[g, ROUND], 2 * hand + pos]
         info[g, STOCK_POS] = pos + 1
         info[g, STALL] = 0
-        ends = pos + 1 == t.params[P_DECK] - 2 * hand
+        ends = pos + 1 == params[P_DECK] - 2 * hand
     else:
         suit = a - TAKE
         height = info[g, PILE_LEN + suit] - 1
-        card = t.piles[g, suit, height]
+        card = piles[g, suit, height]
         info[g, PILE_LEN + suit] = height
         stall = info[g, STALL] + 1
         info[g, STALL] = stall
-        ends = stall == t.params[P_STALL]
+        ends = stall == params[P_STALL]
     size = info[g, HAND_LEN + seat]
-    t.hands[g, seat, size] = card
+    hands[g, seat, size] = card
     info[g, HAND_LEN + seat] = size + 1
     info[g, DRAWING] = 0
     info[g, PLAYED] = -1
@@ -354,24 +383,34 @@ def _score_of(numbers: int, investments: int, count: int, minus: int) -> int:
 @_compiled
 def _keep_last(t: Tables, g: int) -> None:
     """Copy match ``g`` (just finished) to the ``last_*`` arrays, for :meth:`MinusTwentyBatch.last_record`."""
+    deals = t.deals
     info = t.info
+    last_deals = t.last_deals
+    last_info = t.last_info
+    last_log = t.last_log
+    last_scores = t.last_scores
+    last_starts = t.last_starts
+    log = t.log
+    params = t.params
+    scores = t.scores
+    starts = t.starts
     rounds = info[g, ROUND] + 1
-    moves = min(info[g, LOG_LEN], t.log.shape[1])
-    t.last_info[g, L_HAS] = 1
-    t.last_info[g, L_FIRST] = info[g, FIRST]
-    t.last_info[g, L_ROUNDS] = rounds
-    t.last_info[g, L_LOG_LEN] = info[g, LOG_LEN]
-    t.last_info[g, L_TOTAL] = info[g, TOTAL]
-    t.last_info[g, L_TOTAL + 1] = info[g, TOTAL + 1]
-    size = t.params[P_DECK]
+    moves = min(info[g, LOG_LEN], log.shape[1])
+    last_info[g, L_HAS] = 1
+    last_info[g, L_FIRST] = info[g, FIRST]
+    last_info[g, L_ROUNDS] = rounds
+    last_info[g, L_LOG_LEN] = info[g, LOG_LEN]
+    last_info[g, L_TOTAL] = info[g, TOTAL]
+    last_info[g, L_TOTAL + 1] = info[g, TOTAL + 1]
+    size = params[P_DECK]
     for r in range(rounds):
-        t.last_starts[g, r] = t.starts[g, r]
-        t.last_scores[g, r, 0] = t.scores[g, r, 0]
-        t.last_scores[g, r, 1] = t.scores[g, r, 1]
+        last_starts[g, r] = starts[g, r]
+        last_scores[g, r, 0] = scores[g, r, 0]
+        last_scores[g, r, 1] = scores[g, r, 1]
         for i in range(size):
-            t.last_deals[g, r, i] = t.deals[g, r, i]
+            last_deals[g, r, i] = deals[g, r, i]
     for i in range(moves):
-        t.last_log[g, i] = t.log[g, i]
+        last_log[g, i] = log[g, i]
 
 
 @_compiled
@@ -381,15 +420,18 @@ def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.ND
     ended.  Mirrors ``MinusTwentyState._end_round``, ``is_match_over`` and ``round_starter``
     (``starters_from``)."""
     info = t.info
+    matches = t.matches
+    melds = t.melds
     params = t.params
+    scores = t.scores
     r = info[g, ROUND]
     minus = params[P_MINUS]
     points = np.zeros(2, np.int64)
     for seat in range(2):
         for suit in range(4):
-            points[seat] += _score_of(t.melds[g, seat, suit, M_TOTAL], t.melds[g, seat, suit, M_INVEST],
-                                      t.melds[g, seat, suit, M_COUNT], minus)
-        t.scores[g, r, seat] = points[seat]
+            points[seat] += _score_of(melds[g, seat, suit, M_TOTAL], melds[g, seat, suit, M_INVEST],
+                                      melds[g, seat, suit, M_COUNT], minus)
+        scores[g, r, seat] = points[seat]
         info[g, TOTAL + seat] += points[seat]
     if points[0] != points[1]:
         info[g, WINS + (0 if points[0] > points[1] else 1)] += 1
@@ -407,7 +449,7 @@ def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.ND
         rewards[g, 1] = total1 - total0
         done[g] = True
         _keep_last(t, g)
-        t.matches[g] += 1
+        matches[g] += 1
         info[g, FIXED] = 0
         _start_match(t, g, -1)
         return True
@@ -427,6 +469,7 @@ def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.flo
           done: npt.NDArray[np.bool_]) -> tuple[int, int]:
     """One action for every match: (−1, the longest log) once all are made, or (the first match
     whose action is illegal, 0) with nothing made."""
+    info = t.info
     n = actions.shape[0]
     for g in range(n):
         if not _is_legal(t, g, actions[g]):
@@ -438,7 +481,7 @@ def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.flo
         done[g] = False
         if _apply(t, g, actions[g]):
             _end_round(t, g, rewards, done)
-        longest = max(longest, t.info[g, LOG_LEN])
+        longest = max(longest, info[g, LOG_LEN])
     return -1, longest
 
 
@@ -459,7 +502,12 @@ def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
     """Each match's observation for ``seats[g]`` into ``out`` (zeros), at the offsets ``at`` of
     the space's blocks (see ``MinusTwentyBatch._BLOCKS``).  Mirrors ``GameSpace._encode_directly``,
     ``TurnSpace._from_state`` and ``MinusTwentySpace._from_state`` of a round in play."""
+    hands = t.hands
     info = t.info
+    meld_bits = t.meld_bits
+    on_pile = t.on_pile
+    params = t.params
+    piles = t.piles
     for g in range(seats.shape[0]):
         seat = seats[g]
         out[g, at[0] + (info[g, TO_MOVE] ^ seat)] = 1.0
@@ -471,15 +519,15 @@ def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
                 out[g, at[16] + k] = info[g, WINS + (seat ^ k)] / 10
         out[g, at[5] + info[g, DRAWING]] = 1.0
         for i in range(info[g, HAND_LEN + seat]):
-            out[g, at[6] + t.hands[g, seat, i]] = 1.0
-        on_pile = t.on_pile[g]
+            out[g, at[6] + hands[g, seat, i]] = 1.0
+        seen = on_pile[g]
         for k in range(2):
             other = seat ^ k
             for i in range(info[g, HAND_LEN + other]):
-                p = t.hands[g, other, i]
-                if (on_pile >> np.int64(p)) & 1:
+                p = hands[g, other, i]
+                if (seen >> np.int64(p)) & 1:
                     out[g, at[7] + CARDS * k + p] = 1.0
-            bits = t.meld_bits[g, other]
+            bits = meld_bits[g, other]
             for p in range(CARDS):
                 if (bits >> np.int64(p)) & 1:
                     out[g, at[8] + CARDS * k + p] = 1.0
@@ -487,13 +535,13 @@ def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
         for suit in range(4):
             height = info[g, PILE_LEN + suit]
             for i in range(height):
-                out[g, at[9] + t.piles[g, suit, i]] = 1.0
+                out[g, at[9] + piles[g, suit, i]] = 1.0
             if height > 0:
-                out[g, at[10] + t.piles[g, suit, height - 1]] = 1.0
+                out[g, at[10] + piles[g, suit, height - 1]] = 1.0
         if info[g, PLAYED] >= 0:
             out[g, at[11] + info[g, PLAYED]] = 1.0
         out[g, at[12] + (info[g, STARTER] ^ seat)] = 1.0
-        out[g, at[14]] = (t.params[P_DECK] - 2 * t.params[P_HAND] - info[g, STOCK_POS]) / 48
+        out[g, at[14]] = (params[P_DECK] - 2 * params[P_HAND] - info[g, STOCK_POS]) / 48
         if info[g, STALL] > 0:
             out[g, at[15]] = info[g, STALL] / 60
 
@@ -502,23 +550,27 @@ def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
 def _play_random(t: Tables, n: int) -> tuple[int, int]:
     """Play ``n`` matches in slot 0 with uniformly random legal actions: (decisions, the sum of
     both seats' final totals over the matches)."""
+    info = t.info
+    last_info = t.last_info
+    matches = t.matches
+    seed = t.seed
     legal = np.empty(ACTIONS, np.int64)
     rewards = np.zeros((1, 2), np.float32)
     done = np.zeros(1, np.bool_)
     chooser = np.zeros(1, np.uint64)
-    chooser[0] = _mix(t.seed[0] ^ _MATCH)
+    chooser[0] = _mix(seed[0] ^ _MATCH)
     decisions = 0
     points = 0
     finished = 0
-    t.matches[0] = 0
-    t.info[0, FIXED] = 0
+    matches[0] = 0
+    info[0, FIXED] = 0
     _start_match(t, 0, -1)
     while finished < n:
         a = legal[_below(chooser, 0, _legal_actions(t, 0, legal))]
         decisions += 1
         if _apply(t, 0, a) and _end_round(t, 0, rewards, done):
             finished += 1
-            points += t.last_info[0, L_TOTAL] + t.last_info[0, L_TOTAL + 1]
+            points += last_info[0, L_TOTAL] + last_info[0, L_TOTAL + 1]
     return decisions, points
 
 
@@ -721,6 +773,7 @@ class MinusTwentyBatch:
 
 @_compiled
 def _start_match_slot(t: Tables, g: int, first: int) -> None:
+    """:func:`_start_match`, called from Python."""
     _start_match(t, g, first)
 
 
