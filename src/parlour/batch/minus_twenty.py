@@ -86,6 +86,12 @@ def _compiled(function: F) -> F:
     return cast(F, numba.njit(cache=True)(function))
 
 
+def _inlined(function: F) -> F:
+    """:func:`_compiled`, and inlined where it is called (a call of a small compiled function
+    cost several times its body)."""
+    return cast(F, numba.njit(cache=True, inline="always")(function))
+
+
 class Tables(NamedTuple):
     """The arrays of N matches (row ``g`` is match ``g``), handed whole to the compiled functions."""
 
@@ -129,7 +135,7 @@ class Tables(NamedTuple):
 
 # -- the stream --------------------------------------------------------------------------------
 
-@_compiled
+@_inlined
 def _mix(x: np.uint64) -> np.uint64:
     """splitmix64's finalizer."""
     x = (x ^ (x >> np.uint64(30))) * _MIX1
@@ -137,7 +143,7 @@ def _mix(x: np.uint64) -> np.uint64:
     return x ^ (x >> np.uint64(31))
 
 
-@_compiled
+@_inlined
 def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
     """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
     rng[g] += _GOLDEN
@@ -230,7 +236,7 @@ def _reset(t: Tables) -> None:
 
 # -- the rules of a turn -----------------------------------------------------------------------
 
-@_compiled
+@_inlined
 def _fits(p: int, top: int) -> bool:
     """May card ``p`` go on a meld whose top number is ``top`` (0: none yet)?  Mirrors
     ``MinusTwentyState.fits`` (``LEVEL``: a number's pips, 1 for an investment card)."""
@@ -239,7 +245,7 @@ def _fits(p: int, top: int) -> bool:
     return top < level
 
 
-@_compiled
+@_inlined
 def _in_hand(t: Tables, g: int, seat: int, p: int) -> bool:
     """Does ``seat`` hold card ``p`` in match ``g``?"""
     hands = t.hands
@@ -250,7 +256,7 @@ def _in_hand(t: Tables, g: int, seat: int, p: int) -> bool:
     return False
 
 
-@_compiled
+@_inlined
 def _is_legal(t: Tables, g: int, a: int) -> bool:
     """Is action ``a`` legal in match ``g``?  Mirrors ``PlayThenDraw.legal_moves`` (and the
     refusals of ``PlayThenDraw.apply``)."""
@@ -272,7 +278,7 @@ def _is_legal(t: Tables, g: int, a: int) -> bool:
     return bool(info[g, PILE_LEN + suit] > 0 and suit != info[g, PLAYED])
 
 
-@_compiled
+@_inlined
 def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
     """Match ``g``'s legal actions into ``out``; how many.  Mirrors ``PlayThenDraw.legal_moves``."""
     hands = t.hands
@@ -299,7 +305,7 @@ def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
     return k
 
 
-@_compiled
+@_inlined
 def _apply(t: Tables, g: int, a: int) -> bool:
     """Make the legal action ``a`` in match ``g``; True when it ends the round.  Mirrors
     ``PlayThenDraw.apply`` (step 1: ``play`` onto a meld or ``discard``; step 2: ``draw`` or
@@ -371,7 +377,7 @@ def _apply(t: Tables, g: int, a: int) -> bool:
 
 # -- the round's end and the match ---------------------------------------------------------------
 
-@_compiled
+@_inlined
 def _score_of(numbers: int, investments: int, count: int, minus: int) -> int:
     """A meld's score in figures.  Mirrors ``minus_twenty.score_of``."""
     if count == 0:
