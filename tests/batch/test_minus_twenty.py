@@ -159,13 +159,21 @@ def test_illegal_actions_are_refused_and_nothing_moves() -> None:
     batch = MinusTwentyBatch(2, 3)
     before = [batch.record(i) for i in range(2)]
     legal = batch.legal_mask().argmax(axis=1)
-    with pytest.raises(ValueError, match="action 96 \\(draw\\) is illegal in match 1"):
+    with pytest.raises(ValueError, match=r"action 96 \(draw\) is illegal in match 1"):
         batch.step(np.array([legal[0], 96]))
     assert [batch.record(i) for i in range(2)] == before
     with pytest.raises(ValueError, match="one action per match"):
         batch.step(np.array([0]))
     with pytest.raises(ValueError, match="has not finished"):
         batch.last_record(0)
+    with pytest.raises(IndexError, match="no match 2"):
+        batch.record(2)
+    deal = GAME.deal_from_json(before[0]["rounds"][0]["deal"])
+    with pytest.raises(ValueError, match=r"round 1: \w\w appear"):
+        batch.set_match(0, 0, [{"hands": deal["hands"], "stock": [*deal["stock"][:-1], deal["stock"][0]]}])
+    with pytest.raises(ValueError, match="first must be seat 0 or 1"):
+        batch.set_match(0, 2, [deal])
+    assert [batch.record(i) for i in range(2)] == before
 
 
 def test_long_matches_grow_the_log() -> None:

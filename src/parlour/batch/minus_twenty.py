@@ -35,6 +35,7 @@ import numpy.typing as npt
 from parlour import games
 from parlour.cards import ALL_CARDS, Card
 from parlour.envs.spaces import space
+from parlour.game import check_deck
 from parlour.games import minus_twenty as mt
 
 __all__ = ["MinusTwentyBatch", "play_random"]
@@ -723,16 +724,28 @@ class MinusTwentyBatch:
         """Restart match ``i`` with ``first`` to play first and the given deals (a record's
         ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
         t = self._t
+        self._slot(i)
+        if first not in (0, 1):
+            raise ValueError(f"first must be seat 0 or 1, not {first}")
         if len(deals) > t.deals.shape[1]:
-            raise ValueError(f"at most {t.deals.shape[1]} rounds")
+            raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
+        hand = self.options["hand_size"]
         for r, deal in enumerate(deals):
+            if [len(h) for h in deal["hands"]] != [hand, hand]:
+                raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
             cards = [*deal["hands"][0], *deal["hands"][1], *deal["stock"]]
+            check_deck(cards, mt.options_deck(self.options), "Minus Twenty", f"round {r + 1}")
             t.deals[i, r, :len(cards)] = [_position(c) for c in cards]
         t.info[i, FIXED] = len(deals)
         _start_match_slot(t, i, first)
 
+    def _slot(self, i: int) -> None:
+        if not 0 <= i < self.n:
+            raise IndexError(f"no match {i} in a batch of {self.n}")
+
     def record(self, i: int) -> dict[str, Any]:
         """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
+        self._slot(i)
         t = self._t
         info = t.info[i]
         rounds = int(info[ROUND]) + 1
@@ -741,6 +754,7 @@ class MinusTwentyBatch:
 
     def last_record(self, i: int) -> dict[str, Any]:
         """The record of slot ``i``'s last finished match (kept until the slot's next one ends)."""
+        self._slot(i)
         t = self._t
         info = t.last_info[i]
         if not info[L_HAS]:
