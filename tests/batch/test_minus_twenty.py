@@ -91,19 +91,20 @@ def test_batch_matches_the_rules_engine() -> None:
     assert matches == 120 and steps > 120 * 400
 
 
-@pytest.mark.parametrize("options", [
-    {"hand_size": 8},
-    {"hand_size": 3, "suits": 2, "numbers": 5, "investments": 1, "minus": 10},
-    {"suits": 1, "numbers": 4, "investments": 1, "minus": 12, "hand_size": 1, "stall_limit": 2, "rounds": 1},
-    {"stall_limit": 2, "rounds": 2},
-    {"stall_limit": 0, "rounds": 1},
-    {"investments": 0, "numbers": 7, "minus": 5, "rounds": 5},
-    {"target_score": 40, "suits": 2},
-    {"best_of": 3, "hand_size": 5},
+@pytest.mark.parametrize(("options", "n"), [
+    ({"hand_size": 8}, 25),
+    ({"hand_size": 3, "suits": 2, "numbers": 5, "investments": 1, "minus": 10}, 25),
+    (dict(GAME.micro_options), 25),
+    ({"stall_limit": 2, "rounds": 2}, 25),
+    ({"stall_limit": 0, "rounds": 1}, 25),
+    ({"investments": 0, "numbers": 7, "minus": 5, "rounds": 5}, 25),
+    ({"target_score": 40, "suits": 2, "minus": 5}, 25),
+    ({"target_score": 40, "suits": 2}, 3),  # never reached by random play: stops at the 100-round cap
+    ({"best_of": 3, "hand_size": 5}, 25),
 ])
-def test_every_option_is_a_parameter(options: dict[str, Any]) -> None:
-    matches, _ = compare(25, 7, options)
-    assert matches == 25
+def test_every_option_is_a_parameter(options: dict[str, Any], n: int) -> None:
+    matches, _ = compare(n, 7, options)
+    assert matches == n
 
 
 @pytest.mark.slow
