@@ -20,6 +20,10 @@ rules engine (legal moves at every step, scores, observations).
   every other step.  A finished match is replaced at once by the slot's next one; its record
   stays readable by :meth:`MinusTwentyBatch.last_record` until the slot's next match ends.
 
+* Speed: the functions of every decision are compiled without numba's reference counting
+  (:func:`_lean`), which cost three quarters of a decision; ``play_random`` plays about as
+  fast as the numba yardstick (``../shared/yardsticks/lc_numba.py``) on one core.
+
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
 
