@@ -1,0 +1,820 @@
+"""Minus Twenty's compiled, batched engine (issue 36): N matches in flat numpy arrays, one
+action per match applied in one compiled call.
+
+A second implementation of :mod:`parlour.games.minus_twenty`, which stays the reference and
+the home of every rule: each compiled function names the function of the rules engine it
+mirrors, and ``tests/batch/test_minus_twenty.py`` replays the batch's matches through the
+rules engine (legal moves at every step, scores, observations).
+
+* Cards are the positions of the space's card planes, 0–47 (``2C 2D 2H 2S 3C … KS``: the
+  card code − 4): rank ``p >> 2`` (0–8 are 2–10, 9–11 are J Q K), suit ``p & 3``.
+* Actions are the space's table (:class:`parlour.envs.spaces.minus_twenty.MinusTwentySpace`):
+  0–47 ``play``, 48–95 ``discard``, 96 ``draw``, 97–100 ``take C`` … ``take S``.
+* Every rule option is a parameter of the compiled functions (one compilation serves them
+  all): ``hand_size``, ``suits``, ``numbers``, ``investments``, ``minus``, ``stall_limit``,
+  ``rounds``, ``target_score`` and ``best_of``.
+* Deals come from a counter-based stream: match ``k`` of slot ``i`` is dealt (and its first
+  seat drawn) from a splitmix64 stream keyed by ``(seed, i, k)`` alone.
+* Rewards: at the end of a match, each seat's total minus the other's, in raw points (what
+  :mod:`parlour.envs.pettingzoo` pays with ``reward="match"`` and ``reward_scale=1``); 0 on
+  every other step.  A finished match is replaced at once by the slot's next one; its record
+  stays readable by :meth:`MinusTwentyBatch.last_record` until the slot's next match ends.
+
+* Speed: the functions of every decision are compiled without numba's reference counting
+  (:func:`_lean`), which cost three quarters of a decision; ``play_random`` plays about as
+  fast as the numba yardstick (``../shared/yardsticks/lc_numba.py``) on one core.
+
+numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from parlour import games
+from parlour.cards import ALL_CARDS, Card
+from parlour.envs.spaces import space
+from parlour.game import check_deck
+from parlour.games import minus_twenty as mt
+
+__all__ = ["MinusTwentyBatch", "play_random"]
+
+GAME_ID = "minus-twenty"
+CARDS = 48
+"""Card positions (the space's card planes)."""
+ACTIONS = 101
+PLAY, DISCARD, DRAW, TAKE = 0, 48, 96, 97
+"""Where each kind of action starts in the action table."""
+PILE_CAP = 12
+"""The most cards of one suit: a discard pile never holds more."""
+BONUS, BONUS_CARDS, ROUND_CAP = mt.BONUS, mt.BONUS_CARDS, mt.ROUND_CAP
+"""The rules engine's constants (read once: the compiled functions take them as constants)."""
+
+# Columns of Tables.info (one row a match).
+TO_MOVE, DRAWING, PLAYED, STALL, STOCK_POS, ROUND, STARTER, FIRST, LOG_LEN, FIXED = range(10)
+TOTAL = 10
+"""Match totals of seat 0 and 1 (finished rounds)."""
+WINS = 12
+"""Rounds won by seat 0 and 1."""
+HAND_LEN = 14
+"""Cards in the hands of seat 0 and 1."""
+PILE_LEN = 16
+"""Cards on the discard piles C D H S."""
+INFO = 20
+
+# Columns of Tables.last_info (the last finished match of a slot).
+L_HAS, L_FIRST, L_ROUNDS, L_LOG_LEN, L_TOTAL = range(5)
+LAST_INFO = 7
+
+# Tables.melds[g, seat, suit]: a meld in figures (PlayThenDraw.figures).
+M_TOTAL, M_INVEST, M_COUNT, M_TOP = range(4)
+
+# Tables.params.
+P_HAND, P_DECK, P_STALL, P_MINUS, P_ROUNDS, P_TARGET, P_BEST_OF, P_ROUND_CAP = range(8)
+PARAMS = 8
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_MATCH = np.uint64(0xD1B54A32D192ED03)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _compiled(function: F) -> F:
+    """numba's ``njit``, cached on disk (compile time is paid once per machine)."""
+    return cast(F, numba.njit(cache=True)(function))
+
+
+def _lean(function: F) -> F:
+    """:func:`_compiled` without numba's reference counting (``_nrt=False``), for the functions
+    of every decision, which allocate nothing and only read and write the arrays their caller
+    holds.  Counted, each array taken out of :class:`Tables` cost an atomic increment and
+    decrement: a decision cost four times as much (7M decisions/s against 27M)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}  # a flag numba's stubs do not name
+    return cast(F, numba.njit(**options)(function))
+
+
+class Tables(NamedTuple):
+    """The arrays of N matches (row ``g`` is match ``g``), handed whole to the compiled functions."""
+
+    params: npt.NDArray[np.int64]
+    """The options (columns ``P_*``)."""
+    deck: npt.NDArray[np.int8]
+    """The options' deck, card positions (:func:`parlour.games.minus_twenty.options_deck`)."""
+    seed: npt.NDArray[np.uint64]
+    """The stream's seed (one entry)."""
+    rng: npt.NDArray[np.uint64]
+    """Each match's stream position."""
+    matches: npt.NDArray[np.int64]
+    """Matches each slot has finished."""
+    info: npt.NDArray[np.int32]
+    """Each match's counters (columns ``TO_MOVE`` …)."""
+    hands: npt.NDArray[np.int8]
+    """``[g, seat, i]``: the hands' cards, the first ``info[g, HAND_LEN + seat]``."""
+    melds: npt.NDArray[np.int16]
+    """``[g, seat, suit]``: each meld in figures (``M_*``)."""
+    meld_bits: npt.NDArray[np.int64]
+    """``[g, seat]``: every card in the seat's melds, bit ``p``."""
+    on_pile: npt.NDArray[np.int64]
+    """``[g]``: the cards that have lain on a discard pile this round (``was_on_pile``)."""
+    piles: npt.NDArray[np.int8]
+    """``[g, suit, i]``: the discard piles, bottom card first."""
+    deals: npt.NDArray[np.int8]
+    """``[g, round]``: each round's deal as the deck in order: hand 0, hand 1, the draw pile top first."""
+    scores: npt.NDArray[np.int32]
+    """``[g, round, seat]``: each finished round's scores."""
+    starts: npt.NDArray[np.int32]
+    """``[g, round]``: where each round's moves start in the log."""
+    log: npt.NDArray[np.int8]
+    """``[g]``: the match's actions in order."""
+    last_info: npt.NDArray[np.int32]
+    """The last finished match of each slot (columns ``L_*``)."""
+    last_deals: npt.NDArray[np.int8]
+    last_scores: npt.NDArray[np.int32]
+    last_starts: npt.NDArray[np.int32]
+    last_log: npt.NDArray[np.int8]
+
+
+# -- the stream --------------------------------------------------------------------------------
+
+@_lean
+def _mix(x: np.uint64) -> np.uint64:
+    """splitmix64's finalizer."""
+    x = (x ^ (x >> np.uint64(30))) * _MIX1
+    x = (x ^ (x >> np.uint64(27))) * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+@_lean
+def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
+    """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
+    rng[g] += _GOLDEN
+    return int(np.int64(_mix(rng[g]) % np.uint64(k)))
+
+
+# -- the deal ----------------------------------------------------------------------------------
+
+@_lean
+def _start_round(t: Tables, g: int, starter: int) -> None:
+    """Deal round ``info[g, ROUND]`` (shuffled from the stream, or as given by
+    :meth:`MinusTwentyBatch.set_match`) and lay it out.  Mirrors ``MinusTwenty.random_deal``,
+    ``MinusTwentyState._start_round`` and ``PlayThenDraw._start_turns``."""
+    deals = t.deals
+    deck = t.deck
+    hands = t.hands
+    info = t.info
+    meld_bits = t.meld_bits
+    melds = t.melds
+    on_pile = t.on_pile
+    params = t.params
+    rng = t.rng
+    starts = t.starts
+    size = params[P_DECK]
+    hand = params[P_HAND]
+    r = info[g, ROUND]
+    if r >= info[g, FIXED]:
+        for i in range(size):
+            deals[g, r, i] = deck[i]
+        for i in range(size - 1, 0, -1):
+            j = _below(rng, g, i + 1)
+            card = deals[g, r, i]
+            deals[g, r, i] = deals[g, r, j]
+            deals[g, r, j] = card
+    for i in range(hand):
+        hands[g, 0, i] = deals[g, r, i]
+        hands[g, 1, i] = deals[g, r, hand + i]
+    for seat in range(2):
+        info[g, HAND_LEN + seat] = hand
+        meld_bits[g, seat] = 0
+        for suit in range(4):
+            for k in range(4):
+                melds[g, seat, suit, k] = 0
+    for suit in range(4):
+        info[g, PILE_LEN + suit] = 0
+    on_pile[g] = 0
+    info[g, TO_MOVE] = starter
+    info[g, STARTER] = starter
+    info[g, DRAWING] = 0
+    info[g, PLAYED] = -1
+    info[g, STALL] = 0
+    info[g, STOCK_POS] = 0
+    starts[g, r] = info[g, LOG_LEN]
+
+
+@_lean
+def _start_match(t: Tables, g: int, first: int) -> None:
+    """Start slot ``g``'s next match: its stream keyed by (seed, g, matches finished), round 1's
+    first seat from it (or ``first``, when given).  Mirrors ``Game.new_match``."""
+    info = t.info
+    matches = t.matches
+    rng = t.rng
+    seed = t.seed
+    key = _mix(seed[0] + _GOLDEN)
+    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
+    rng[g] = _mix(key ^ (np.uint64(matches[g]) * _MATCH + np.uint64(1)))
+    if first < 0:
+        first = _below(rng, g, 2)
+    info[g, FIRST] = first
+    info[g, ROUND] = 0
+    info[g, LOG_LEN] = 0
+    for seat in range(2):
+        info[g, TOTAL + seat] = 0
+        info[g, WINS + seat] = 0
+    _start_round(t, g, first)
+
+
+@_compiled
+def _reset(t: Tables) -> None:
+    """Every slot from its first match of the stream."""
+    info = t.info
+    last_info = t.last_info
+    matches = t.matches
+    for g in range(info.shape[0]):
+        matches[g] = 0
+        info[g, FIXED] = 0
+        last_info[g, L_HAS] = 0
+        _start_match(t, g, -1)
+
+
+# -- the rules of a turn -----------------------------------------------------------------------
+
+@_lean
+def _fits(p: int, top: int) -> bool:
+    """May card ``p`` go on a meld whose top number is ``top`` (0: none yet)?  Mirrors
+    ``MinusTwentyState.fits`` (``LEVEL``: a number's pips, 1 for an investment card)."""
+    rank = p >> 2
+    level = rank + 2 if rank < 9 else 1
+    return top < level
+
+
+@_lean
+def _in_hand(t: Tables, g: int, seat: int, p: int) -> bool:
+    """Does ``seat`` hold card ``p`` in match ``g``?"""
+    hands = t.hands
+    info = t.info
+    for i in range(info[g, HAND_LEN + seat]):
+        if hands[g, seat, i] == p:
+            return True
+    return False
+
+
+@_lean
+def _is_legal(t: Tables, g: int, a: int) -> bool:
+    """Is action ``a`` legal in match ``g``?  Mirrors ``PlayThenDraw.legal_moves`` (and the
+    refusals of ``PlayThenDraw.apply``)."""
+    info = t.info
+    melds = t.melds
+    seat = info[g, TO_MOVE]
+    if info[g, DRAWING] == 0:
+        if a < PLAY or a >= DRAW:
+            return False
+        p = a % CARDS
+        if not _in_hand(t, g, seat, p):
+            return False
+        return a >= DISCARD or _fits(p, melds[g, seat, p & 3, M_TOP])
+    if a == DRAW:
+        return True
+    if a < TAKE or a >= ACTIONS:
+        return False
+    suit = a - TAKE
+    return bool(info[g, PILE_LEN + suit] > 0 and suit != info[g, PLAYED])
+
+
+@_lean
+def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
+    """Match ``g``'s legal actions into ``out``; how many.  Mirrors ``PlayThenDraw.legal_moves``."""
+    hands = t.hands
+    info = t.info
+    melds = t.melds
+    seat = info[g, TO_MOVE]
+    k = 0
+    if info[g, DRAWING] == 0:
+        for i in range(info[g, HAND_LEN + seat]):
+            p = int(hands[g, seat, i])
+            if _fits(p, melds[g, seat, p & 3, M_TOP]):
+                out[k] = PLAY + p
+                k += 1
+            out[k] = DISCARD + p
+            k += 1
+        return k
+    out[0] = DRAW
+    k = 1
+    played = info[g, PLAYED]
+    for suit in range(4):
+        if info[g, PILE_LEN + suit] > 0 and suit != played:
+            out[k] = TAKE + suit
+            k += 1
+    return k
+
+
+@_lean
+def _apply(t: Tables, g: int, a: int) -> bool:
+    """Make the legal action ``a`` in match ``g``; True when it ends the round.  Mirrors
+    ``PlayThenDraw.apply`` (step 1: ``play`` onto a meld or ``discard``; step 2: ``draw`` or
+    ``take``, the round ending on the draw pile's last card or by the stall rule)."""
+    deals = t.deals
+    hands = t.hands
+    info = t.info
+    log = t.log
+    meld_bits = t.meld_bits
+    melds = t.melds
+    on_pile = t.on_pile
+    params = t.params
+    piles = t.piles
+    seat = info[g, TO_MOVE]
+    moves = info[g, LOG_LEN]
+    if moves < log.shape[1]:
+        log[g, moves] = a
+    info[g, LOG_LEN] = moves + 1
+    if info[g, DRAWING] == 0:
+        p = a % CARDS
+        last = info[g, HAND_LEN + seat] - 1
+        for i in range(last + 1):
+            if hands[g, seat, i] == p:
+                hands[g, seat, i] = hands[g, seat, last]
+                break
+        info[g, HAND_LEN + seat] = last
+        suit = p & 3
+        bit = np.int64(1) << np.int64(p)
+        if a < DISCARD:  # onto the meld: PlayThenDraw.figures
+            rank = p >> 2
+            value = rank + 2 if rank < 9 else 0
+            melds[g, seat, suit, M_TOTAL] += value
+            if value == 0:
+                melds[g, seat, suit, M_INVEST] += 1
+            melds[g, seat, suit, M_COUNT] += 1
+            melds[g, seat, suit, M_TOP] = value
+            meld_bits[g, seat] |= bit
+        else:  # onto its discard pile
+            height = info[g, PILE_LEN + suit]
+            piles[g, suit, height] = p
+            info[g, PILE_LEN + suit] = height + 1
+            info[g, PLAYED] = suit
+            on_pile[g] |= bit
+        info[g, DRAWING] = 1
+        return False
+    hand = params[P_HAND]
+    if a == DRAW:
+        pos = info[g, STOCK_POS]
+        card = deals[g, info[g, ROUND], 2 * hand + pos]
+        info[g, STOCK_POS] = pos + 1
+        info[g, STALL] = 0
+        ends = pos + 1 == params[P_DECK] - 2 * hand
+    else:
+        suit = a - TAKE
+        height = info[g, PILE_LEN + suit] - 1
+        card = piles[g, suit, height]
+        info[g, PILE_LEN + suit] = height
+        stall = info[g, STALL] + 1
+        info[g, STALL] = stall
+        ends = stall == params[P_STALL]
+    size = info[g, HAND_LEN + seat]
+    hands[g, seat, size] = card
+    info[g, HAND_LEN + seat] = size + 1
+    info[g, DRAWING] = 0
+    info[g, PLAYED] = -1
+    info[g, TO_MOVE] = 1 - seat
+    return bool(ends)
+
+
+# -- the round's end and the match ---------------------------------------------------------------
+
+@_lean
+def _score_of(numbers: int, investments: int, count: int, minus: int) -> int:
+    """A meld's score in figures.  Mirrors ``minus_twenty.score_of``."""
+    if count == 0:
+        return 0
+    score = (numbers - minus) * (1 + investments)
+    return score + BONUS if count >= BONUS_CARDS else score
+
+
+@_lean
+def _seat_score(melds: npt.NDArray[np.int16], g: int, seat: int, minus: int) -> int:
+    """A seat's round score: its melds' scores added up.  Mirrors ``MinusTwentyState._end_round``."""
+    points = 0
+    for suit in range(4):
+        points += _score_of(melds[g, seat, suit, M_TOTAL], melds[g, seat, suit, M_INVEST],
+                            melds[g, seat, suit, M_COUNT], minus)
+    return points
+
+
+@_lean
+def _keep_last(t: Tables, g: int) -> None:
+    """Copy match ``g`` (just finished) to the ``last_*`` arrays, for :meth:`MinusTwentyBatch.last_record`."""
+    deals = t.deals
+    info = t.info
+    last_deals = t.last_deals
+    last_info = t.last_info
+    last_log = t.last_log
+    last_scores = t.last_scores
+    last_starts = t.last_starts
+    log = t.log
+    params = t.params
+    scores = t.scores
+    starts = t.starts
+    rounds = info[g, ROUND] + 1
+    moves = min(info[g, LOG_LEN], log.shape[1])
+    last_info[g, L_HAS] = 1
+    last_info[g, L_FIRST] = info[g, FIRST]
+    last_info[g, L_ROUNDS] = rounds
+    last_info[g, L_LOG_LEN] = info[g, LOG_LEN]
+    last_info[g, L_TOTAL] = info[g, TOTAL]
+    last_info[g, L_TOTAL + 1] = info[g, TOTAL + 1]
+    size = params[P_DECK]
+    for r in range(rounds):
+        last_starts[g, r] = starts[g, r]
+        last_scores[g, r, 0] = scores[g, r, 0]
+        last_scores[g, r, 1] = scores[g, r, 1]
+        for i in range(size):
+            last_deals[g, r, i] = deals[g, r, i]
+    for i in range(moves):
+        last_log[g, i] = log[g, i]
+
+
+@_lean
+def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.NDArray[np.bool_]) -> bool:
+    """Score match ``g``'s round, which has just ended, and deal the next round, or end the match
+    (paying its margin into ``rewards`` and starting the slot's next match); True when the match
+    ended.  Mirrors ``MinusTwentyState._end_round``, ``is_match_over`` and ``round_starter``
+    (``starters_from``)."""
+    info = t.info
+    matches = t.matches
+    melds = t.melds
+    params = t.params
+    scores = t.scores
+    r = info[g, ROUND]
+    minus = params[P_MINUS]
+    first = _seat_score(melds, g, 0, minus)
+    second = _seat_score(melds, g, 1, minus)
+    scores[g, r, 0] = first
+    scores[g, r, 1] = second
+    info[g, TOTAL] += first
+    info[g, TOTAL + 1] += second
+    if first != second:
+        info[g, WINS + (0 if first > second else 1)] += 1
+    played = r + 1
+    total0 = info[g, TOTAL]
+    total1 = info[g, TOTAL + 1]
+    if params[P_TARGET] > 0:
+        over = played >= ROUND_CAP or max(total0, total1) >= params[P_TARGET]
+    elif params[P_BEST_OF] > 0:
+        over = played >= ROUND_CAP or 2 * max(info[g, WINS], info[g, WINS + 1]) > params[P_BEST_OF]
+    else:
+        over = played >= params[P_ROUNDS]
+    if over:
+        rewards[g, 0] = total0 - total1
+        rewards[g, 1] = total1 - total0
+        done[g] = True
+        _keep_last(t, g)
+        matches[g] += 1
+        info[g, FIXED] = 0
+        _start_match(t, g, -1)
+        return True
+    if total0 != total1:
+        starter = 0 if total0 > total1 else 1
+    else:
+        starter = 1 - info[g, STARTER]
+    info[g, ROUND] = played
+    _start_round(t, g, starter)
+    return False
+
+
+# -- the batch's calls -------------------------------------------------------------------------
+
+@_compiled
+def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
+          done: npt.NDArray[np.bool_]) -> tuple[int, int]:
+    """One action for every match: (−1, the longest log) once all are made, or (the first match
+    whose action is illegal, 0) with nothing made."""
+    info = t.info
+    n = actions.shape[0]
+    for g in range(n):
+        if not _is_legal(t, g, actions[g]):
+            return g, 0
+    longest = 0
+    for g in range(n):
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        done[g] = False
+        if _apply(t, g, actions[g]):
+            _end_round(t, g, rewards, done)
+        longest = max(longest, info[g, LOG_LEN])
+    return -1, longest
+
+
+@_compiled
+def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_]) -> None:
+    """Every match's legal actions as a mask.  Mirrors ``PlayThenDraw.legal_moves``."""
+    out = np.empty(ACTIONS, np.int64)
+    for g in range(mask.shape[0]):
+        for a in range(ACTIONS):
+            mask[g, a] = False
+        for k in range(_legal_actions(t, g, out)):
+            mask[g, out[k]] = True
+
+
+@_compiled
+def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
+             out: npt.NDArray[np.float32]) -> None:
+    """Each match's observation for ``seats[g]`` into ``out`` (zeros), at the offsets ``at`` of
+    the space's blocks (see ``MinusTwentyBatch._BLOCKS``).  Mirrors ``GameSpace._encode_directly``,
+    ``TurnSpace._from_state`` and ``MinusTwentySpace._from_state`` of a round in play."""
+    hands = t.hands
+    info = t.info
+    meld_bits = t.meld_bits
+    on_pile = t.on_pile
+    params = t.params
+    piles = t.piles
+    for g in range(seats.shape[0]):
+        seat = seats[g]
+        out[g, at[0] + (info[g, TO_MOVE] ^ seat)] = 1.0
+        r = info[g, ROUND]
+        if r > 0:
+            out[g, at[2]] = r / 10
+            for k in range(2):
+                out[g, at[4] + k] = info[g, TOTAL + (seat ^ k)] / 100.0
+                out[g, at[16] + k] = info[g, WINS + (seat ^ k)] / 10
+        out[g, at[5] + info[g, DRAWING]] = 1.0
+        for i in range(info[g, HAND_LEN + seat]):
+            out[g, at[6] + hands[g, seat, i]] = 1.0
+        seen = on_pile[g]
+        for k in range(2):
+            other = seat ^ k
+            for i in range(info[g, HAND_LEN + other]):
+                p = hands[g, other, i]
+                if (seen >> np.int64(p)) & 1:
+                    out[g, at[7] + CARDS * k + p] = 1.0
+            bits = meld_bits[g, other]
+            for p in range(CARDS):
+                if (bits >> np.int64(p)) & 1:
+                    out[g, at[8] + CARDS * k + p] = 1.0
+            out[g, at[13] + k] = info[g, HAND_LEN + other] / 10
+        for suit in range(4):
+            height = info[g, PILE_LEN + suit]
+            for i in range(height):
+                out[g, at[9] + piles[g, suit, i]] = 1.0
+            if height > 0:
+                out[g, at[10] + piles[g, suit, height - 1]] = 1.0
+        if info[g, PLAYED] >= 0:
+            out[g, at[11] + info[g, PLAYED]] = 1.0
+        out[g, at[12] + (info[g, STARTER] ^ seat)] = 1.0
+        out[g, at[14]] = (params[P_DECK] - 2 * params[P_HAND] - info[g, STOCK_POS]) / 48
+        if info[g, STALL] > 0:
+            out[g, at[15]] = info[g, STALL] / 60
+
+
+@_compiled
+def _play_random(t: Tables, n: int) -> tuple[int, int]:
+    """Play ``n`` matches in slot 0 with uniformly random legal actions: (decisions, the sum of
+    both seats' final totals over the matches)."""
+    info = t.info
+    last_info = t.last_info
+    matches = t.matches
+    seed = t.seed
+    legal = np.empty(ACTIONS, np.int64)
+    rewards = np.zeros((1, 2), np.float32)
+    done = np.zeros(1, np.bool_)
+    chooser = np.zeros(1, np.uint64)
+    chooser[0] = _mix(seed[0] ^ _MATCH)
+    decisions = 0
+    points = 0
+    finished = 0
+    matches[0] = 0
+    info[0, FIXED] = 0
+    _start_match(t, 0, -1)
+    while finished < n:
+        a = legal[_below(chooser, 0, _legal_actions(t, 0, legal))]
+        decisions += 1
+        if _apply(t, 0, a) and _end_round(t, 0, rewards, done):
+            finished += 1
+            points += last_info[0, L_TOTAL] + last_info[0, L_TOTAL + 1]
+    return decisions, points
+
+
+# -- the Python face -----------------------------------------------------------------------------
+
+def _position(card: Card) -> int:
+    return int(card) - 4
+
+
+_TEXT = [str(ALL_CARDS[p + 4]) for p in range(CARDS)]
+"""Card position → notation."""
+
+
+def _tables(n: int, seed: int, options: Mapping[str, Any], log: int) -> Tables:
+    deck = mt.options_deck(options)
+    rounds = options["rounds"] if options["target_score"] is None and options["best_of"] is None else mt.ROUND_CAP
+    params = np.zeros(PARAMS, np.int64)
+    params[P_HAND] = options["hand_size"]
+    params[P_DECK] = len(deck)
+    params[P_STALL] = options["stall_limit"]
+    params[P_MINUS] = options["minus"]
+    params[P_ROUNDS] = options["rounds"]
+    params[P_TARGET] = options["target_score"] or 0
+    params[P_BEST_OF] = options["best_of"] or 0
+    params[P_ROUND_CAP] = rounds
+    hand = options["hand_size"]
+    return Tables(
+        params=params,
+        deck=np.array([_position(c) for c in deck], np.int8),
+        seed=np.array([seed % (1 << 64)], np.uint64),
+        rng=np.zeros(n, np.uint64),
+        matches=np.zeros(n, np.int64),
+        info=np.zeros((n, INFO), np.int32),
+        hands=np.zeros((n, 2, hand), np.int8),
+        melds=np.zeros((n, 2, 4, 4), np.int16),
+        meld_bits=np.zeros((n, 2), np.int64),
+        on_pile=np.zeros(n, np.int64),
+        piles=np.zeros((n, 4, PILE_CAP), np.int8),
+        deals=np.zeros((n, rounds, CARDS), np.int8),
+        scores=np.zeros((n, rounds, 2), np.int32),
+        starts=np.zeros((n, rounds), np.int32),
+        log=np.zeros((n, log), np.int8),
+        last_info=np.zeros((n, LAST_INFO), np.int32),
+        last_deals=np.zeros((n, rounds, CARDS), np.int8),
+        last_scores=np.zeros((n, rounds, 2), np.int32),
+        last_starts=np.zeros((n, rounds), np.int32),
+        last_log=np.zeros((n, log), np.int8),
+    )
+
+
+class MinusTwentyBatch:
+    """``n`` matches of Minus Twenty played side by side, dealt from a seeded stream.
+
+    Every method works on all matches at once; each match is always at a decision (a finished
+    match is replaced by the slot's next one within :meth:`step`).
+    """
+
+    game_id = GAME_ID
+    players = 2
+    num_actions = ACTIONS
+    _BLOCKS = ("to_move", "over", "round", "scores", "totals", "step", "hand", "known", "melds", "discard_piles",
+               "discard_tops", "discarded", "starter", "hand_sizes", "stock_count", "stall_count", "rounds_won")
+    """The space's blocks whose offsets :func:`_observe` is given, in this order."""
+
+    def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        if n < 1:
+            raise ValueError(f"a batch holds at least one match, not {n}")
+        self.game = games.get(GAME_ID)
+        self.options = self.game.check_options(options)
+        self.n = n
+        self.seed = seed
+        the_space = space(GAME_ID)
+        if the_space.num_actions != ACTIONS or [str(c) for c in the_space.CARDS] != _TEXT:  # type: ignore[attr-defined]
+            raise RuntimeError("the batch engine's action table no longer matches the space's")
+        offsets = {segment.name: segment.offset for segment in the_space.layout()}
+        self._at = np.array([offsets[name] for name in self._BLOCKS], np.int64)
+        self.obs_size = the_space.obs_shape[0]
+        self._actions = [str(m) for m in the_space.actions]
+        self._t = _tables(n, seed, self.options, 1024)
+        self._longest = 0
+        self._rewards = np.zeros((n, 2), np.float32)
+        self._done = np.zeros(n, np.bool_)
+        self.reset()
+
+    def reset(self) -> None:
+        """Deal every slot's first match from the stream (the same deals for the same seed)."""
+        _reset(self._t)
+        self._longest = 0
+
+    @property
+    def to_move(self) -> npt.NDArray[np.int64]:
+        """The seat to move in each match."""
+        return self._t.info[:, TO_MOVE].astype(np.int64)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``(n, 101)``: each match's legal actions, in the space's action table."""
+        mask = np.empty((self.n, ACTIONS), np.bool_)
+        _legal_mask(self._t, mask)
+        return mask
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Make one action in every match: ``(rewards (n, 2) float32, done (n,) bool)``.
+
+        Rewards are 0 but at a match's end, where each seat gets its total minus the other's (raw
+        points); the match is then replaced by the slot's next one.  An illegal action raises
+        ``ValueError`` and makes no action at all.
+        """
+        chosen = np.ascontiguousarray(actions, np.int64)
+        if chosen.shape != (self.n,):
+            raise ValueError(f"step takes one action per match: shape ({self.n},), not {chosen.shape}")
+        if self._longest + 1 >= self._t.log.shape[1]:
+            self._grow_log()
+        bad, longest = _step(self._t, chosen, self._rewards, self._done)
+        if bad >= 0:
+            a = int(chosen[bad])
+            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
+            raise ValueError(f"action {what} is illegal in match {bad}")
+        self._longest = longest
+        return self._rewards.copy(), self._done.copy()
+
+    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """``(n, obs_size)``: each match's observation for ``seat`` (one seat for all, or one a
+        match), equal to ``space("minus-twenty").encode_state(state, seat)``."""
+        seats = np.broadcast_to(np.asarray(seat, np.int64), (self.n,)).copy()
+        if ((seats < 0) | (seats > 1)).any():
+            raise ValueError("seats are 0 and 1")
+        out = np.zeros((self.n, self.obs_size), np.float32)
+        _observe(self._t, seats, self._at, out)
+        return out
+
+    def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
+        """Restart match ``i`` with ``first`` to play first and the given deals (a record's
+        ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
+        t = self._t
+        self._slot(i)
+        if first not in (0, 1):
+            raise ValueError(f"first must be seat 0 or 1, not {first}")
+        if len(deals) > t.deals.shape[1]:
+            raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
+        hand = self.options["hand_size"]
+        for r, deal in enumerate(deals):
+            if [len(h) for h in deal["hands"]] != [hand, hand]:
+                raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
+            cards = [*deal["hands"][0], *deal["hands"][1], *deal["stock"]]
+            check_deck(cards, mt.options_deck(self.options), "Minus Twenty", f"round {r + 1}")
+            t.deals[i, r, :len(cards)] = [_position(c) for c in cards]
+        t.info[i, FIXED] = len(deals)
+        _start_match_slot(t, i, first)
+
+    def _slot(self, i: int) -> None:
+        if not 0 <= i < self.n:
+            raise IndexError(f"no match {i} in a batch of {self.n}")
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
+        self._slot(i)
+        t = self._t
+        info = t.info[i]
+        rounds = int(info[ROUND]) + 1
+        starts = [int(s) for s in t.starts[i, :rounds]] + [int(info[LOG_LEN])]
+        return self._record(i, int(info[FIRST]), rounds, starts, t.deals[i], t.scores[i], t.log[i], finished=False)
+
+    def last_record(self, i: int) -> dict[str, Any]:
+        """The record of slot ``i``'s last finished match (kept until the slot's next one ends)."""
+        self._slot(i)
+        t = self._t
+        info = t.last_info[i]
+        if not info[L_HAS]:
+            raise ValueError(f"slot {i} has not finished a match since the last reset")
+        rounds = int(info[L_ROUNDS])
+        starts = [int(s) for s in t.last_starts[i, :rounds]] + [int(info[L_LOG_LEN])]
+        return self._record(i, int(info[L_FIRST]), rounds, starts, t.last_deals[i], t.last_scores[i], t.last_log[i],
+                            finished=True)
+
+    def _record(self, i: int, first: int, rounds: int, starts: list[int], deals: npt.NDArray[np.int8],
+                scores: npt.NDArray[np.int32], log: npt.NDArray[np.int8], finished: bool) -> dict[str, Any]:
+        if starts[-1] > log.shape[0]:
+            raise ValueError(f"match {i} outgrew its log")
+        hand = self.options["hand_size"]
+        size = len(mt.options_deck(self.options))
+        items: list[dict[str, Any]] = []
+        totals = [0, 0]
+        for r in range(rounds):
+            deck = [_TEXT[p] for p in deals[r, :size]]
+            item: dict[str, Any] = {
+                "deal": {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]},
+                "moves": [self._actions[a] for a in log[starts[r]:starts[r + 1]]],
+            }
+            if finished or r < rounds - 1:
+                item["scores"] = [int(s) for s in scores[r]]
+                totals = [totals[0] + item["scores"][0], totals[1] + item["scores"][1]]
+            items.append(item)
+        return {
+            "format": "parlour-record/1",
+            "game": GAME_ID,
+            "options": self.game.non_default_options(self.options),
+            "players": ["Player 1", "Player 2"],
+            "first": first,
+            "rounds": items,
+            "totals": totals,
+            "meta": {"batch_seed": self.seed, "slot": i, "match": int(self._t.matches[i]) - finished},
+        }
+
+    def _grow_log(self) -> None:
+        t = self._t
+        size = 2 * t.log.shape[1]
+        log = np.zeros((self.n, size), np.int8)
+        log[:, :t.log.shape[1]] = t.log
+        last = np.zeros((self.n, size), np.int8)
+        last[:, :t.last_log.shape[1]] = t.last_log
+        self._t = t._replace(log=log, last_log=last)
+
+
+@_compiled
+def _start_match_slot(t: Tables, g: int, first: int) -> None:
+    """:func:`_start_match`, called from Python."""
+    _start_match(t, g, first)
+
+
+def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Play ``n`` matches with uniformly random legal actions in one compiled call:
+    (decisions made, the sum of both seats' final totals), for benchmarks."""
+    checked = games.get(GAME_ID).check_options(options)
+    return _play_random(_tables(1, seed, checked, 1 << 16), n)
