@@ -85,3 +85,12 @@ def test_solve_prints_exploitability_and_writes_figures_a_table_reads(tmp_path: 
                            capture_output=True, text=True, check=True).stdout.splitlines()
     assert table[0].startswith("| game | policy |") and len(table) == 2 + 3 + 1
     assert table[-1].startswith("| Minus Twenty | random | | | ")
+
+
+def test_batch_prints_decisions_per_second_beside_the_yardstick() -> None:
+    pytest.importorskip("numba")
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "batch.py"), "--seconds", "0.05", "twenty"],
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^lc_numba \(yardstick\)\s+[\d.]+ M decisions/s", out, re.M), out
+    assert re.search(r"^twenty\s+[\d.]+ M decisions/s\s+[\d.]+x the yardstick\s+compile\s+[\d.]+ s$", out, re.M), out
+    assert re.search(r"^  step 1024\s+[\d.]+ M decisions/s$", out, re.M), out

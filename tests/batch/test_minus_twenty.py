@@ -50,7 +50,7 @@ def compare(n: int, seed: int, options: dict[str, Any] | None = None,
     steps = matches = 0
     while any(m is not None for m in mirrors):
         mask = batch.legal_mask()
-        to_move = batch.to_move
+        to_move = batch.to_move()
         if observe:
             mine, theirs = batch.observe(to_move), batch.observe(1 - to_move)
         for i, state in enumerate(mirrors):
@@ -132,9 +132,9 @@ def test_golden_records(name: str, data_dir: Path) -> None:
         if number:
             state.next_round(played.deal)
         for text in played.moves:
-            assert batch.to_move[0] == state.current_player()
+            assert batch.to_move()[0] == state.current_player()
             assert np.array_equal(batch.legal_mask()[0], SPACE.mask(state.legal_moves()).astype(bool))
-            assert np.array_equal(batch.observe(batch.to_move)[0], SPACE.encode_state(state, batch.to_move[0]))
+            assert np.array_equal(batch.observe(batch.to_move())[0], SPACE.encode_state(state, batch.to_move()[0]))
             move = state.parse_move(text)
             _, done = batch.step(np.array([SPACE.index[move]]))
             state.apply(move)

@@ -490,18 +490,21 @@ def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.ND
 @_compiled
 def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
           done: npt.NDArray[np.bool_]) -> tuple[int, int]:
-    """One action for every match: (−1, the longest log) once all are made, or (the first match
-    whose action is illegal, 0) with nothing made."""
+    """One action for every match (−1: leave that match as it is): (−1, the longest log) once all
+    are made, or (the first match whose action is illegal, 0) with nothing made."""
     info = t.info
     n = actions.shape[0]
     for g in range(n):
-        if not _is_legal(t, g, actions[g]):
+        if actions[g] != -1 and not _is_legal(t, g, actions[g]):
             return g, 0
     longest = 0
     for g in range(n):
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
         done[g] = False
+        longest = max(longest, info[g, LOG_LEN])
+        if actions[g] == -1:
+            continue
         if _apply(t, g, actions[g]):
             _end_round(t, g, rewards, done)
         longest = max(longest, info[g, LOG_LEN])
@@ -683,7 +686,6 @@ class MinusTwentyBatch:
         _reset(self._t)
         self._longest = 0
 
-    @property
     def to_move(self) -> npt.NDArray[np.int64]:
         """The seat to move in each match."""
         return self._t.info[:, TO_MOVE].astype(np.int64)
@@ -698,8 +700,9 @@ class MinusTwentyBatch:
         """Make one action in every match: ``(rewards (n, 2) float32, done (n,) bool)``.
 
         Rewards are 0 but at a match's end, where each seat gets its total minus the other's (raw
-        points); the match is then replaced by the slot's next one.  An illegal action raises
-        ``ValueError`` and makes no action at all.
+        points); the match is then replaced by the slot's next one.  The action −1 leaves a match as
+        it is (for a caller that moves some seats only).  An illegal action raises ``ValueError``
+        and makes no action at all.
         """
         chosen = np.ascontiguousarray(actions, np.int64)
         if chosen.shape != (self.n,):

@@ -246,19 +246,23 @@ def _legal(g, loc, out):  # type: ignore[no-untyped-def]  # pragma: no cover
 @numba.njit(cache=True)
 def _step(actions, rewards, done, seed, g, hand, tally, loc, deals, moves, rscores, params, pack, rng,  # type: ignore[no-untyped-def]
           last_deals, last_moves, last_rscores, last_g):  # pragma: no cover
-    """One action per slot: mirrors ``TwentyState.apply`` then, at a round's end,
+    """One action per slot (−1: leave that slot as it is): mirrors ``TwentyState.apply`` then, at a round's end,
     ``State.next_round`` (the PettingZoo env's deal of the next round), and at the match's end the
     env's ``reward="match"`` payment and a new match.  Returns −1, or the first slot whose action
     is not legal (then nothing is changed)."""
     n = g.shape[0]
     for i in range(n):
         a = actions[i]
+        if a == -1:
+            continue
         if a < 0 or a >= CARDS or loc[i, a] != HAND0 + g[i, TO_MOVE]:
             return i
     for i in range(n):
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
         done[i] = False
+        if actions[i] == -1:
+            continue
         if _apply(i, actions[i], g, hand, tally, loc, deals, moves, rscores, params):
             if g[i, ROUND] + 1 < params[P_ROUNDS]:
                 g[i, ROUND] += 1
@@ -457,8 +461,9 @@ class TwentyBatch:
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Make one action in every slot; return the rewards (n, 2) float32 (each seat's total less
         the other's, raw points, at a match's end; 0 otherwise) and the done flags (n,).  A finished
-        match's slot is dealt a new one at once (its record: :meth:`last_record`).  An illegal action
-        raises ValueError and changes nothing."""
+        match's slot is dealt a new one at once (its record: :meth:`last_record`).  The action −1
+        leaves a slot as it is (for a caller that moves some seats only).  An illegal action raises
+        ValueError and changes nothing."""
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.n,):
             raise ValueError(f"step takes one action per match: shape ({self.n},), not {acts.shape}")
