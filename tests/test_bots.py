@@ -88,16 +88,34 @@ def test_iteration_budget_is_reproducible(game_id: str) -> None:
         assert first == bot.analyse(obs, legal, random.Random(3))
 
 
-def test_ismcts_respects_a_time_budget() -> None:
-    import time
+class _Clock:
+    """A clock that moves on 10 ms each time it is read, so that a time budget is spent after the
+    same number of reads on any machine, however loaded (a wall clock would fail by chance)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reads = 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        self.now += 0.01
+        return self.now
+
+
+def test_ismcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parlour.bots import ismcts
 
     state = positions("twenty", 1, seed=8)[0]
     seat = state.current_player()
     assert seat is not None
+    legal = state.legal_moves()
+    clock = _Clock()
+    monkeypatch.setattr(ismcts, "time", clock)
     bot = bots.make("ismcts:seconds=0.2")
-    start = time.perf_counter()
-    bot.choose(state.observation(seat), state.legal_moves(), random.Random(0))
-    assert time.perf_counter() - start < 1.0
+    assert bot.choose(state.observation(seat), legal, random.Random(0)) in legal
+    # 0.2 s is 20 reads of the clock; each halving round may read once past its share of the deadline.
+    rounds = ismcts.halving_rounds(len(legal))
+    assert 20 <= clock.reads <= 20 + 2 * rounds + 1
 
 
 def test_ismcts_finds_an_exact_twenty() -> None:
