@@ -6,8 +6,11 @@ For each game with a batched engine it prints:
 * ``play_random``: decisions/s of the engine's own compiled loop of random legal games (one call);
 * ``step`` at batch sizes 1, 64 and 1024: decisions/s of the Python-facing API a trainer uses
   (``legal_mask`` → a random legal action per game with numpy → ``step``), games reset as they end;
-* ``observe`` on top of ``step`` at batch 1024 when the engine encodes observations;
-* the compile time, measured apart (first calls), so that it never counts in the rates.
+* ``observe`` on top of ``step`` at batch 1024;
+* the Gymnasium ``VectorEnv`` (:mod:`parlour.batch.vector`) at 1024 matches: the learner's steps/s,
+  the opponents' moves, the masks and the observation encoding included;
+* the first calls' time, measured apart, so that it never counts in the rates: compilation the first
+  time, then loading numba's cache from disk (``cache=True``).
 
 The yardstick ``../shared/yardsticks/lc_numba.py`` (a Lost-Cities-like game in numba, two decisions
 a turn) is timed in the same run; the ratio to it is what to compare across machines.
@@ -30,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from parlour import batch
+from parlour.batch.vector import BatchVectorEnv
 
 YARDSTICK = Path(__file__).resolve().parents[2] / "shared" / "yardsticks" / "lc_numba.py"
 
@@ -107,18 +111,27 @@ def engine_rates(game_id: str, seconds: float) -> dict[str, float]:
         done, took = _timed(step, seconds)
         found[f"step {size}"] = done / took
     engine = batch.engine(game_id, 1024, seed=7)
-    if hasattr(engine, "observe"):
-        rng = np.random.default_rng(7)
-        engine.observe(engine.to_move())
+    rng = np.random.default_rng(7)
 
-        def observe() -> float:
-            for _ in range(20):
-                engine.step(random_actions(engine.legal_mask(), rng))
-                engine.observe(engine.to_move())
-            return 20.0 * 1024
+    def observe() -> float:
+        for _ in range(20):
+            engine.step(random_actions(engine.legal_mask(), rng))
+            engine.observe(engine.to_move())
+        return 20.0 * 1024
 
-        done, took = _timed(observe, seconds)
-        found["step+observe 1024"] = done / took
+    done, took = _timed(observe, seconds)
+    found["step+observe 1024"] = done / took
+    env = BatchVectorEnv(game_id, 1024, seed=9)
+    env.reset()
+    rng = np.random.default_rng(9)
+
+    def vector() -> float:
+        for _ in range(20):
+            env.step(random_actions(env.action_masks(), rng))
+        return 20.0 * 1024
+
+    done, took = _timed(vector, seconds)
+    found["vector env 1024"] = done / took
     return found
 
 
@@ -141,10 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     for game_id in chosen:
         rates = engine_rates(game_id, args.seconds)
         print(f"{game_id:24} {rates['play_random'] / 1e6:8.2f} M decisions/s   "
-              f"{rates['play_random'] / yard:5.2f}x the yardstick   compile {rates['compile']:5.2f} s")
+              f"{rates['play_random'] / yard:5.2f}x the yardstick   first call {rates['compile']:5.2f} s")
         for key, value in rates.items():
             if key not in ("compile", "play_random"):
-                print(f"  {key:22} {value / 1e6:8.3f} M decisions/s")
+                unit = "learner steps/s" if key.startswith("vector") else "decisions/s"
+                print(f"  {key:22} {value / 1e6:8.3f} M {unit}")
     return 0
 
 

@@ -226,3 +226,33 @@ def test_skill_is_set_side_by_side_across_games(tmp_path: Path) -> None:
     for item in numbers["ladders"]:
         (row,) = item["pairings"]
         assert f"{row['stronger']} over {row['weaker']}" in across and item["game_name"] in across
+
+
+def test_the_commands_take_check_robust_and_primary(tmp_path: Path) -> None:
+    """``--check-robust`` plays the study again beside it; ``--primary`` picks the question; a wrong
+    value of either is one line."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from parlour.cli import app
+
+    runner_ = CliRunner()
+    db = str(tmp_path / "lab.sqlite")
+    sweep = ["lab", "sweep", "twenty", "-o", "rounds=1,2", "--players", "random,random", "--deals", "2",
+             "--jobs", "1", "--db", db]
+    bad = runner_.invoke(app, [*sweep, "--check-robust", "louder"])
+    assert bad.exit_code == 2 and "--check-robust is slips or stronger, not 'louder'" in bad.output
+    assert not Path(db).exists()  # refused before the database is opened
+    done = runner_.invoke(app, [*sweep, "--check-robust", "slips"])
+    assert done.exit_code == 0, done.output
+    assert sorted(e.study for e in Store(db).experiments()) == ["sweep rounds"] * 2 + ["sweep rounds (5% slips)"] * 2
+    out = tmp_path / "r"
+    made = runner_.invoke(app, ["lab", "report", "--db", db, "--primary", "draws", "--sample", "0", "--format", "json",
+                                "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    numbers = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert {c["verdicts"]["primary"] for c in numbers["comparisons"]} == {"draws"}
+    assert numbers["comparisons"][0]["verdicts"]["robust"]["how"] == "5% slips"
+    wrong = runner_.invoke(app, ["lab", "report", "--db", db, "--primary", "fun", "--out", str(out)])
+    assert wrong.exit_code == 2 and "the primary question is one of the measures" in wrong.output

@@ -818,7 +818,8 @@ def lab_report_command(
         help="the range a match should last, like 20-40: the report says how many are shorter, within, longer",
     )] = None,
     sample: Annotated[int, typer.Option(
-        min=1, help="matches of each experiment replayed move by move for the measures of play")] = 100,
+        min=0, help="matches of each experiment replayed move by move for the measures of play (0: none; real "
+                    "choices, decided-at and comebacks are then left out)")] = 100,
     judge: Annotated[str, typer.Option(
         help="what reads positions for the measures of play: advice (the game's evaluation, quick, sees the "
              "cards as they lie) or search (IS-MCTS from the mover's own view, slower)")] = "advice",

@@ -13,9 +13,9 @@ import numpy as np
 
 from parlour.lab.report.experiment import who_played
 from parlour.lab.report.load import FloatArray, IntArray, Played, position_name
-from parlour.lab.report.numbers import ALPHA, by_unit, finite, mean_ci, two_proportions_p, welch_p
-from parlour.lab.report.verdicts import paired
-from parlour.lab.stats import holm, paired_difference
+from parlour.lab.report.numbers import ALPHA, by_unit, finite, mean_ci, two_proportions_p
+from parlour.lab.report.verdicts import paired, unit_test
+from parlour.lab.stats import holm
 
 
 @dataclass
@@ -94,26 +94,19 @@ match at a fixed pace): their tests are the verdict table's, corrected in its fa
 
 
 def _test(metric: Metric, baseline: Played, other: Played) -> dict[str, Any]:
-    """``other`` against ``baseline`` on ``metric``: the difference of the means with its 95%
-    interval and the p-value of the test named in ``test``."""
-    keys_a, a = metric.units(baseline)
-    keys_b, b = metric.units(other)
-    word = baseline.unit_word
-    if paired(baseline, other):
-        common, at_a, at_b = np.intersect1d(keys_a, keys_b, return_indices=True)
-        found = paired_difference(a[at_a].tolist(), b[at_b].tolist())
-        ci = None if found["low"] is None else [found["low"], found["high"]]
-        fixed = len(common) > 1 and found["sd"] == 0 and found["difference"] != 0
-        return {"test": f"paired t over {len(common)} {word}", "p": None if fixed else found["p"],
-                "difference": found["difference"], "ci": ci, "fixed": fixed}
-    difference = float(b.mean() - a.mean()) if a.size and b.size else None
-    fixed = bool(a.size > 1 and b.size > 1 and a.var() == 0 and b.var() == 0 and difference)
-    if metric.rate and not baseline.duplicate and not other.duplicate:
-        p = two_proportions_p(float(a.sum()), len(a), float(b.sum()), len(b))
-        return {"test": f"two-proportion z over {len(a)} and {len(b)} {word}", "p": p, "difference": difference,
-                "ci": None, "fixed": fixed}
-    return {"test": f"Welch t over {len(a)} and {len(b)} {word}", "p": None if fixed else welch_p(a, b),
-            "difference": difference, "ci": None, "fixed": fixed}
+    """``other`` against ``baseline`` on ``metric``: the verdict table's test (paired over units, else
+    Welch; :func:`~parlour.lab.report.verdicts.unit_test`), or for win rates over independent matches
+    the two-proportion z-test."""
+    a, b = metric.units(baseline), metric.units(other)
+    pair = paired(baseline, other)
+    if metric.rate and not pair and not baseline.duplicate and not other.duplicate:
+        wins_a, wins_b = a[1], b[1]
+        difference = float(wins_b.mean() - wins_a.mean()) if wins_a.size and wins_b.size else None
+        return {"test": f"two-proportion z over {len(wins_a)} and {len(wins_b)} {baseline.unit_word}",
+                "p": two_proportions_p(float(wins_a.sum()), len(wins_a), float(wins_b.sum()), len(wins_b)),
+                "difference": difference, "ci": None, "fixed": False}
+    found = unit_test(a, b, pair, baseline.unit_word)
+    return {"test": found.how, "p": found.p, "difference": found.difference, "ci": found.ci, "fixed": found.fixed}
 
 
 def _never(metric: Metric, p: Played) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from parlour import games
 from parlour.lab.report.load import position_name
 from parlour.lab.report.markup import Block, Cell, Contents, Heading, Image, Link, List, Table, Text
-from parlour.lab.report.summary import about_bots, luck_text, seat_edges
+from parlour.lab.report.summary import POWER_WORD, about_bots, luck_text, seat_edges
 from parlour.lab.report.text import (
     change_interval,
     change_text,
@@ -23,6 +23,7 @@ from parlour.lab.report.text import (
     num,
     p_text,
     percent,
+    variant_name,
 )
 
 _EXPLAIN = {
@@ -423,7 +424,7 @@ def _depth_blocks(depth: list[dict[str, Any]], comparison: dict[str, Any]) -> li
     unit = comparison["unit"]
     verdict = {"pays": "pays", "stops": "stops paying (no clear gain)", "too_few": f"too few {unit} to say"}
     blocks.append(Table(["budget (iterations)", "twice the budget wins", "95% interval", "Elo points", "p",
-                         "verdict", "smallest gain it could see (80% power)"],
+                         "verdict", f"smallest gain it could see ({POWER_WORD} power)"],
                         [[f"{2 * row['budget']} against {row['budget']}", percent(row["rate"]),
                           ci_text(row["rate_ci"], percent),
                           "—" if row["elo"] is None else f"{row['elo']:+.0f}", p_text(row["p"]),
@@ -439,7 +440,7 @@ def _matters_blocks(matters: list[dict[str, Any]], unit: str) -> list[Block]:
     return [Text(_EXPLAIN["matters"]),
             Table(["kind of move", "restriction", "share of moves (unrestricted)", "restricted bot wins",
                    "gap to a fair share [95% interval]", "p (Holm-adjusted)", "verdict",
-                   "smallest gap it could see (80% power)"],
+                   f"smallest gap it could see ({POWER_WORD} power)"],
                   [[row["kind"], "never plays it" if row["how"] == "without" else "always plays it",
                     percent(row["played_share"]), percent(row["rate"]),
                     f"{change_text('win_rate', row['gap'])} [{ci_text(row['ci'], _points)}]",
@@ -522,9 +523,9 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
                            f"together ({verdicts['family_sizes']['secondary']} tests, Holm). Each change is the "
                            f"variant less the baseline, {verdicts['unit'][:-1]} by {verdicts['unit'][:-1]} when they "
                            "share their seeds, with its 95% interval; a 'no' says the smallest change the study "
-                           "could have seen (80% power)."))
-    headers = ["measure", f"V1 {_short(names[0], study)} (baseline)",
-               *(f"V{i + 1} {_short(name, study)}" for i, name in enumerate(names[1:], 1))]
+                           f"could have seen ({POWER_WORD} power)."))
+    headers = ["measure", f"V1 {variant_name(names[0], study)} (baseline)",
+               *(f"V{i + 1} {variant_name(name, study)}" for i, name in enumerate(names[1:], 1))]
     rows: list[list[Cell]] = []
     for row in verdicts["rows"]:
         label = row["measure"] + (" ★ primary" if row["primary"] else "")
@@ -560,9 +561,6 @@ def _verdict_blocks(comparison: dict[str, Any]) -> list[Block]:
         blocks.append(Text(f"Robustness at {robust['how']} (study {robust['study']}): " + "; ".join(checks) + "."))
     return blocks
 
-
-def _short(name: str, study: str) -> str:
-    return name.removeprefix(f"{study}/")
 
 
 def _headline_blocks(numbers: dict[str, Any]) -> list[Block]:

@@ -19,7 +19,7 @@ from matplotlib.ticker import MaxNLocator
 from parlour import games
 from parlour.lab.report.compare import ROUND_MOVES, ROUNDS
 from parlour.lab.report.load import FloatArray, Played, position_name
-from parlour.lab.report.text import frequency, percent
+from parlour.lab.report.text import frequency, percent, variant_name
 
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
@@ -311,7 +311,7 @@ def _plot_verdicts(comparison: dict[str, Any], path: Path) -> str:
     verdicts = comparison["verdicts"]
     rows = [row for row in verdicts["rows"] if any(cell is not None for cell in row["cells"][1:])]
     study = comparison["study"]
-    names = [name.removeprefix(f"{study}/") for name in comparison["experiments"][1:]]
+    names = [variant_name(name, study) for name in comparison["experiments"][1:]]
     columns = min(4, max(1, len(rows)))
     lines = math.ceil(len(rows) / columns)
     figure = _figure(3.2 * columns, 0.5 + lines * (0.6 + 0.35 * len(names)))
@@ -337,7 +337,7 @@ def _plot_verdicts(comparison: dict[str, Any], path: Path) -> str:
         ax.tick_params(axis="x", labelsize=7)
     for ax in axes.ravel()[len(rows):]:
         ax.set_visible(False)
-    figure.suptitle(f"{study}: each variant against {comparison['experiments'][0].removeprefix(f'{study}/')} "
+    figure.suptitle(f"{study}: each variant against {variant_name(comparison['experiments'][0], study)} "
                     "(filled: a clear change)", fontsize=9)
     return _save(figure, path)
 

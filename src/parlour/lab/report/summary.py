@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.lab.report.experiment import IDENTICAL_LIMIT
-from parlour.lab.report.text import change_interval, change_text, measure_change, measure_size, measure_text, whole_pct
+from parlour.lab.report.text import (
+    change_interval,
+    change_text,
+    measure_change,
+    measure_size,
+    measure_text,
+    variant_name,
+    whole_pct,
+)
+from parlour.lab.stats import POWER
 
 
 def _questions(section: dict[str, Any]) -> str:
@@ -182,7 +191,8 @@ def cell_sentence(row: dict[str, Any], cell: dict[str, Any], base: float | None,
     return f"{cell['text']} ({figures})"
 
 
-POWER_WORD = "80%"
+POWER_WORD = f"{POWER:.0%}"
+"""The power every "no" is stated at (:data:`parlour.lab.stats.POWER`), in words."""
 
 
 def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
@@ -211,9 +221,9 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
             elif stop["verdict"] == "enough":
                 size = measure_size(primary["rate"], primary["smallest"])
                 text += f"; more {unit} would not change the answer (any change is within {size})"
-            parts.append(f"{_short(names[i], study)}: {text}")
+            parts.append(f"{variant_name(names[i], study)}: {text}")
         lines.append(f"Study {study!r} asks about {label} (its primary question, tested on its own against "
-                     f"{_short(names[0], study)}): " + "; ".join(parts) + ".")
+                     f"{variant_name(names[0], study)}): " + "; ".join(parts) + ".")
     lines += seat_edges(comparison)
     clear, quiet = [], []
     for row in rows:
@@ -225,11 +235,11 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
                 continue
             if cell["verdict"] in ("up", "down"):
                 base, value = row["values"][0], row["values"][i]
-                clear.append(f"{_short(names[i], study)}: " + cell_sentence(
+                clear.append(f"{variant_name(names[i], study)}: " + cell_sentence(
                     row, cell, None if base is None else base["value"], None if value is None else value["value"],
                     unit))
             elif cell["verdict"] in ("none", "too_few"):
-                quiet.append(f"{row['measure'].split(':')[0].lower()} in {_short(names[i], study)} ("
+                quiet.append(f"{row['measure'].split(':')[0].lower()} in {variant_name(names[i], study)} ("
                              + ("could have seen " if cell["verdict"] == "none" else "could see only ")
                              + measure_size(row["rate"], cell["power"]["detectable"]) + ")")
     if clear:
@@ -238,7 +248,7 @@ def verdict_sentences(comparison: dict[str, Any]) -> list[str]:
         lines.append(f"Study {study!r}, no clear change in: " + "; ".join(quiet) + ".")
     robust = verdicts.get("robust")
     if robust is not None:
-        changed = [f"{row['key']} ({_short(names[i], study)})" for row in robust["rows"]
+        changed = [f"{row['key']} ({variant_name(names[i], study)})" for row in robust["rows"]
                    for i, cell in enumerate(row["cells"]) if cell is not None and not cell["holds"]]
         lines.append(f"Study {study!r} at {robust['how']} ({robust['study']}): " + (
             "every verdict holds." if not changed else "these verdicts change: " + ", ".join(changed)
@@ -262,13 +272,11 @@ def seat_edges(comparison: dict[str, Any]) -> list[str]:
         if value is None or value["ci"] is None or value["ci"][0] <= fair <= value["ci"][1]:
             continue
         side = "favours" if value["value"] > fair else "is unfair to"
-        lines.append(f"{_short(name, comparison['study'])} {side} the first player ({whole_pct(value['value'])}, 95% "
-                     f"interval {_interval(value['ci'])})." + compensation_sentence(comparison["compensation"][i]))
+        who = variant_name(name, comparison["study"])
+        lines.append(f"{who} {side} the first player ({whole_pct(value['value'])}, 95% interval "
+                     f"{_interval(value['ci'])})." + compensation_sentence(comparison["compensation"][i]))
     return lines
 
-
-def _short(name: str, study: str) -> str:
-    return name.removeprefix(f"{study}/")
 
 
 def summary(numbers: dict[str, Any]) -> list[str]:
@@ -308,7 +316,7 @@ def summary(numbers: dict[str, Any]) -> list[str]:
         lines += verdict_sentences(comparison)
         if not own:
             lines += _findings_summary(comparison)
-        explored = [f"{row['metric'].lower()} ({_short(comparison['experiments'][i], comparison['study'])})"
+        explored = [f"{row['metric'].lower()} ({variant_name(comparison['experiments'][i], comparison['study'])})"
                     for row in comparison["metrics"] for i in range(1, len(comparison["experiments"]))
                     if row["family"][i] == "exploratory" and row["significant"][i]]
         if explored:

@@ -8,6 +8,11 @@ from collections.abc import Callable
 from parlour.lab.report.numbers import ALPHA
 
 
+def variant_name(name: str, study: str) -> str:
+    """A variant's name within its study (``hand size/eight`` → ``eight``)."""
+    return name.removeprefix(f"{study}/")
+
+
 def whole_pct(value: float | None) -> str:
     return "—" if value is None else f"{value * 100:.0f}%"
 

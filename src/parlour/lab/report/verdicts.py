@@ -32,6 +32,7 @@ from parlour.lab import spec
 from parlour.lab.report.designer import measure_map
 from parlour.lab.report.load import FloatArray, IntArray, Played
 from parlour.lab.report.numbers import ALPHA, by_unit, finite, welch_p
+from parlour.lab.report.text import variant_name
 from parlour.lab.spec import StudyShape
 from parlour.lab.stats import POWER, detectable, holm, paired_difference, t_interval, units_needed
 
@@ -148,7 +149,7 @@ class Test:
                 "test": self.how, "fixed": self.fixed}
 
 
-def _unit_test(a: UnitValues, b: UnitValues, pair: bool, word: str) -> Test:
+def unit_test(a: UnitValues, b: UnitValues, pair: bool, word: str) -> Test:
     """``b − a`` over paired units (those both have), else Welch's test of two independent means."""
     keys_a, values_a = a
     keys_b, values_b = b
@@ -371,7 +372,7 @@ def verdict_table(group: Sequence[Played], sections: Mapping[str, dict[str, Any]
             assert measure.units is not None
             a = measure.units(baseline, sections[baseline.experiment.name], seconds)
             b = measure.units(other, sections[other.experiment.name], seconds)
-            tests.append(None if a is None or b is None else _unit_test(a, b, pair, word))
+            tests.append(None if a is None or b is None else unit_test(a, b, pair, word))
         rows.append({"key": measure.key, "measure": measure.label, "rate": measure.rate, "explain": measure.explain,
                      "primary": measure.key == primary,
                      "smallest": smallest if measure.key == primary and smallest is not None else measure.smallest,
@@ -425,9 +426,6 @@ _QUIET = {"none", "too_few", "same", "no_test"}
 """Verdicts that find no clear change."""
 
 
-def _short(name: str, study: str) -> str:
-    return name.removeprefix(f"{study}/")
-
 
 def robustness(comparisons: Sequence[dict[str, Any]], played: Sequence[Played]) -> None:
     """For every study repeated under other playing conditions (``--check-robust``) in the same
@@ -442,13 +440,13 @@ def robustness(comparisons: Sequence[dict[str, Any]], played: Sequence[Played]) 
             continue
         original = by_study[shape.robust_of]
         mine = {row["key"]: row for row in comparison["verdicts"]["rows"]}
-        names = [_short(name, comparison["study"]) for name in comparison["experiments"]]
+        names = [variant_name(name, comparison["study"]) for name in comparison["experiments"]]
         checks = []
         for row in original["verdicts"]["rows"]:
             repeat = mine.get(row["key"])
             cells: list[dict[str, Any] | None] = [None]
             for name, cell in zip(original["experiments"][1:], row["cells"][1:]):
-                short = _short(name, original["study"])
+                short = variant_name(name, original["study"])
                 other = None if repeat is None or short not in names else repeat["cells"][names.index(short)]
                 if cell is None or other is None:
                     cells.append(None)
