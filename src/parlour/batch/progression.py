@@ -21,7 +21,8 @@ and ``tests/batch/test_progression.py`` replays the batch's matches through the 
   slot's next one; its record stays readable by :meth:`ProgressionBatch.last_record` until
   the slot's next match ends.
 * Speed: the functions of every decision are compiled without numba's reference counting
-  (:func:`_lean`, as in :mod:`parlour.batch.minus_twenty`).
+  (:func:`_lean`, as in :mod:`parlour.batch.minus_twenty`); ``play_random`` plays about as fast
+  as the numba yardstick (``../shared/yardsticks/lc_numba.py``) on one core.
 
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
