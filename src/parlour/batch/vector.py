@@ -20,7 +20,8 @@ against uniformly random opponents, stepped together in compiled calls.
   :mod:`parlour.envs.rewards` when None).  A finished match is replaced at once by the slot's next
   one (Gymnasium's same-step autoreset): the observation returned with ``terminated`` is the new
   match's first.  Matches are never truncated.
-
+* An illegal action raises ``ValueError`` and makes no move at all; the action −1 (:data:`SKIP`)
+  leaves that match as it is.
 * ``copy=False`` hands back the env's own observation array, overwritten by the next step (as
   Gymnasium's ``SyncVectorEnv(copy=False)``): a trainer that copies what it keeps saves a copy a
   step.
