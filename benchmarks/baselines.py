@@ -148,15 +148,19 @@ def make_vector_env(game_id: str, matches: int, seed: int) -> Any:
     return BatchVecEnv(game_id, matches, seed=seed, options=EPISODE_OPTIONS[game_id])
 
 
+def rollout_steps(steps: int, envs: int) -> int:
+    """MaskablePPO's ``n_steps`` (moves a rollout takes from each env): the library's default
+    rollout of 2048 moves (or the whole budget if that is less), shared among ``envs`` envs."""
+    return max(1, min(2048, steps) // envs)
+
+
 def build(algo: str, env: Any, seed: int, steps: int, envs: int = 1) -> Any:
     """An untrained model of ``algo`` on ``env`` (a Gymnasium env, or an SB3 VecEnv of ``envs``
     environments), seeded."""
     if algo == "ppo":
         from sb3_contrib import MaskablePPO
 
-        # The library's default rollout of 2048 moves (or the whole budget if that is less),
-        # shared among the environments.
-        n_steps = max(1, min(2048, steps) // envs)
+        n_steps = rollout_steps(steps, envs)
         return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", verbose=0,
                            n_steps=n_steps, batch_size=min(64, n_steps))
     if algo == "dqn":
@@ -286,8 +290,9 @@ def protocol(args: argparse.Namespace) -> dict[str, Any]:
                "target_update_interval min(1000, steps/20), exploration_fraction 0.2",
         "threads": 1,
         **({"vector_env": f"parlour.batch.sb3.BatchVecEnv: {args.vector} matches side by side against uniformly "
-                          f"random opponents (learner in seat i % players), n_steps {max(1, 2048 // args.vector)} "
-                          f"a match (rollouts of 2048 moves)"} if args.vector else {}),
+                          f"random opponents (learner in seat i % players), n_steps "
+                          f"{rollout_steps(args.steps, args.vector)} a match (rollouts of "
+                          f"{min(2048, args.steps)} moves)"} if args.vector else {}),
         "versions": {"parlour": getattr(parlour, "__version__", "?"), "torch": torch.__version__,
                      "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__,
                      "python": platform.python_version()},

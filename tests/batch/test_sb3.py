@@ -4,6 +4,10 @@ MaskablePPO learning on it (an illegal action would raise: the engine refuses on
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -56,3 +60,24 @@ def _learned(seed: int) -> list[torch.Tensor]:
 def test_maskable_ppo_learns_on_the_bridge_reproducibly() -> None:
     first, again = _learned(5), _learned(5)
     assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_the_baselines_benchmark_trains_on_the_vector_env(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import baselines
+
+    with pytest.raises(SystemExit):  # the vector env has random opponents only, and PPO learns on it
+        baselines.parse(["--vector", "16", "--games", "twenty"])
+    with pytest.raises(SystemExit):
+        baselines.parse(["--vector", "12", "--games", "twenty", "--algos", "ppo", "--opponents", "random"])
+    with pytest.raises(SystemExit):
+        baselines.parse(["--vector", "16", "--games", "progression", "--algos", "ppo", "--opponents", "random"])
+    out = tmp_path / "v.json"
+    result = baselines.run(baselines.parse([
+        "--vector", "8", "--games", "minus-twenty", "--algos", "ppo", "--opponents", "random", "--against", "random",
+        "--steps", "256", "--deals", "1", "--seed", "3", "--out", str(out), "--quiet"]))
+    run = result["runs"][0]
+    assert run["train_env"] == "vector 8" and run["train_steps"] == 256 and run["eval"]["random"]["matches"] == 2
+    assert "8 matches" in result["protocol"]["vector_env"] and "n_steps 32 " in result["protocol"]["vector_env"]
+    assert json.loads(out.read_text())["runs"][0] == json.loads(json.dumps(baselines._finite(run)))
+    assert "MaskablePPO (8 matches of the vector env)" in baselines.markdown([result])
