@@ -72,6 +72,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._engine: Any = None
         self._chooser = np.zeros(num_envs, np.uint64)
         self._obs = np.zeros((num_envs, *self._space.obs_shape), np.float32)
+        """The observations handed back when ``copy`` is False (else a new array each step)."""
         self._mask = np.zeros((num_envs, self._space.num_actions), np.bool_)
         self._rewards = np.zeros(num_envs, np.float32)
         self._done = np.zeros(num_envs, np.bool_)
@@ -87,8 +88,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._engine = batch.engine(self.game_id, self.num_envs, seed=self._seed, options=self._options)
         # Each match's stream of the opponents' choices, from the seed alone.
         self._chooser[:] = np.random.default_rng(self._seed).bit_generator.random_raw(self.num_envs)
-        self._play(self._none)
-        return self._out(self._obs), {"action_mask": self._mask.copy()}
+        return self._play(self._none), {"action_mask": self._mask.copy()}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """(num_envs, actions) the learner's legal actions in each match."""
@@ -102,13 +102,13 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         again (or the match is over and the next has begun)."""
         if self._engine is None:
             raise RuntimeError("call reset() before step()")
-        self._play(np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs))
-        return (self._out(self._obs), self._rewards.copy(), self._done.copy(), self._truncated.copy(),
-                {"action_mask": self._mask.copy()})
+        obs = self._play(np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs))
+        return obs, self._rewards.copy(), self._done.copy(), self._truncated.copy(), {"action_mask": self._mask.copy()}
 
-    def _play(self, actions: npt.NDArray[np.int64]) -> None:
+    def _play(self, actions: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """One compiled call; the observations it wrote (into a new array unless ``copy`` is False:
+        written once, never copied)."""
+        obs = np.empty_like(self._obs) if self.copy else self._obs
         self._engine.step_against_random(actions, self.seats, self._chooser, self._scale, self._rewards, self._done,
-                                         self._obs, self._mask)
-
-    def _out(self, array: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        return array.copy() if self.copy else array
+                                         obs, self._mask)
+        return obs
