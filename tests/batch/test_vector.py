@@ -155,3 +155,19 @@ def test_without_copies_the_env_hands_back_its_own_arrays() -> None:
     copied = BatchVectorEnv("minus-twenty", 4, seed=1)
     obs, _ = copied.reset()
     assert np.array_equal(obs, kept) and copied.step(copied.action_masks().argmax(axis=1))[0] is not obs
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_engines_refuse_arrays_of_the_wrong_shape(game_id: str) -> None:
+    engine = batch.engine(game_id, 4, seed=1)
+    the_space = space(game_id)
+    arrays = {"actions": np.full(4, SKIP, np.int64), "seats": np.zeros(4, np.int64),
+              "chooser": np.zeros(4, np.uint64), "scale": 1.0, "rewards": np.zeros(4, np.float32),
+              "done": np.zeros(4, np.bool_), "obs": np.zeros((4, *the_space.obs_shape), np.float32),
+              "mask": np.zeros((4, the_space.num_actions), np.bool_)}
+    engine.step_against_random(**arrays)
+    assert (engine.to_move() == 0).all() and np.array_equal(arrays["mask"], engine.legal_mask())
+    for name, wrong in (("obs", np.zeros((4, 3), np.float32)), ("done", np.zeros(3, np.bool_)),
+                        ("seats", np.full(4, 2, np.int64)), ("mask", np.zeros((2, the_space.num_actions), np.bool_))):
+        with pytest.raises(ValueError, match="one row a match"):
+            engine.step_against_random(**{**arrays, name: wrong})

@@ -820,6 +820,10 @@ class MinusTwentyBatch:
         (its :meth:`step` payment times ``scale``, where a match ended), whether a match ended,
         the learner's observations and legal masks.  An illegal action raises ``ValueError`` and
         makes no action at all."""
+        rows = (actions, seats, chooser, rewards, done)
+        if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, self.obs_size) or \
+                mask.shape != (self.n, ACTIONS) or ((seats < 0) | (seats > 1)).any():
+            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
         if self._longest + _MOST_MOVES_A_STEP >= self._t.log.shape[1]:
             self._grow_log()
         bad, longest = _against_random(self._t, actions, seats, chooser, np.float32(scale), rewards, done,

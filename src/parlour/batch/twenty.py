@@ -542,6 +542,10 @@ class TwentyBatch:
         nothing."""
         if self._offsets is None:
             self._offsets = _space_offsets()
+        rows = (actions, seats, chooser, rewards, done)
+        if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, int(self._offsets[-1])) or \
+                mask.shape != (self.n, NUM_ACTIONS) or ((seats < 0) | (seats > 1)).any():
+            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
         bad = _against_random(actions, seats, chooser, np.float32(scale), rewards, done, obs, mask, self._offsets,
                               _seed64(self.seed), self.g, self.hand, self.tally, self.loc, self.deals, self.moves,
                               self.rscores, self.params, self.pack, self.rng, self.last_deals, self.last_moves,

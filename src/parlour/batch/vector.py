@@ -71,7 +71,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         """The learner's seat in each match."""
         self._engine: Any = None
         self._chooser = np.zeros(num_envs, np.uint64)
-        self._obs = np.zeros((num_envs, *self._space.obs_shape), np.float32)
+        self._obs_shape = (num_envs, *self._space.obs_shape)
+        self._obs = np.zeros(self._obs_shape, np.float32)
         """The observations handed back when ``copy`` is False (else a new array each step)."""
         self._mask = np.zeros((num_envs, self._space.num_actions), np.bool_)
         self._rewards = np.zeros(num_envs, np.float32)
@@ -108,7 +109,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
     def _play(self, actions: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """One compiled call; the observations it wrote (into a new array unless ``copy`` is False:
         written once, never copied)."""
-        obs = np.empty_like(self._obs) if self.copy else self._obs
+        obs = np.empty(self._obs_shape, np.float32) if self.copy else self._obs
         self._engine.step_against_random(actions, self.seats, self._chooser, self._scale, self._rewards, self._done,
                                          obs, self._mask)
         return obs
