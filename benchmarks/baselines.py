@@ -4,6 +4,8 @@ against a parlour bot, then evaluated against random, medium and hard on duplica
     python benchmarks/baselines.py                       # the whole grid, defaults below
     python benchmarks/baselines.py --games twenty --algos ppo --opponents random \\
         --steps 20000 --deals 50 --against random,medium --out /tmp/b.json
+    python benchmarks/baselines.py --vector 16 --games minus-twenty --algos ppo --opponents random \\
+        --steps 1000000 --against random,medium --out /tmp/v.json   # on the compiled engine
 
 Needs ``stable-baselines3`` and ``sb3-contrib`` (and ``torch``).  Everything runs on one
 thread (``torch.set_num_threads(1)``).
@@ -24,6 +26,12 @@ The protocol (what ``docs/baselines.json`` records under ``protocol``):
   actions only (:class:`MaskedDQN`), so no illegal action ever reaches the env (which
   raises on one); the bootstrap target is SB3's own, a max over all actions of the next
   state, legal or not (a known overestimation that we leave as SB3 has it).
+* **The vector env** (``--vector N``, needs ``parlour[fast]``): MaskablePPO trains on the
+  compiled engine instead (:class:`parlour.batch.sb3.BatchVecEnv`): N matches side by side
+  against uniformly random opponents, the learner in seat ``i % players`` of match ``i``, the
+  same episodes, observations, masks and rewards; ``n_steps`` is 2048 / N a match, so that a
+  rollout holds the library's default 2048 moves and the updates are the same.  Evaluation is
+  unchanged (the rules engine's Gymnasium env, below).
 * **Evaluation.**  Duplicate deals: deal ``d`` is dealt from ``deal_seed(seed, d)`` (as
   ``parlour arena`` does) and played once with the learner in every seat, the opponent bot
   in the others, the learner acting greedily (deterministic).  A match is won when the
@@ -132,12 +140,27 @@ def masked_dqn_actions(model: Any, observation: np.ndarray, masks: np.ndarray, e
     return actions
 
 
-def build(algo: str, env: Any, seed: int, steps: int) -> Any:
-    """An untrained model of ``algo`` on ``env`` (a Gymnasium env), seeded."""
+def make_vector_env(game_id: str, matches: int, seed: int) -> Any:
+    """The training env on the compiled engine: ``matches`` episodes side by side against random
+    opponents, one round each as :func:`make_env`'s, the env's default reward scale."""
+    from parlour.batch.sb3 import BatchVecEnv
+
+    return BatchVecEnv(game_id, matches, seed=seed, options=EPISODE_OPTIONS[game_id])
+
+
+def rollout_steps(steps: int, envs: int) -> int:
+    """MaskablePPO's ``n_steps`` (moves a rollout takes from each env): the library's default
+    rollout of 2048 moves (or the whole budget if that is less), shared among ``envs`` envs."""
+    return max(1, min(2048, steps) // envs)
+
+
+def build(algo: str, env: Any, seed: int, steps: int, envs: int = 1) -> Any:
+    """An untrained model of ``algo`` on ``env`` (a Gymnasium env, or an SB3 VecEnv of ``envs``
+    environments), seeded."""
     if algo == "ppo":
         from sb3_contrib import MaskablePPO
 
-        n_steps = min(2048, steps)  # the library's default, or the whole budget if that is less
+        n_steps = rollout_steps(steps, envs)
         return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", verbose=0,
                            n_steps=n_steps, batch_size=min(64, n_steps))
     if algo == "dqn":
@@ -157,9 +180,10 @@ def policy_of(algo: str, model: Any) -> Policy:
 
 
 def train(game_id: str, algo: str, opponent: str, steps: int, seed: int,
-          advance: Callable[[int], None] | None = None) -> tuple[Policy, float]:
+          advance: Callable[[int], None] | None = None, vector: int = 0) -> tuple[Policy, float]:
     """Train ``algo`` on ``game_id`` against ``opponent`` for ``steps`` env steps; return the
-    greedy policy and the seconds it took.  ``advance(n)`` is called as steps are done."""
+    greedy policy and the seconds it took.  ``advance(n)`` is called as steps are done.  With
+    ``vector``, on that many matches of the compiled vector env (MaskablePPO against random)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class Progress(BaseCallback):  # type: ignore[misc]
@@ -169,7 +193,12 @@ def train(game_id: str, algo: str, opponent: str, steps: int, seed: int,
             return True
 
     start = time.perf_counter()
-    model = build(algo, make_env(game_id, opponent), seed, steps)
+    if vector:
+        if (algo, opponent) != ("ppo", "random"):
+            raise ValueError("the vector env trains MaskablePPO against random opponents only")
+        model = build(algo, make_vector_env(game_id, vector, seed), seed, steps, envs=vector)
+    else:
+        model = build(algo, make_env(game_id, opponent), seed, steps)
     model.learn(total_timesteps=steps, callback=Progress())
     return policy_of(algo, model), time.perf_counter() - start
 
@@ -260,6 +289,10 @@ def protocol(args: argparse.Namespace) -> dict[str, Any]:
         "dqn": "stable-baselines3 DQN, MlpPolicy, buffer min(50k, steps), learning_starts min(1000, steps/10), "
                "target_update_interval min(1000, steps/20), exploration_fraction 0.2",
         "threads": 1,
+        **({"vector_env": f"parlour.batch.sb3.BatchVecEnv: {args.vector} matches side by side against uniformly "
+                          f"random opponents (learner in seat i % players), n_steps "
+                          f"{rollout_steps(args.steps, args.vector)} a match (rollouts of "
+                          f"{min(2048, args.steps)} moves)"} if args.vector else {}),
         "versions": {"parlour": getattr(parlour, "__version__", "?"), "torch": torch.__version__,
                      "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__,
                      "python": platform.python_version()},
@@ -297,6 +330,9 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hard-games", default="all",
                         help="the games whose agents are evaluated against hard, comma-separated, or all "
                              "(hard takes 2-5 s a deal in Twenty, minutes in Progression)")
+    parser.add_argument("--vector", type=int, default=0, metavar="N",
+                        help="train on the compiled vector env (parlour[fast]), N matches side by side; "
+                             "MaskablePPO against random only (--algos ppo --opponents random)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of training and of the evaluation deals (2026)")
     parser.add_argument("--out", default="docs/baselines.json", help="output JSON (docs/baselines.json)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -311,6 +347,18 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error(str(exc))
     if args.steps < 100 or args.deals < 1 or args.hard_deals < 0:
         parser.error("--steps must be at least 100, --deals at least 1, --hard-deals 0 or more")
+    if args.vector:
+        from parlour import batch
+
+        if args.vector < 0 or 2048 % args.vector:
+            parser.error("--vector takes a number of matches that divides 2048 (the rollout's moves)")
+        if args.algos != ["ppo"] or args.opponents != ["random"]:
+            parser.error("--vector trains MaskablePPO against random opponents: add --algos ppo --opponents random")
+        if not batch.available():
+            parser.error("--vector needs the compiled engines: pip install 'parlour[fast]'")
+        unknown = [g for g in args.games if g not in batch.ids()]
+        if unknown:
+            parser.error(f"no compiled engine for {', '.join(unknown)} (there is one for {', '.join(batch.ids())})")
     return args
 
 
@@ -332,11 +380,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for game_id, algo, opponent in cells:
             task = progress.add_task(f"{game_id} {algo} vs {opponent}: training", total=args.steps)
             policy, seconds = train(game_id, algo, opponent, args.steps, args.seed,
-                                    lambda n, t=task: progress.advance(t, n))
+                                    lambda n, t=task: progress.advance(t, n), vector=args.vector)
             progress.remove_task(task)
             run_result: dict[str, Any] = {"game": game_id, "algo": algo, "train_opponent": opponent,
                                           "train_steps": args.steps, "train_seconds": round(seconds, 1),
                                           "eval": {}}
+            if args.vector:
+                run_result["train_env"] = f"vector {args.vector}"
             for against in args.against:
                 if not deals[against] or (against == "hard" and game_id not in args.hard_games):
                     continue
@@ -360,7 +410,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             out.write_text(json.dumps(_finite(result), indent=1, allow_nan=False) + "\n")  # after every agent
             progress.advance(overall)
             if not args.quiet:
-                print(f"{game_id} {algo} trained vs {opponent}: {seconds:.0f} s of training; "
+                print(f"{game_id} {algo} trained vs {opponent}: {seconds:.0f} s of training "
+                      f"({args.steps / seconds:,.0f} steps/s); "
                       f"{result['seconds']:.0f} s so far", flush=True)
     return result
 
@@ -395,7 +446,10 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 5 + "---|---|" * len(against)]
     for res in results:
         for r in res["runs"]:
-            row = [r["game"], {"ppo": "MaskablePPO", "dqn": "DQN (masked)"}.get(r["algo"], r["algo"]),
+            algo = {"ppo": "MaskablePPO", "dqn": "DQN (masked)"}.get(r["algo"], r["algo"])
+            if "train_env" in r:
+                algo += f" ({r['train_env'].split()[1]} matches of the vector env)"
+            row = [r["game"], algo,
                    r["train_opponent"], f"{r['train_steps']:,}", f"{r['train_seconds']:.0f}"]
             for opponent in against:
                 row += _cell(r["eval"].get(opponent))

@@ -1,9 +1,16 @@
-"""The batched engines' registry and the Gymnasium VectorEnv on top of them: every match is at the
-learner's turn whenever the env hands it back, the learner's reward is the engine's payment for its
-seat times the scale, a skipped match is left as it is, and the same seed gives the same run."""
+"""The batched engines' registry and the Gymnasium VectorEnv on top of them.
+
+The vector env is followed, step by step, by the rules engine: each match's moves (read from the
+batch's records) are made in a rules-engine state, the first of a step being the learner's action
+and the others the opponent's legal moves, until it is the learner's turn again; there the env's
+observation and mask are ``encode_state``'s and the space's mask of that state, and at a match's
+end the reward is the rules engine's margin for the learner's seat times the scale.  A skipped
+match is left as it is, and the same seed gives the same run.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -11,12 +18,15 @@ import pytest
 
 pytest.importorskip("numba")
 
-from parlour import batch
+from parlour import batch, games, record
 from parlour.batch.vector import SKIP, BatchVectorEnv
 from parlour.envs.rewards import default_reward_scale
 from parlour.envs.spaces import space
+from parlour.game import State
 
 GAMES = batch.ids()
+OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2}, "twenty": {}}
+"""Short matches (two rounds each), so that every slot finishes some within the test."""
 
 
 def test_the_registry_names_its_engines_and_refuses_others() -> None:
@@ -39,42 +49,125 @@ def test_a_skipped_match_is_left_as_it_is(game_id: str) -> None:
     assert after[1] != before[1] and after[3] != before[3]
 
 
-def _run(game_id: str, steps: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray], list[Any]]:
-    env = BatchVectorEnv(game_id, 16, seed=seed)
+class Mirror:
+    """One slot's match in the rules engine, kept level with the batch's record of it."""
+
+    def __init__(self, game_id: str, data: dict[str, Any], seat: int) -> None:
+        self.game = games.get(game_id)
+        self.moves = {str(m): m for m in space(game_id).actions}
+        self.seat = seat
+        opening = {**data, "rounds": [{"deal": data["rounds"][0]["deal"], "moves": []}], "totals": [0, 0]}
+        self.state: State = record.replay(record.from_data(json.loads(json.dumps(opening))))
+        self.round = 0
+        self.made = 0
+        self.follow(data, None)
+
+    def follow(self, data: dict[str, Any], learner: str | None) -> int:
+        """Make the moves of ``data`` (this match, later on) not made yet: the first is ``learner``'s
+        (when given), every other one the opponent's, each legal.  Returns how many."""
+        count = 0
+        for r in range(self.round, len(data["rounds"])):
+            if r > self.round:
+                assert self.state.is_round_over() and not self.state.is_match_over()
+                self.state.next_round(self.game.deal_from_json(data["rounds"][r]["deal"]))
+                self.round, self.made = r, 0
+            for text in data["rounds"][r]["moves"][self.made:]:
+                move = self.moves[text]
+                assert move in self.state.legal_moves()
+                if learner is not None and count == 0:
+                    assert self.state.current_player() == self.seat and text == learner
+                else:
+                    assert self.state.current_player() != self.seat
+                self.state.apply(move)
+                self.made += 1
+                count += 1
+        return count
+
+
+def _follow(game_id: str, slots: int, steps: int, seed: int) -> tuple[int, int, list[np.ndarray]]:
+    """Run the env with random legal learner actions, the rules engine following every match;
+    returns (matches finished, opponent moves checked, the observations)."""
+    the_space = space(game_id)
+    scale = np.float32(default_reward_scale(game_id))
+    env = BatchVectorEnv(game_id, slots, seed=seed, options=OPTIONS[game_id])
     obs, info = env.reset()
-    paid: list[tuple[np.ndarray, np.ndarray]] = []
-    step = env._engine.step
-
-    def watched(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # the real engine, its payments kept
-        rewards, done = step(actions)
-        paid.append((rewards, done))
-        return rewards, done
-
-    env._engine.step = watched
+    engine = env._engine
+    mirrors = [Mirror(game_id, engine.record(i), int(env.seats[i])) for i in range(slots)]
     rng = np.random.default_rng(seed)
-    observations, rewards, checks = [obs], [], []
+    finished = opponent_moves = 0
+    seen = [obs]
     for _ in range(steps):
         mask = env.action_masks()
-        assert np.array_equal(mask, info["action_mask"]) and mask.any(axis=1).all()
-        keys = rng.random(mask.shape)
-        keys[~mask] = -1
-        paid.clear()
-        obs, reward, terminated, truncated, info = env.step(keys.argmax(axis=1))
-        # Back at the learner's turn in every match; its view of it; paid what the engine paid its seat.
-        assert (env._engine.to_move() == env.seats).all() and not truncated.any()
-        assert np.array_equal(obs, env._engine.observe(env.seats))
-        expected = sum(r[np.arange(16), env.seats] * d for r, d in paid) * default_reward_scale(game_id)
-        assert np.allclose(reward, expected) and np.array_equal(terminated, np.any([d for _, d in paid], axis=0))
-        observations.append(obs)
-        rewards.append(reward)
-        checks.append(terminated.copy())
-    return observations, rewards, checks
+        assert np.array_equal(mask, info["action_mask"])
+        for i, mirror in enumerate(mirrors):
+            assert mirror.state.current_player() == env.seats[i]
+            assert np.array_equal(obs[i], the_space.encode_state(mirror.state, mirror.seat))
+            assert np.array_equal(mask[i], the_space.mask(mirror.state.legal_moves()).astype(bool))
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        for i, mirror in enumerate(mirrors):
+            learner = str(the_space.actions[actions[i]])
+            if not terminated[i]:
+                opponent_moves += mirror.follow(engine.record(i), learner) - 1
+                assert reward[i] == 0
+                continue
+            opponent_moves += mirror.follow(engine.last_record(i), learner) - 1
+            state = mirror.state
+            assert state.is_round_over() and state.is_match_over()
+            totals, seat = state.totals, mirror.seat
+            assert reward[i] == np.float32(totals[seat] - totals[1 - seat]) * scale
+            mirrors[i] = Mirror(game_id, engine.record(i), seat)  # the slot's next match, up to the learner's turn
+            finished += 1
+        seen.append(obs)
+    return finished, opponent_moves, seen
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_vector_env_hands_back_the_learners_turn_and_pays_its_seat(game_id: str) -> None:
-    observations, rewards, ended = _run(game_id, 400, seed=5)
-    assert np.any(ended), "400 steps of 16 matches end some"
-    assert all((r[~e] == 0).all() for r, e in zip(rewards, ended))  # paid only when a match ends
-    again = _run(game_id, 50, seed=5)
-    assert all(np.array_equal(a, b) for a, b in zip(observations[:51], again[0]))  # the same seed, the same run
+def test_the_rules_engine_follows_the_vector_env(game_id: str) -> None:
+    finished, opponent_moves, seen = _follow(game_id, 6, 300, seed=5)
+    assert finished >= 6 and opponent_moves > 5 * 300  # about a move of theirs for each of the learner's
+    _, _, again = _follow(game_id, 6, 20, seed=5)
+    assert all(np.array_equal(a, b) for a, b in zip(seen, again, strict=False))  # the same seed, the same run
+    _, _, other = _follow(game_id, 6, 20, seed=6)
+    assert not all(np.array_equal(a, b) for a, b in zip(seen, other, strict=False))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_illegal_action_is_refused_and_changes_nothing(game_id: str) -> None:
+    env = BatchVectorEnv(game_id, 4, seed=2)
+    obs, _ = env.reset()
+    before = [env._engine.record(i) for i in range(4)]
+    actions = env.action_masks().argmax(axis=1)
+    actions[2] = int(np.flatnonzero(~env.action_masks()[2])[0])
+    with pytest.raises(ValueError, match="match 2"):
+        env.step(actions)
+    assert [env._engine.record(i) for i in range(4)] == before
+    assert np.array_equal(env.step(env.action_masks().argmax(axis=1))[0].shape, obs.shape)
+
+
+def test_without_copies_the_env_hands_back_its_own_arrays() -> None:
+    env = BatchVectorEnv("minus-twenty", 4, seed=1, copy=False)
+    first, _ = env.reset()
+    kept = first.copy()
+    second = env.step(env.action_masks().argmax(axis=1))[0]
+    assert second is first and not np.array_equal(second, kept)
+    copied = BatchVectorEnv("minus-twenty", 4, seed=1)
+    obs, _ = copied.reset()
+    assert np.array_equal(obs, kept) and copied.step(copied.action_masks().argmax(axis=1))[0] is not obs
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_engines_refuse_arrays_of_the_wrong_shape(game_id: str) -> None:
+    engine = batch.engine(game_id, 4, seed=1)
+    the_space = space(game_id)
+    arrays = {"actions": np.full(4, SKIP, np.int64), "seats": np.zeros(4, np.int64),
+              "chooser": np.zeros(4, np.uint64), "scale": 1.0, "rewards": np.zeros(4, np.float32),
+              "done": np.zeros(4, np.bool_), "obs": np.zeros((4, *the_space.obs_shape), np.float32),
+              "mask": np.zeros((4, the_space.num_actions), np.bool_)}
+    engine.step_against_random(**arrays)
+    assert (engine.to_move() == 0).all() and np.array_equal(arrays["mask"], engine.legal_mask())
+    for name, wrong in (("obs", np.zeros((4, 3), np.float32)), ("done", np.zeros(3, np.bool_)),
+                        ("seats", np.full(4, 2, np.int64)), ("mask", np.zeros((2, the_space.num_actions), np.bool_))):
+        with pytest.raises(ValueError, match="one row a match"):
+            engine.step_against_random(**{**arrays, name: wrong})

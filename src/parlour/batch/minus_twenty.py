@@ -809,6 +809,31 @@ class MinusTwentyBatch:
         last[:, :t.last_log.shape[1]] = t.last_log
         self._t = t._replace(log=log, last_log=last)
 
+    def step_against_random(self, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
+                            chooser: npt.NDArray[np.uint64], scale: float, rewards: npt.NDArray[np.float32],
+                            done: npt.NDArray[np.bool_], obs: npt.NDArray[np.float32],
+                            mask: npt.NDArray[np.bool_]) -> None:
+        """The learner's ``actions`` (−1: none), then uniformly random legal actions for the other
+        seat until it is ``seats[g]``'s turn in every match, all in one compiled call (the step of
+        :class:`parlour.batch.vector.BatchVectorEnv`).  ``chooser`` is each match's stream of the
+        opponents' choices (advanced in place); into the caller's arrays go the learner's reward
+        (its :meth:`step` payment times ``scale``, where a match ended), whether a match ended,
+        the learner's observations and legal masks.  An illegal action raises ``ValueError`` and
+        makes no action at all."""
+        rows = (actions, seats, chooser, rewards, done)
+        if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, self.obs_size) or \
+                mask.shape != (self.n, ACTIONS) or ((seats < 0) | (seats > 1)).any():
+            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
+        if self._longest + _MOST_MOVES_A_STEP >= self._t.log.shape[1]:
+            self._grow_log()
+        bad, longest = _against_random(self._t, actions, seats, chooser, np.float32(scale), rewards, done,
+                                       self._rewards, self._done, self._at, obs, mask, np.empty(ACTIONS, np.int64))
+        if bad >= 0:
+            a = int(actions[bad])
+            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
+            raise ValueError(f"action {what} is illegal in match {bad}")
+        self._longest = longest
+
 
 @_compiled
 def _start_match_slot(t: Tables, g: int, first: int) -> None:
@@ -821,3 +846,52 @@ def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> 
     (decisions made, the sum of both seats' final totals), for benchmarks."""
     checked = games.get(GAME_ID).check_options(options)
     return _play_random(_tables(1, seed, checked, 1 << 16), n)
+
+
+# -- the learner against random opponents (parlour.batch.vector) ------------------------------------
+
+_MOST_MOVES_A_STEP = 8
+"""More than the moves one match can make in one call of :func:`_against_random`: the learner's,
+and the opponent's two turns of two moves (when a round ends on its turn and it starts the next)."""
+
+
+@_lean
+def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
+                    chooser: npt.NDArray[np.uint64], scale: np.float32, rewards: npt.NDArray[np.float32],
+                    done: npt.NDArray[np.bool_], paid: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_],
+                    at: npt.NDArray[np.int64], obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
+                    legal: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """The learner's action in every match (−1: none), then the other seat's uniformly random legal
+    actions (drawn from ``chooser``) until it is ``seats[g]``'s turn (again); the learner's reward
+    (``scale`` times what :func:`_step` pays its seat) and the done flags into ``rewards`` and
+    ``done``, its observations and legal masks into ``obs`` and ``mask``.  (−1, the longest log)
+    once made, or (the first match whose action is illegal, 0) with nothing made.  Mirrors
+    :func:`_step` and :func:`_play_random` (``PlayThenDraw.apply``), then :func:`_observe` and
+    :func:`_legal_mask`, whose loop it repeats (``legal``: room for one match's legal actions)."""
+    info = t.info
+    n = actions.shape[0]
+    for g in range(n):
+        if actions[g] != -1 and not _is_legal(t, g, actions[g]):
+            return g, 0
+    longest = 0
+    for g in range(n):
+        rewards[g] = 0.0
+        done[g] = False
+        seat = seats[g]
+        if actions[g] != -1 and _apply(t, g, actions[g]) and _end_round(t, g, paid, ended):
+            rewards[g] += paid[g, seat] * scale
+            done[g] = True
+        while info[g, TO_MOVE] != seat:
+            a = legal[_below(chooser, g, _legal_actions(t, g, legal))]
+            if _apply(t, g, a) and _end_round(t, g, paid, ended):
+                rewards[g] += paid[g, seat] * scale
+                done[g] = True
+        longest = max(longest, info[g, LOG_LEN])
+    obs[:] = 0.0
+    _observe(t, seats, at, obs)
+    for g in range(n):
+        for a in range(ACTIONS):
+            mask[g, a] = False
+        for k in range(_legal_actions(t, g, legal)):
+            mask[g, legal[k]] = True
+    return -1, longest

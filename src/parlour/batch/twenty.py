@@ -529,6 +529,32 @@ class TwentyBatch:
         return {"format": "parlour-record/1", "game": GAME_ID, "options": game.non_default_options(self.options),
                 "players": ["Player 1", "Player 2"], "first": int(g[FIRST]), "rounds": rounds, "totals": totals}
 
+    def step_against_random(self, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
+                            chooser: npt.NDArray[np.uint64], scale: float, rewards: npt.NDArray[np.float32],
+                            done: npt.NDArray[np.bool_], obs: npt.NDArray[np.float32],
+                            mask: npt.NDArray[np.bool_]) -> None:
+        """The learner's ``actions`` (−1: none), then uniformly random legal moves for the other seat
+        until it is ``seats[i]``'s turn in every slot, all in one compiled call (the step of
+        :class:`parlour.batch.vector.BatchVectorEnv`).  ``chooser`` is each slot's stream of the
+        opponents' choices (advanced in place); into the caller's arrays go the learner's reward
+        (its :meth:`step` payment times ``scale``, where a match ended), whether a match ended, the
+        learner's observations and legal masks.  An illegal action raises ValueError and changes
+        nothing."""
+        if self._offsets is None:
+            self._offsets = _space_offsets()
+        rows = (actions, seats, chooser, rewards, done)
+        if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, int(self._offsets[-1])) or \
+                mask.shape != (self.n, NUM_ACTIONS) or ((seats < 0) | (seats > 1)).any():
+            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
+        bad = _against_random(actions, seats, chooser, np.float32(scale), rewards, done, obs, mask, self._offsets,
+                              _seed64(self.seed), self.g, self.hand, self.tally, self.loc, self.deals, self.moves,
+                              self.rscores, self.params, self.pack, self.rng, self.last_deals, self.last_moves,
+                              self.last_rscores, self.last_g)
+        if bad >= 0:
+            raise ValueError(f"match {bad}: action {int(actions[bad])} is not a legal move "
+                             f"(legal: {np.flatnonzero(self.legal_mask()[bad]).tolist()})")
+        self._finished = done.copy()
+
 
 @numba.njit(cache=True)
 def _reset_all(seed, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
@@ -555,3 +581,77 @@ def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> 
     _, params, pack = _settings(options)
     decisions, total = _play_random(n, _seed64(seed), params, pack)
     return int(decisions), int(total)
+
+
+# -- the learner against random opponents (parlour.batch.vector) ------------------------------------
+
+_LEAN: dict[str, Any] = {"cache": True, "_nrt": False}
+"""numba's options for the two functions below: no reference counting (a flag numba's stubs do not
+name), which doubled their time; they allocate nothing (the copies are made element by element)."""
+
+
+@numba.njit(**_LEAN)
+def _play(i, c, seed, g, hand, tally, loc, deals, moves, rscores, params, pack, rng,  # type: ignore[no-untyped-def]
+          last_deals, last_moves, last_rscores, last_g):  # pragma: no cover
+    """Card ``c`` for the seat to move in slot ``i``, then the next round or, at the match's end, a
+    new match (the finished one kept for :meth:`TwentyBatch.last_record`): one slot of :func:`_step`.
+    Returns (whether the match ended, seat 0's margin)."""
+    if _apply(i, c, g, hand, tally, loc, deals, moves, rscores, params):
+        if g[i, ROUND] + 1 < params[P_ROUNDS]:
+            g[i, ROUND] += 1
+            _deal_round(i, g, hand, tally, loc, deals, params, pack, rng)
+        else:
+            margin = g[i, TOTAL] - g[i, TOTAL + 1]
+            for r in range(deals.shape[1]):  # element by element: a slice assignment would allocate
+                for k in range(CARDS):
+                    last_deals[i, r, k] = deals[i, r, k]
+                for k in range(MOVES):
+                    last_moves[i, r, k] = moves[i, r, k]
+                for k in range(2):
+                    last_rscores[i, r, k] = rscores[i, r, k]
+            for k in range(FIELDS):
+                last_g[i, k] = g[i, k]
+            g[i, PLAYED] += 1
+            _start_match(i, seed, g, hand, tally, loc, deals, params, pack, rng)
+            return True, margin
+    return False, 0
+
+
+@numba.njit(**_LEAN)
+def _against_random(actions, seats, chooser, scale, rewards, done, obs, mask, offs, seed, g, hand, tally, loc,  # type: ignore[no-untyped-def]
+                    deals, moves, rscores, params, pack, rng, last_deals, last_moves, last_rscores,
+                    last_g):  # pragma: no cover
+    """The learner's card in every slot (−1: none), then the other seat's uniformly random cards
+    (drawn from ``chooser``) until it is ``seats[i]``'s turn (again); the learner's reward (``scale``
+    times what :func:`_step` pays its seat) and the done flags into ``rewards`` and ``done``, its
+    observations and legal masks into ``obs`` and ``mask``.  Returns −1, or the first slot whose
+    action is not legal (then nothing is changed).  Mirrors :func:`_step` and :func:`_play_random`
+    (``TwentyState.apply``), then :func:`_observe` and :func:`_legal`."""
+    n = g.shape[0]
+    for i in range(n):
+        a = actions[i]
+        if a == -1:
+            continue
+        if a < 0 or a >= CARDS or loc[i, a] != HAND0 + g[i, TO_MOVE]:
+            return i
+    for i in range(n):
+        rewards[i] = 0.0
+        done[i] = False
+        seat = seats[i]
+        if actions[i] != -1:
+            over, margin = _play(i, actions[i], seed, g, hand, tally, loc, deals, moves, rscores, params, pack,
+                                 rng, last_deals, last_moves, last_rscores, last_g)
+            if over:
+                rewards[i] += np.float32(margin if seat == 0 else -margin) * scale
+                done[i] = True
+        while g[i, TO_MOVE] != seat:
+            mover = g[i, TO_MOVE]
+            c = hand[i, mover, _below(chooser, i, g[i, HLEN + mover])]
+            over, margin = _play(i, c, seed, g, hand, tally, loc, deals, moves, rscores, params, pack, rng,
+                                 last_deals, last_moves, last_rscores, last_g)
+            if over:
+                rewards[i] += np.float32(margin if seat == 0 else -margin) * scale
+                done[i] = True
+    _legal(g, loc, mask)
+    _observe(seats, obs, offs, g, loc, params)
+    return -1
