@@ -1,0 +1,173 @@
+"""The compiled 100 Silver Bars engine against the rules engine (issue 36).
+
+Seeded matches are played in the batch with random legal actions; the rules engine plays the
+same matches in lockstep from the batch's records (its deals and first seat): at every step the
+batch's legal mask is the rules engine's legal moves through the space's action table, its round
+scores are the rules engine's and its observations (both seats) are ``encode_state``'s; at each
+match's end the batch's reward is the margin of the rules engine's totals and the batch's record
+of the match is the rules engine's own record of it (deals, moves, scores, totals), which
+replays.  The golden records of ``tests/data/`` are fed through the batch too.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba")
+
+from parlour import games, record  # noqa: E402
+from parlour.batch.silver_bars import SilverBarsBatch, play_random  # noqa: E402
+from parlour.envs.spaces import space  # noqa: E402
+from parlour.game import State  # noqa: E402
+
+GAME = games.get("silver-bars")
+SPACE = space("silver-bars")
+
+
+def replayed(data: dict[str, Any]) -> State:
+    """The rules engine's state after the record ``data`` (checked as any record is)."""
+    return record.replay(record.from_data(json.loads(json.dumps(data))))
+
+
+def same_record(batch: dict[str, Any], engine: dict[str, Any]) -> None:
+    """The batch's record of a match is the rules engine's (the batch's meta aside)."""
+    assert {k: v for k, v in batch.items() if k != "meta"} == engine
+
+
+def compare(n: int, seed: int, options: dict[str, Any] | None = None, observe: int | None = None,
+            both: bool = True, replay: int | None = None) -> tuple[int, int]:
+    """Play each of ``n`` slots' first match in the batch and the rules engine side by side,
+    comparing at every step the legal moves and the round's scores; the observations of the seat to
+    move (and of the other seat too with ``both``) in the first ``observe`` slots (all: None); and
+    replaying the finished records of the first ``replay`` slots (all: None).  Returns (matches
+    compared, steps compared)."""
+    batch = SilverBarsBatch(n, seed, options)
+    mirrors: list[State | None] = [replayed(batch.record(i)) for i in range(n)]
+    watched = n if observe is None else observe
+    replays = n if replay is None else replay
+    index = SPACE.index
+    rng = np.random.default_rng(seed)
+    steps = matches = 0
+    while any(m is not None for m in mirrors):
+        mask = batch.legal_mask()
+        to_move = batch.to_move()
+        scores = batch.scores()
+        expected = np.zeros_like(mask)
+        rows: list[int] = []
+        columns: list[int] = []
+        live: list[int] = []
+        for i, state in enumerate(mirrors):
+            if state is None:
+                continue
+            live.append(i)
+            legal = [index[m] for m in state.legal_moves()]
+            rows += [i] * len(legal)
+            columns += legal
+            assert state.current_player() == to_move[i], (i, state.moves)
+            assert state.scores == scores[i].tolist(), (i, state.moves)
+        expected[rows, columns] = True
+        if not np.array_equal(mask[live], expected[live]):
+            wrong = next(i for i in live if not np.array_equal(mask[i], expected[i]))
+            state = mirrors[wrong]
+            assert state is not None
+            raise AssertionError(f"slot {wrong} after {[str(m) for m in state.moves]}: the batch offers "
+                                 f"{[SPACE.actions[a] for a in np.flatnonzero(mask[wrong])]}, the rules "
+                                 f"{[SPACE.actions[a] for a in np.flatnonzero(expected[wrong])]}")
+        steps += len(live)
+        if watched:
+            mine = batch.observe(to_move)
+            theirs = batch.observe(1 - to_move) if both else None
+            for i in live:
+                if i >= watched:
+                    break
+                state = mirrors[i]
+                assert state is not None
+                seat = int(to_move[i])
+                assert np.array_equal(mine[i], SPACE.encode_state(state, seat)), (i, state.moves)
+                if theirs is not None:
+                    assert np.array_equal(theirs[i], SPACE.encode_state(state, 1 - seat)), (i, state.moves)
+        choice = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        choice[[i for i, m in enumerate(mirrors) if m is None]] = -1
+        rewards, done = batch.step(choice)
+        for i in live:
+            state = mirrors[i]
+            assert state is not None
+            state.apply(SPACE.actions[choice[i]])
+            if state.is_round_over() and state.is_match_over():
+                assert done[i]
+                totals = state.totals
+                assert rewards[i].tolist() == [totals[0] - totals[1], totals[1] - totals[0]]
+                last = batch.last_record(i)
+                same_record(last, record.to_data(state))
+                if i < replays:
+                    assert replayed(last).totals == totals
+                mirrors[i] = None
+                matches += 1
+                continue
+            assert not done[i] and not rewards[i].any()
+            if state.is_round_over():  # the batch has dealt the next round: the same deal, in the rules engine
+                deal = batch.record(i)["rounds"][state.round_index + 1]["deal"]
+                state.next_round(GAME.deal_from_json(deal))
+    return matches, steps
+
+
+def test_batch_matches_the_rules_engine() -> None:
+    matches, steps = compare(40, 36, observe=0)
+    assert matches == 40 and steps > 40 * 400
+
+
+@pytest.mark.slow
+def test_ten_thousand_matches() -> None:
+    """The issue's figure: 10,000 matches, the legal moves and the round's scores compared at every
+    step of every match (the observations are compared in the tests above, on fewer matches)."""
+    start = time.perf_counter()
+    matches = steps = 0
+    for chunk in range(10):
+        m, s = compare(1000, 1000 + chunk, observe=0, replay=50)
+        matches += m
+        steps += s
+    assert matches == 10_000
+    print(f"10,000 matches, {steps:,} steps compared in {time.perf_counter() - start:.0f} s")
+
+
+def test_deals_depend_on_seed_slot_and_match_only() -> None:
+    one, other = SilverBarsBatch(3, 5), SilverBarsBatch(5, 5)
+    for i in range(3):
+        assert one.record(i)["rounds"] == other.record(i)["rounds"]
+    assert one.record(0)["rounds"] != one.record(1)["rounds"]
+    assert SilverBarsBatch(3, 6).record(0)["rounds"] != one.record(0)["rounds"]
+    one.step(one.legal_mask().argmax(axis=1))
+    one.reset()
+    assert one.record(0)["rounds"] == other.record(0)["rounds"]
+
+
+def test_illegal_actions_are_refused_and_nothing_moves() -> None:
+    batch = SilverBarsBatch(2, 3)
+    before = [batch.record(i) for i in range(2)]
+    legal = batch.legal_mask().argmax(axis=1)
+    with pytest.raises(ValueError, match=r"action 389 \(resolve\) is illegal in match 1"):
+        batch.step(np.array([legal[0], 389]))
+    assert [batch.record(i) for i in range(2)] == before
+    with pytest.raises(ValueError, match="one action per match"):
+        batch.step(np.array([0]))
+    with pytest.raises(ValueError, match="has not finished"):
+        batch.last_record(0)
+    with pytest.raises(IndexError, match="no match 2"):
+        batch.record(2)
+    deal = GAME.deal_from_json(before[0]["rounds"][0]["deal"])
+    with pytest.raises(ValueError, match=r"round 1: \w\w appear"):
+        batch.set_match(0, 0, [{"hands": deal["hands"], "stock": [*deal["stock"][:-1], deal["hands"][0][0]]}])
+    with pytest.raises(ValueError, match="first must be seat 0 or 1"):
+        batch.set_match(0, 2, [deal])
+    assert [batch.record(i) for i in range(2)] == before
+
+
+def test_play_random() -> None:
+    decisions, points = play_random(20, 1)
+    assert decisions > 20 * 300
+    assert play_random(20, 1) == (decisions, points)
