@@ -615,6 +615,62 @@ def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_]) -> None:
             mask[g, out[k]] = True
 
 
+@_compiled
+def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
+             out: npt.NDArray[np.float32]) -> None:
+    """Each match's observation for ``seats[g]`` into ``out`` (zeros), at the offsets ``at`` of
+    the space's blocks (see ``SilverBarsBatch._BLOCKS``).  Mirrors ``GameSpace._encode_directly``
+    and ``SilverBarsSpace._from_state`` of a round in play (a finished round is followed at once
+    by the next one's deal, so the round-over and match-over flags stay 0); values are made in
+    the same float64 arithmetic, then rounded to float32."""
+    bars = t.bars
+    deals = t.deals
+    discards = t.discards
+    hands = t.hands
+    info = t.info
+    params = t.params
+    rubble = t.rubble
+    vcards = t.vcards
+    vlen = t.vlen
+    vstate = t.vstate
+    hand = params[P_HAND]
+    size = params[P_DECK]
+    for g in range(seats.shape[0]):
+        seat = seats[g]
+        other = 1 - seat
+        out[g, at[0] + (info[g, TO_MOVE] ^ seat)] = 1.0
+        r = info[g, ROUND]
+        if r > 0:
+            out[g, at[2]] = r / 10
+            for k in range(2):
+                out[g, at[4] + k] = info[g, TOTAL + (seat ^ k)] / 100
+        for k in range(2):
+            out[g, at[3] + k] = info[g, SCORE + (seat ^ k)] / 100
+        for h in range(hand):
+            out[g, at[5] + hands[g, seat, h]] += 1.0
+            out[g, at[9] + hands[g, other, h]] += 1.0
+        for i in range(info[g, STOCK_POS], size):
+            out[g, at[9] + deals[g, r, i]] += 1.0
+        for p in range(CARDS):
+            out[g, at[8] + p] = discards[g, p]
+        for k in range(2):
+            s = seat ^ k
+            for v in range(VAULTS):
+                out[g, at[6] + (k * VAULTS + v) * STATE_ONE_HOT + _STATE_INDEX[vstate[g, s, v]]] = 1.0
+                for i in range(vlen[g, s, v]):
+                    out[g, at[7] + k * CARDS + vcards[g, s, v, i]] += 1.0
+                if rubble[g, s, v] >= 0:
+                    out[g, at[7] + k * CARDS + rubble[g, s, v]] += 1.0
+                out[g, at[12] + k * VAULTS + v] = bars[g, s, v] / 20
+                out[g, at[13] + k * VAULTS + v] = vlen[g, s, v] / 10
+            out[g, at[14] + k] = (VAULTS - info[g, LOCKED_VAULTS + s]) / 5
+        if info[g, AGAINST] >= 0:
+            out[g, at[10] + (info[g, AGAINST] ^ seat)] = 1.0
+        out[g, at[11] + (info[g, FIRST] ^ (r & 1) ^ seat ^ 1)] = 1.0
+        out[g, at[15]] = (size - info[g, STOCK_POS]) / 100
+        out[g, at[16]] = params[P_TARGET] / 100
+
+
 @_lean
 def _play_random(t: Tables, n: int, legal: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
                  done: npt.NDArray[np.bool_], chooser: npt.NDArray[np.uint64]) -> tuple[int, int]:
@@ -699,6 +755,9 @@ class SilverBarsBatch:
     game_id = GAME_ID
     players = 2
     num_actions = ACTIONS
+    _BLOCKS = ("to_move", "over", "round", "scores", "totals", "hand", "vault_states", "vault_cards", "discard_pile",
+               "unseen", "strike", "dealer", "vault_bars", "vault_sizes", "locks_left", "stock_count", "target_score")
+    """The space's blocks whose offsets :func:`_observe` is given, in this order."""
 
     def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
         if n < 1:
@@ -707,6 +766,8 @@ class SilverBarsBatch:
         self.options = _checked(options)
         self.n = n
         self.seed = seed
+        offsets = {segment.name: segment.offset for segment in _SPACE.layout()}
+        self._at = np.array([offsets[name] for name in self._BLOCKS], np.int64)
         self.obs_size = _SPACE.obs_shape[0]
         self._actions = [str(m) for m in _SPACE.actions]
         self._t = _tables(n, seed, self.options, 1024)
@@ -755,6 +816,16 @@ class SilverBarsBatch:
             raise ValueError(f"action {what} is illegal in match {bad}")
         self._longest = longest
         return self._rewards.copy(), self._done.copy()
+
+    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """``(n, obs_size)``: each match's observation for ``seat`` (one seat for all, or one a
+        match), equal to ``space("silver-bars").encode_state(state, seat)``."""
+        seats = np.broadcast_to(np.asarray(seat, np.int64), (self.n,)).copy()
+        if ((seats < 0) | (seats > 1)).any():
+            raise ValueError("seats are 0 and 1")
+        out = np.zeros((self.n, self.obs_size), np.float32)
+        _observe(self._t, seats, self._at, out)
+        return out
 
     def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
         """Restart match ``i`` with ``first`` to play first and the given deals (a record's
