@@ -121,6 +121,35 @@ def test_batch_matches_the_rules_engine() -> None:
     assert matches == 40 and steps > 40 * 400
 
 
+VARIANTS: list[dict[str, Any]] = [
+    dict(GAME.micro_options),
+    {"hand_size": 3, "target_score": 40},
+    {"mining_packs": 1, "suits": 2, "bar_ranks": 3, "miner_ranks": 2, "target_score": 30},
+    {"miner_ranks": 0, "rubble": 0, "shovels": 1, "lo_thieves": 8, "hi_thieves": 4, "max_rounds": 3},
+    {"mining_packs": 4, "strikes": 1, "hand_size": 5, "max_rounds": 2},
+    {"mining_packs": 3, "suits": 1, "rubble": 2, "shovels": 6, "target_score": 20},
+    {"bar_ranks": 1, "miner_ranks": 1, "hand_size": 2, "max_rounds": 4},
+]
+"""Rule options that change the deck, the hand and the match's length."""
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_every_option_is_a_parameter(options: dict[str, Any]) -> None:
+    matches, _ = compare(12, 7, options)
+    assert matches == 12
+
+
+def test_an_unbounded_match_is_refused() -> None:
+    with pytest.raises(ValueError, match="max_rounds must be at least 1"):
+        SilverBarsBatch(1, 0, {"max_rounds": 0})
+    with pytest.raises(ValueError, match="max_rounds must be at least 1"):
+        play_random(1, 0, {"max_rounds": 0})
+    with pytest.raises(ValueError, match="hand_size"):
+        SilverBarsBatch(1, 0, {"hand_size": 8})
+    with pytest.raises(ValueError, match="has no option"):
+        SilverBarsBatch(1, 0, {"jokers": 2})
+
+
 @pytest.mark.slow
 def test_ten_thousand_matches() -> None:
     """The issue's figure: 10,000 matches, the legal moves and the round's scores compared at every
@@ -171,3 +200,4 @@ def test_play_random() -> None:
     decisions, points = play_random(20, 1)
     assert decisions > 20 * 300
     assert play_random(20, 1) == (decisions, points)
+    assert play_random(50, 1, GAME.micro_options)[0] < 50 * 5
