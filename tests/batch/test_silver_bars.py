@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,10 +24,11 @@ pytest.importorskip("numba")
 from parlour import games, record  # noqa: E402
 from parlour.batch.silver_bars import SilverBarsBatch, play_random  # noqa: E402
 from parlour.envs.spaces import space  # noqa: E402
-from parlour.game import State  # noqa: E402
+from parlour.game import Move, State  # noqa: E402
 
 GAME = games.get("silver-bars")
 SPACE = space("silver-bars")
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def replayed(data: dict[str, Any]) -> State:
@@ -162,6 +164,52 @@ def test_ten_thousand_matches() -> None:
         steps += s
     assert matches == 10_000
     print(f"10,000 matches, {steps:,} steps compared in {time.perf_counter() - start:.0f} s")
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in DATA.glob("silver-bars-*.json")))
+def test_golden_records(name: str) -> None:
+    """Every golden record of 100 Silver Bars through the batch, beside the rules engine: the same
+    legal moves, scores and observations at every move, the same rounds and totals; the records the
+    rules engine refuses (a lock in a deal, an illegal move) the batch refuses at the same place."""
+    data = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    try:
+        replayed(data)
+        refused = (0, 0)
+    except record.RecordError as error:
+        refused = (error.round, error.move)
+    rounds = data["rounds"]
+    deals = [GAME.deal_from_json(r["deal"]) for r in rounds]
+    batch = SilverBarsBatch(1, 0, data["options"])
+    if refused[0] and refused[1] == 0:  # a deal that is not the deck: refused, and the rounds before it play
+        with pytest.raises(ValueError, match=f"round {refused[0]}: .* not used in 100 Silver Bars"):
+            batch.set_match(0, data["first"], deals)
+        rounds, deals = rounds[:refused[0] - 1], deals[:refused[0] - 1]
+    batch.set_match(0, data["first"], deals)
+    state = GAME.new_match(options=data["options"], first=data["first"], deal=deals[0])
+    done = np.zeros(1, bool)
+    for number, played in enumerate(rounds, 1):
+        if number > 1:
+            state.next_round(deals[number - 1])
+        for index, text in enumerate(played["moves"], 1):
+            action = np.array([SPACE.index[Move.parse(text)]])
+            if (number, index) == refused:
+                with pytest.raises(ValueError, match=f"action {action[0]} .* is illegal in match 0"):
+                    batch.step(action)
+                return
+            seat = state.current_player()
+            assert seat is not None and batch.to_move()[0] == seat
+            assert np.array_equal(batch.legal_mask()[0], SPACE.mask(state.legal_moves()).astype(bool))
+            assert batch.scores()[0].tolist() == state.scores
+            for viewer in (seat, 1 - seat):
+                assert np.array_equal(batch.observe(viewer)[0], SPACE.encode_state(state, viewer))
+            _, done = batch.step(action)
+            state.apply(state.parse_move(text))
+    assert refused == (0, 0) or refused[1] == 0
+    result = batch.last_record(0) if done[0] else batch.record(0)
+    assert result["rounds"][:len(rounds)] == rounds
+    assert done[0] == state.is_match_over()
+    if done[0]:
+        assert result["totals"] == data["totals"] == state.totals
 
 
 def test_deals_depend_on_seed_slot_and_match_only() -> None:
