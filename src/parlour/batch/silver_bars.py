@@ -55,8 +55,9 @@ ACTIONS = _SPACE.num_actions
 VAULTS = sb.VAULTS
 HAND = sb.HAND
 """The most cards a hand holds (option ``hand_size`` is at most this)."""
-HEIGHT = 2 * len(sb.BAR_VALUES) - 1
-"""The most cards a vault holds: its bars rise strictly, a miner between each two."""
+HEIGHT = 2 * len(sb.BAR_VALUES)
+"""The most cards a vault holds: its bars rise strictly, a miner between each two, and a miner may
+go on the highest (a 6) though no bar can follow it."""
 STATE_CODES = tb.STATES
 EMPTY, RUBBLED, LOCKED, BAR_TOP, MINER_TOP = tb.EMPTY, tb.RUBBLED, tb.LOCKED, tb.BAR_TOP, tb.MINER_TOP
 TOP_BAR_SHIFT = 5 * tb.F_TOP_BAR
@@ -582,14 +583,14 @@ def _is_legal(t: Tables, g: int, a: int, legal: npt.NDArray[np.int64]) -> bool:
     return False
 
 
-@_compiled
+@_lean
 def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
-          done: npt.NDArray[np.bool_]) -> tuple[int, int]:
+          done: npt.NDArray[np.bool_], legal: npt.NDArray[np.int64]) -> tuple[int, int]:
     """One action for every match (−1: leave that match as it is): (−1, the longest log) once all
-    are made, or (the first match whose action is illegal, 0) with nothing made."""
+    are made, or (the first match whose action is illegal, 0) with nothing made.  ``legal`` is
+    scratch (the functions a decision calls allocate nothing, so they run without reference counting)."""
     info = t.info
     n = actions.shape[0]
-    legal = np.empty(ACTIONS, np.int64)
     for g in range(n):
         if actions[g] != -1 and not _is_legal(t, g, actions[g], legal):
             return g, 0
@@ -604,10 +605,9 @@ def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.flo
     return -1, longest
 
 
-@_compiled
-def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_]) -> None:
-    """Every match's legal actions as a mask.  Mirrors ``SilverBarsState.legal_moves``."""
-    out = np.empty(ACTIONS, np.int64)
+@_lean
+def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_], out: npt.NDArray[np.int64]) -> None:
+    """Every match's legal actions as a mask (``out`` is scratch).  Mirrors ``SilverBarsState.legal_moves``."""
     for g in range(mask.shape[0]):
         for a in range(ACTIONS):
             mask[g, a] = False
@@ -615,7 +615,7 @@ def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_]) -> None:
             mask[g, out[k]] = True
 
 
-@_compiled
+@_lean
 def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
              out: npt.NDArray[np.float32]) -> None:
     """Each match's observation for ``seats[g]`` into ``out`` (zeros), at the offsets ``at`` of
@@ -774,6 +774,7 @@ class SilverBarsBatch:
         self._longest = 0
         self._rewards = np.zeros((n, 2), np.float32)
         self._done = np.zeros(n, np.bool_)
+        self._legal = np.empty(ACTIONS, np.int64)
         self.reset()
 
     def reset(self) -> None:
@@ -793,7 +794,7 @@ class SilverBarsBatch:
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``(n, 390)``: each match's legal actions, in the space's action table."""
         mask = np.empty((self.n, ACTIONS), np.bool_)
-        _legal_mask(self._t, mask)
+        _legal_mask(self._t, mask, self._legal)
         return mask
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -809,7 +810,7 @@ class SilverBarsBatch:
             raise ValueError(f"step takes one action per match: shape ({self.n},), not {chosen.shape}")
         if self._longest + 1 >= self._t.log.shape[1]:
             self._grow_log()
-        bad, longest = _step(self._t, chosen, self._rewards, self._done)
+        bad, longest = _step(self._t, chosen, self._rewards, self._done, self._legal)
         if bad >= 0:
             a = int(chosen[bad])
             what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
@@ -852,6 +853,19 @@ class SilverBarsBatch:
     def _slot(self, i: int) -> None:
         if not 0 <= i < self.n:
             raise IndexError(f"no match {i} in a batch of {self.n}")
+
+    def deal(self, i: int) -> dict[str, Any]:
+        """The deal of match ``i``'s round in play, of cards, as the rules engine takes it
+        (``state.next_round(deal)``): each hand as dealt, the draw pile top card first."""
+        self._slot(i)
+        hand = self.options["hand_size"]
+        deck = [_CARDS[p] for p in self._t.deals[i, self._t.info[i, ROUND]].tolist()]
+        return {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]}
+
+    def first(self, i: int) -> int:
+        """The seat that played first in round 1 of match ``i`` (the rules engine's ``state.first``)."""
+        self._slot(i)
+        return int(self._t.info[i, FIRST])
 
     def record(self, i: int) -> dict[str, Any]:
         """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
