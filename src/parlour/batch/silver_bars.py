@@ -234,7 +234,7 @@ class Tables(NamedTuple):
 
 # -- the stream --------------------------------------------------------------------------------
 
-@_lean
+@_inlined
 def _mix(x: np.uint64) -> np.uint64:
     """splitmix64's finalizer."""
     x = (x ^ (x >> np.uint64(30))) * _MIX1
@@ -242,7 +242,7 @@ def _mix(x: np.uint64) -> np.uint64:
     return x ^ (x >> np.uint64(31))
 
 
-@_lean
+@_inlined
 def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
     """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
     rng[g] += _GOLDEN
@@ -364,9 +364,8 @@ def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
     seen = np.int64(0)
     for h in range(t.params[P_HAND]):
         p = hands[g, seat, h]
-        bit = np.int64(1) << np.int64(p)
-        fresh = 0 if seen & bit else 1
-        seen |= bit
+        fresh = 1 - ((seen >> np.int64(p)) & 1)
+        seen |= np.int64(1) << np.int64(p)
         base = _PLAYS[p]
         source = _SOURCE[p]
         if source == THIEF:
