@@ -173,12 +173,13 @@ def test_an_unbounded_match_is_refused() -> None:
 
 @pytest.mark.slow
 def test_ten_thousand_matches() -> None:
-    """The issue's figure: 10,000 matches, the legal moves, the seat to move and the round's scores
-    compared at every step of every match, and its reward at the end; the first 1,000 records are
+    """The issue's figure: 10,000 matches on 300 slots, the legal moves, the seat to move and the
+    round's scores compared at every step of every match, and its reward at the end (about 57 s of
+    CPU on a loaded two-core machine, seven million steps); the first 1,000 records are
     compared with the rules engine's and 100 of them replayed from their text.  The mover's
     observation is compared at every step of 100 more matches (both seats' are in the tests above)."""
     start = time.process_time()
-    matches, steps = compare(1000, 10_000, 2026, observe=0, records=1000, replay=100)
+    matches, steps = compare(300, 10_000, 2026, observe=0, records=1000, replay=100)
     assert matches == 10_000
     watched, _ = compare(20, 100, 2027, both=False, records=0)
     assert watched == 100
