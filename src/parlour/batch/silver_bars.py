@@ -576,7 +576,7 @@ def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.ND
 
 # -- the batch's calls -------------------------------------------------------------------------
 
-@_lean
+@_inlined
 def _is_legal(t: Tables, g: int, a: int, legal: npt.NDArray[np.int64]) -> bool:
     """Is action ``a`` among match ``g``'s legal actions?"""
     for k in range(_legal_actions(t, g, legal)):
