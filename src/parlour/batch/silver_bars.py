@@ -500,10 +500,10 @@ def _apply(t: Tables, g: int, a: int) -> bool:
     # Every play and discard is followed by the draw; drawing the last card ends the round.
     pos = info[g, STOCK_POS]
     drawn = deals[g, info[g, ROUND], pos]
-    for h in range(t.params[P_HAND]):
-        if hands[g, seat, h] == p:
-            hands[g, seat, h] = drawn
-            break
+    at = -1
+    for h in range(t.params[P_HAND] - 1, -1, -1):  # the first copy of the card, without a branch to mispredict
+        at = h if hands[g, seat, h] == p else at
+    hands[g, seat, at] = drawn
     info[g, STOCK_POS] = pos + 1
     return bool(pos + 1 == t.params[P_DECK])
 
