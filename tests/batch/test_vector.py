@@ -30,7 +30,7 @@ OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2}, "twenty": {
 
 
 def test_the_registry_names_its_engines_and_refuses_others() -> None:
-    assert batch.available() and set(GAMES) == {"minus-twenty", "twenty"}
+    assert batch.available() and set(GAMES) == {"minus-twenty", "progression", "silver-bars", "twenty"}
     engine = batch.engine("twenty", 3, seed=1)
     assert engine.legal_mask().shape == (3, space("twenty").num_actions)
     with pytest.raises(ValueError, match="no batched engine for 'chess'"):

@@ -20,6 +20,7 @@ from typing import Any
 ENGINES: dict[str, tuple[str, str]] = {
     "minus-twenty": ("parlour.batch.minus_twenty", "MinusTwentyBatch"),
     "progression": ("parlour.batch.progression", "ProgressionBatch"),
+    "silver-bars": ("parlour.batch.silver_bars", "SilverBarsBatch"),
     "twenty": ("parlour.batch.twenty", "TwentyBatch"),
 }
 """Each game with a batched engine: its module and class (imported only when asked for)."""

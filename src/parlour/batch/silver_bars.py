@@ -1,0 +1,944 @@
+"""100 Silver Bars' compiled, batched engine (issue 36): N matches in flat numpy arrays, one
+action per match applied in one compiled call.
+
+A second implementation of :mod:`parlour.games.silver_bars`, which stays the reference and the
+home of every rule: each compiled function names the function of the rules engine it mirrors,
+and ``tests/batch/test_silver_bars.py`` replays the batch's matches through the rules engine
+(legal moves and scores at every step, observations, records).
+
+* Cards are the positions of the space's card planes, 0–47 (``AC AD AH AS 2C … KH JK``:
+  :attr:`parlour.envs.spaces.silver_bars.SilverBarsSpace.CARDS`); twins share a position.
+* Actions are the space's table, read from it at import: each card's plays (``play C V``, the
+  strike's ``play QS``, a thief's ``play C V W``), the discards, ``lock 1``–``lock 5``, ``resolve``.
+* Each seat's vaults are kept as the rules engine keeps them (:mod:`parlour.games.silver_bars.tables`):
+  a state code per vault, and two bitmasks per seat (``fill``, ``feat``) made of the tables'
+  own ``FILL`` and ``FEAT`` bits, so the legal plays of a card are one shift and mask.
+* Every rule option is a parameter of the compiled functions (one compilation serves them all):
+  the deck (``mining_packs``, ``suits``, ``bar_ranks``, ``miner_ranks``, ``rubble``, ``shovels``,
+  ``strikes``, ``lo_thieves``, ``hi_thieves``), ``hand_size``, ``target_score`` and
+  ``max_rounds`` — but for ``max_rounds`` 0 (no limit), which a batch of fixed arrays refuses.
+* Deals come from a counter-based stream: match ``k`` of slot ``i`` is dealt (and its first seat
+  drawn) from a splitmix64 stream keyed by ``(seed, i, k)`` alone.  The rules engine's shuffles
+  (Python's ``random``) are not reproduced: records carry their deals.
+* Rewards: at the end of a match, each seat's total minus the other's, in raw points (what
+  :mod:`parlour.envs.pettingzoo` pays with ``reward="match"`` and ``reward_scale=1``); 0 on every
+  other step.  A finished match is replaced at once by the slot's next one; its record stays
+  readable by :meth:`SilverBarsBatch.last_record` until the slot's next match ends.
+* Speed: the functions of every decision run without numba's reference counting and are inlined
+  into their callers (a call copies :class:`Tables`, 23 arrays), and the legal moves are written
+  with few branches to mispredict; ``play_random`` plays about half as fast as the numba
+  yardstick (``../shared/yardsticks/lc_numba.py``) on one core (a decision of random play offers
+  about 14 legal moves, of seven kinds of card).
+
+numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from parlour import games
+from parlour.cards import Card
+from parlour.envs.spaces import space
+from parlour.game import check_deck
+from parlour.games import silver_bars as sb
+from parlour.games.silver_bars import tables as tb
+
+__all__ = ["SilverBarsBatch", "play_random"]
+
+GAME_ID = "silver-bars"
+_SPACE = space(GAME_ID)
+_CARDS: tuple[Card, ...] = _SPACE.CARDS  # type: ignore[attr-defined]
+CARDS = len(_CARDS)
+"""Card positions (the space's card planes)."""
+ACTIONS = _SPACE.num_actions
+VAULTS = sb.VAULTS
+HAND = sb.HAND
+"""The most cards a hand holds (option ``hand_size`` is at most this)."""
+HEIGHT = 2 * len(sb.BAR_VALUES)
+"""The most cards a vault holds: its bars rise strictly, a miner between each two, and a miner may
+go on the highest (a 6) though no bar can follow it."""
+STATE_CODES = tb.STATES
+EMPTY, RUBBLED, LOCKED, BAR_TOP, MINER_TOP = tb.EMPTY, tb.RUBBLED, tb.LOCKED, tb.BAR_TOP, tb.MINER_TOP
+TOP_BAR_SHIFT = 5 * tb.F_TOP_BAR
+"""Where ``fill`` holds the vaults with a silver bar on top (miners and locks go there)."""
+TOP_VALUE_SHIFT = 5 * tb.F_TOP_VALUE
+"""Where ``feat`` holds the vaults with a bar of each value on top (thieves take from there)."""
+EMPTY_SHIFT = 5 * tb.F_EMPTY
+ALWAYS = tb.ALWAYS
+
+# -- the action table and the cards, from the space and the rules engine's tables --------------
+
+_POS = {c: p for p, c in enumerate(_CARDS)}
+_FILL = np.array(tb.FILL, np.int64)
+_FEAT = np.array(tb.FEAT, np.int64)
+_FILL_SHIFT = np.array([5 * tb.FILL_FIELD[v] for v in sb.BAR_VALUES], np.int64)
+"""The ``fill`` field of each bar value's field index (1 2 3 4 6 → 0–4)."""
+_COUNT = np.array([bin(m).count("1") for m in range(32)], np.int64)
+"""The vaults in each 5-bit mask of vaults."""
+_VAULT = np.array([[*tb.vaults_of(m), *[0] * (VAULTS - len(tb.vaults_of(m)))] for m in range(32)], np.int64)
+"""The vaults of each 5-bit mask, lowest first (``tables.vaults_of``)."""
+_STATE_INDEX = np.full(STATE_CODES, -1, np.int64)
+for _k, _s in enumerate(sb.VAULT_STATES):
+    _STATE_INDEX[_s] = _k
+STATE_ONE_HOT = len(sb.VAULT_STATES)
+_KIND = np.array([sb.KIND[c] for c in _CARDS], np.int64)
+_VALUE = np.array([sb.BAR_VALUE[c] for c in _CARDS], np.int64)
+_SOURCE = np.full(CARDS, tb.NOT_PLAYED, np.int64)
+_OFFSET = np.zeros(CARDS, np.int64)
+for _p, _c in enumerate(_CARDS):
+    _SOURCE[_p], _OFFSET[_p] = tb.TARGETS[_c][:2]
+STRIKE_CARD = next(p for p, c in enumerate(_CARDS) if sb.KIND[c] == sb.STRIKE)
+"""The worker's strike's position (Q♠: the only strike card)."""
+
+_WHAT = np.full(ACTIONS, -1, np.int64)
+"""What each action does (``tables.DISCARDS`` … ``tables.RESOLVES``)."""
+_CARD = np.full(ACTIONS, -1, np.int64)
+_AT = np.zeros(ACTIONS, np.int64)
+"""The vault an action names (0–4: the mover's, or the opponent's for rubble and a thief's source)."""
+_INTO = np.zeros(ACTIONS, np.int64)
+"""A thief's own vault (0–4)."""
+_PLAYS = np.full(CARDS, -1, np.int64)
+"""Each card's first play in the table (its plays follow: vault by vault, a thief's 25 source-major)."""
+_DISCARDS = np.full(CARDS, -1, np.int64)
+_LOCK0 = -1
+_RESOLVE = -1
+_PUTS = {sb.BAR: tb.PUTS_BAR, sb.MINER: tb.PUTS_MINER, sb.RUBBLE: tb.DUMPS_RUBBLE, sb.SHOVEL: tb.SHOVELS}
+for _a, _move in enumerate(_SPACE.actions):
+    _verb, _args = _move
+    if _verb == "resolve":
+        _WHAT[_a], _RESOLVE = tb.RESOLVES, _a
+    elif _verb == "lock":
+        _WHAT[_a], _AT[_a] = tb.LOCKS_VAULT, int(_args[0]) - 1
+        _LOCK0 = _a if _args[0] == 1 else _LOCK0
+    else:
+        _p = _POS[cast(Card, _args[0])]
+        _CARD[_a] = _p
+        if _verb == "discard":
+            _WHAT[_a], _DISCARDS[_p] = tb.DISCARDS, _a
+            continue
+        if _PLAYS[_p] < 0:
+            _PLAYS[_p] = _a
+        if len(_args) == 1:
+            _WHAT[_a] = tb.STRIKES
+        elif len(_args) == 2:
+            _WHAT[_a], _AT[_a] = _PUTS[int(_KIND[_p])], int(_args[1]) - 1
+        else:
+            _WHAT[_a], _AT[_a], _INTO[_a] = tb.STEALS, int(_args[1]) - 1, int(_args[2]) - 1
+        if len(_args) > 1 and _a != _PLAYS[_p] + _AT[_a] * (VAULTS if len(_args) == 3 else 1) + _INTO[_a]:
+            raise RuntimeError("the space's action table is no longer in the order this engine reads it")
+LOCK0 = _LOCK0
+RESOLVE = _RESOLVE
+if (_WHAT < 0).any() or [str(m) for m in _SPACE.actions[LOCK0:LOCK0 + VAULTS]] != [f"lock {i}" for i in range(1, 6)]:
+    raise RuntimeError("the space's action table holds a move this engine does not know")
+LO_THIEF, HI_THIEF = sb.LO_THIEF, sb.HI_THIEF
+FROM_FILL, FROM_AUX, THIEF = tb.FROM_FILL, tb.FROM_AUX, tb.THIEF
+DISCARDS, PUTS_BAR, PUTS_MINER, DUMPS_RUBBLE, SHOVELS, STRIKES, STEALS, LOCKS_VAULT, RESOLVES = (
+    tb.DISCARDS, tb.PUTS_BAR, tb.PUTS_MINER, tb.DUMPS_RUBBLE, tb.SHOVELS, tb.STRIKES, tb.STEALS, tb.LOCKS_VAULT,
+    tb.RESOLVES)
+
+# Columns of Tables.info (one row a match).
+TO_MOVE, ROUND, FIRST, STOCK_POS, AGAINST, LOG_LEN, FIXED = range(7)
+"""Seat to move; round index; ``first``; draw pile position; the seat a pending strike is against
+(−1: none); moves in the log; rounds whose deals were given (:meth:`SilverBarsBatch.set_match`)."""
+TOTAL = 7
+"""Match totals of seat 0 and 1 (finished rounds)."""
+SCORE = 9
+"""This round's points of seat 0 and 1: the bars of their locked vaults."""
+LOCKED_VAULTS = 11
+"""Vaults seat 0 and 1 have locked this round."""
+INFO = 13
+
+# Columns of Tables.last_info (the last finished match of a slot).
+L_HAS, L_FIRST, L_ROUNDS, L_LOG_LEN, L_TOTAL = range(5)
+LAST_INFO = 7
+
+# Tables.params.
+P_HAND, P_DECK, P_TARGET, P_ROUNDS = range(4)
+PARAMS = 4
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_MATCH = np.uint64(0xD1B54A32D192ED03)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _compiled(function: F) -> F:
+    """numba's ``njit``, cached on disk (compile time is paid once per machine)."""
+    return cast(F, numba.njit(cache=True)(function))
+
+
+def _lean(function: F) -> F:
+    """:func:`_compiled` without numba's reference counting (``_nrt=False``), for the functions of
+    every decision, which allocate nothing and only read and write the arrays their caller holds
+    (see :func:`parlour.batch.minus_twenty._lean`)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}  # a flag numba's stubs do not name
+    return cast(F, numba.njit(**options)(function))
+
+
+def _inlined(function: F) -> F:
+    """:func:`_lean`, and inlined into its callers by numba: a call would copy :class:`Tables`
+    (23 arrays, about 2 kB) into the callee each time."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False, "inline": "always"}
+    return cast(F, numba.njit(**options)(function))
+
+
+class Tables(NamedTuple):
+    """The arrays of N matches (row ``g`` is match ``g``), handed whole to the compiled functions."""
+
+    params: npt.NDArray[np.int64]
+    """The options (columns ``P_*``)."""
+    deck: npt.NDArray[np.int8]
+    """The options' deck (:func:`parlour.games.silver_bars.silver_bars_deck`), card positions."""
+    seed: npt.NDArray[np.uint64]
+    """The stream's seed (one entry)."""
+    rng: npt.NDArray[np.uint64]
+    """Each match's stream position."""
+    matches: npt.NDArray[np.int64]
+    """Matches each slot has finished."""
+    info: npt.NDArray[np.int32]
+    """Each match's counters (columns ``TO_MOVE`` …)."""
+    hands: npt.NDArray[np.int8]
+    """``[g, seat, i]``: the hands' cards (``hand_size`` of them between turns)."""
+    vstate: npt.NDArray[np.int8]
+    """``[g, seat, vault]``: each vault's state code (``tables.vault_state``)."""
+    bits: npt.NDArray[np.int64]
+    """``[g, seat, 0 | 1]``: each seat's ``fill`` and ``feat`` (``SilverBarsState.fill``, ``.feat``)."""
+    vcards: npt.NDArray[np.int8]
+    """``[g, seat, vault, i]``: each vault's cards, bottom first."""
+    vlen: npt.NDArray[np.int8]
+    """``[g, seat, vault]``: cards in each vault."""
+    rubble: npt.NDArray[np.int8]
+    """``[g, seat, vault]``: the rubble on each vault (−1: none)."""
+    bars: npt.NDArray[np.int32]
+    """``[g, seat, vault]``: the silver bars in each vault (``SilverBarsState.bars``)."""
+    discards: npt.NDArray[np.int8]
+    """``[g, card]``: the discard pile's cards, counted (nobody draws from it, so its order is never asked)."""
+    deals: npt.NDArray[np.int8]
+    """``[g, round]``: each round's deal as the deck in order: hand 0, hand 1, the draw pile top first."""
+    scores: npt.NDArray[np.int32]
+    """``[g, round, seat]``: each finished round's scores."""
+    starts: npt.NDArray[np.int32]
+    """``[g, round]``: where each round's moves start in the log."""
+    log: npt.NDArray[np.int16]
+    """``[g]``: the match's actions in order."""
+    last_info: npt.NDArray[np.int32]
+    """The last finished match of each slot (columns ``L_*``)."""
+    last_deals: npt.NDArray[np.int8]
+    last_scores: npt.NDArray[np.int32]
+    last_starts: npt.NDArray[np.int32]
+    last_log: npt.NDArray[np.int16]
+
+
+# -- the stream --------------------------------------------------------------------------------
+
+@_inlined
+def _mix(x: np.uint64) -> np.uint64:
+    """splitmix64's finalizer."""
+    x = (x ^ (x >> np.uint64(30))) * _MIX1
+    x = (x ^ (x >> np.uint64(27))) * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+@_inlined
+def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
+    """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
+    rng[g] += _GOLDEN
+    return int(((_mix(rng[g]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+
+
+# -- the deal ----------------------------------------------------------------------------------
+
+@_lean
+def _start_round(t: Tables, g: int) -> None:
+    """Deal round ``info[g, ROUND]`` (shuffled from the stream, or as given by
+    :meth:`SilverBarsBatch.set_match`) and lay it out.  Mirrors ``SilverBars.random_deal``,
+    ``SilverBarsState.round_starter`` and ``SilverBarsState._start_round`` (seven cards, or
+    ``hand_size``, to each player, the rest the draw pile; five empty vaults each)."""
+    bars = t.bars
+    bits = t.bits
+    deals = t.deals
+    deck = t.deck
+    discards = t.discards
+    hands = t.hands
+    info = t.info
+    params = t.params
+    rng = t.rng
+    rubble = t.rubble
+    vlen = t.vlen
+    vstate = t.vstate
+    size = params[P_DECK]
+    hand = params[P_HAND]
+    r = info[g, ROUND]
+    if r >= info[g, FIXED]:
+        for i in range(size):
+            deals[g, r, i] = deck[i]
+        for i in range(size - 1, 0, -1):
+            j = _below(rng, g, i + 1)
+            card = deals[g, r, i]
+            deals[g, r, i] = deals[g, r, j]
+            deals[g, r, j] = card
+    for i in range(hand):
+        hands[g, 0, i] = deals[g, r, i]
+        hands[g, 1, i] = deals[g, r, hand + i]
+    for seat in range(2):
+        for v in range(VAULTS):
+            vstate[g, seat, v] = EMPTY
+            vlen[g, seat, v] = 0
+            rubble[g, seat, v] = -1
+            bars[g, seat, v] = 0
+        bits[g, seat, 0] = tb.START_FILL
+        bits[g, seat, 1] = tb.START_FEAT
+        info[g, SCORE + seat] = 0
+        info[g, LOCKED_VAULTS + seat] = 0
+    for p in range(CARDS):
+        discards[g, p] = 0
+    info[g, AGAINST] = -1
+    info[g, STOCK_POS] = 2 * hand
+    info[g, TO_MOVE] = info[g, FIRST] if r % 2 == 0 else 1 - info[g, FIRST]
+    t.starts[g, r] = info[g, LOG_LEN]
+
+
+@_lean
+def _start_match(t: Tables, g: int, first: int) -> None:
+    """Start slot ``g``'s next match: its stream keyed by (seed, g, matches finished), round 1's
+    first seat from it (or ``first``, when given).  Mirrors ``Game.new_match``."""
+    info = t.info
+    rng = t.rng
+    key = _mix(t.seed[0] + _GOLDEN)
+    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
+    rng[g] = _mix(key ^ (np.uint64(t.matches[g]) * _MATCH + np.uint64(1)))
+    if first < 0:
+        first = _below(rng, g, 2)
+    info[g, FIRST] = first
+    info[g, ROUND] = 0
+    info[g, LOG_LEN] = 0
+    info[g, TOTAL] = 0
+    info[g, TOTAL + 1] = 0
+    _start_round(t, g)
+
+
+@_compiled
+def _reset(t: Tables) -> None:
+    """Every slot from its first match of the stream."""
+    for g in range(t.info.shape[0]):
+        t.matches[g] = 0
+        t.info[g, FIXED] = 0
+        t.last_info[g, L_HAS] = 0
+        _start_match(t, g, -1)
+
+
+@_compiled
+def _start_match_slot(t: Tables, g: int, first: int) -> None:
+    """:func:`_start_match`, called from Python."""
+    _start_match(t, g, first)
+
+
+# -- the legal moves -------------------------------------------------------------------------------
+
+@_inlined
+def _legal_actions(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
+    """Match ``g``'s legal actions into ``out``; how many.  Mirrors ``SilverBarsState.legal_moves``
+    (resolving a pending strike; or every lock, and each card's plays and its discard, each card
+    once) and ``tables.thief_targets`` (the lowest or highest bar on top of the opponent's unlocked
+    vaults, into the thief's vaults that take it)."""
+    bits = t.bits
+    hands = t.hands
+    info = t.info
+    seat = info[g, TO_MOVE]
+    if info[g, AGAINST] == seat:
+        out[0] = RESOLVE
+        return 1
+    fill = bits[g, seat, 0]
+    theirs = bits[g, 1 - seat, 1]
+    aux = (bits[g, seat, 1] & 31) | (theirs & (31 << EMPTY_SHIFT)) | ALWAYS
+    # Each card's plays are written five at a time and counted by the mask's bits (the table
+    # pads each mask's vaults), and a twin already seen is counted nothing: fewer branches to
+    # mispredict, which is most of what a decision costs.  ``out`` has room past the count.
+    mask = (fill >> TOP_BAR_SHIFT) & 31
+    for q in range(VAULTS):
+        out[q] = LOCK0 + _VAULT[mask, q]
+    k = int(_COUNT[mask])
+    seen = np.int64(0)
+    for h in range(t.params[P_HAND]):
+        p = hands[g, seat, h]
+        fresh = 1 - ((seen >> np.int64(p)) & 1)
+        seen |= np.int64(1) << np.int64(p)
+        base = _PLAYS[p]
+        source = _SOURCE[p]
+        if source == THIEF:
+            if not fresh:
+                continue
+            tops = theirs >> TOP_VALUE_SHIFT
+            if tops:
+                field = -1
+                if _KIND[p] == LO_THIEF:
+                    for f in range(5):
+                        if (tops >> (5 * f)) & 31:
+                            field = f
+                            break
+                else:
+                    for f in range(4, -1, -1):
+                        if (tops >> (5 * f)) & 31:
+                            field = f
+                            break
+                into = (fill >> _FILL_SHIFT[field]) & 31
+                if into:
+                    sources = (tops >> (5 * field)) & 31
+                    for q in range(_COUNT[sources]):
+                        from_base = base + VAULTS * _VAULT[sources, q]
+                        for r in range(_COUNT[into]):
+                            out[k + r] = from_base + _VAULT[into, r]
+                        k += _COUNT[into]
+            out[k] = _DISCARDS[p]
+            k += 1
+            continue
+        mask = ((aux if source == FROM_AUX else fill) >> _OFFSET[p]) & 31
+        for q in range(VAULTS):
+            out[k + q] = base + _VAULT[mask, q]
+        k += _COUNT[mask] * fresh
+        out[k] = _DISCARDS[p]
+        k += fresh
+    return k
+
+
+# -- a turn ---------------------------------------------------------------------------------------
+
+@_inlined
+def _set_vault(t: Tables, g: int, seat: int, i: int, new: int) -> None:
+    """Vault ``i`` of ``seat`` is now in state ``new``; its bits follow.  Mirrors
+    ``SilverBarsState._set_vault``."""
+    bits = t.bits
+    vstate = t.vstate
+    old = vstate[g, seat, i]
+    vstate[g, seat, i] = new
+    bits[g, seat, 0] += (_FILL[new] - _FILL[old]) << i
+    bits[g, seat, 1] += (_FEAT[new] - _FEAT[old]) << i
+
+
+@_inlined
+def _apply(t: Tables, g: int, a: int) -> bool:
+    """Make the legal action ``a`` in match ``g``; True when it ends the round.  Mirrors
+    ``SilverBarsState.apply``: resolve a pending strike (no play, no draw); lock a vault (no draw;
+    the fifth lock ends the round, ``_lock``); or play a card — a bar or a miner into an own vault,
+    rubble (``_clear_or_bury``), a shovel, the strike (``_strike``), a thief (``_steal``) — or
+    discard it, then draw the top of the draw pile, whose last card ends the round."""
+    bars = t.bars
+    deals = t.deals
+    discards = t.discards
+    hands = t.hands
+    info = t.info
+    log = t.log
+    rubble = t.rubble
+    vcards = t.vcards
+    vlen = t.vlen
+    vstate = t.vstate
+    seat = info[g, TO_MOVE]
+    other = 1 - seat
+    moves = info[g, LOG_LEN]
+    if moves < log.shape[1]:
+        log[g, moves] = a
+    info[g, LOG_LEN] = moves + 1
+    info[g, TO_MOVE] = other
+    what = _WHAT[a]
+    i = _AT[a]
+    if what == RESOLVES:  # the turn is spent: the strike card goes to the discard pile
+        discards[g, STRIKE_CARD] += 1
+        info[g, AGAINST] = -1
+        return False
+    if what == LOCKS_VAULT:  # _lock: the bars of a locked vault are as good as shipped
+        _set_vault(t, g, seat, i, LOCKED)
+        info[g, SCORE + seat] += bars[g, seat, i]
+        locked = info[g, LOCKED_VAULTS + seat] + 1
+        info[g, LOCKED_VAULTS + seat] = locked
+        return bool(locked == VAULTS)
+    p = _CARD[a]
+    if what == DISCARDS:
+        discards[g, p] += 1
+    elif what == PUTS_BAR:
+        value = _VALUE[p]
+        vcards[g, seat, i, vlen[g, seat, i]] = p
+        vlen[g, seat, i] += 1
+        bars[g, seat, i] += value
+        _set_vault(t, g, seat, i, BAR_TOP + value)
+    elif what == PUTS_MINER:
+        vcards[g, seat, i, vlen[g, seat, i]] = p
+        vlen[g, seat, i] += 1
+        _set_vault(t, g, seat, i, vstate[g, seat, i] + (MINER_TOP - BAR_TOP))
+    elif what == DUMPS_RUBBLE:
+        rubble[g, other, i] = p
+        _set_vault(t, g, other, i, RUBBLED)
+    elif what == SHOVELS:  # the rubble goes to the discard pile, the shovel on top of it
+        discards[g, rubble[g, seat, i]] += 1
+        discards[g, p] += 1
+        rubble[g, seat, i] = -1
+        _set_vault(t, g, seat, i, EMPTY)
+    elif what == STRIKES:  # _strike: every miner on top of the opponent's unlocked vaults goes
+        for v in range(VAULTS):
+            state = vstate[g, other, v]
+            if state >= MINER_TOP:
+                n = vlen[g, other, v] - 1
+                discards[g, vcards[g, other, v, n]] += 1
+                vlen[g, other, v] = n
+                _set_vault(t, g, other, v, BAR_TOP + state - MINER_TOP)
+        info[g, AGAINST] = other
+    else:  # _steal: the top bar of their vault i into the thief's vault _INTO[a]
+        n = vlen[g, other, i] - 1
+        bar = vcards[g, other, i, n]
+        value = _VALUE[bar]
+        vlen[g, other, i] = n
+        bars[g, other, i] -= value
+        _set_vault(t, g, other, i, EMPTY if n == 0 else MINER_TOP + _VALUE[vcards[g, other, i, n - 2]])
+        j = _INTO[a]
+        vcards[g, seat, j, vlen[g, seat, j]] = bar
+        vlen[g, seat, j] += 1
+        bars[g, seat, j] += value
+        _set_vault(t, g, seat, j, BAR_TOP + value)
+        discards[g, p] += 1
+    # Every play and discard is followed by the draw; drawing the last card ends the round.
+    pos = info[g, STOCK_POS]
+    drawn = deals[g, info[g, ROUND], pos]
+    at = -1
+    for h in range(t.params[P_HAND] - 1, -1, -1):  # the first copy of the card, without a branch to mispredict
+        at = h if hands[g, seat, h] == p else at
+    hands[g, seat, at] = drawn
+    info[g, STOCK_POS] = pos + 1
+    return bool(pos + 1 == t.params[P_DECK])
+
+
+# -- the round's end and the match ---------------------------------------------------------------
+
+@_lean
+def _keep_last(t: Tables, g: int) -> None:
+    """Copy match ``g`` (just finished) to the ``last_*`` arrays, for :meth:`SilverBarsBatch.last_record`."""
+    deals = t.deals
+    info = t.info
+    last_deals = t.last_deals
+    last_info = t.last_info
+    last_log = t.last_log
+    last_scores = t.last_scores
+    last_starts = t.last_starts
+    log = t.log
+    scores = t.scores
+    starts = t.starts
+    rounds = info[g, ROUND] + 1
+    moves = min(info[g, LOG_LEN], log.shape[1])
+    last_info[g, L_HAS] = 1
+    last_info[g, L_FIRST] = info[g, FIRST]
+    last_info[g, L_ROUNDS] = rounds
+    last_info[g, L_LOG_LEN] = info[g, LOG_LEN]
+    last_info[g, L_TOTAL] = info[g, TOTAL]
+    last_info[g, L_TOTAL + 1] = info[g, TOTAL + 1]
+    size = t.params[P_DECK]
+    for r in range(rounds):
+        last_starts[g, r] = starts[g, r]
+        last_scores[g, r, 0] = scores[g, r, 0]
+        last_scores[g, r, 1] = scores[g, r, 1]
+        for i in range(size):
+            last_deals[g, r, i] = deals[g, r, i]
+    for i in range(moves):
+        last_log[g, i] = log[g, i]
+
+
+@_lean
+def _end_round(t: Tables, g: int, rewards: npt.NDArray[np.float32], done: npt.NDArray[np.bool_]) -> bool:
+    """Ship match ``g``'s round, which has just ended, and deal the next round, or end the match
+    (paying its margin into ``rewards`` and starting the slot's next match); True when the match
+    ended.  Mirrors ``SilverBarsState._end_round`` (each player ships the bars of their locked
+    vaults, counted as each lock went on) and ``is_match_over`` (``max_rounds`` rounds, or a
+    player at ``target_score`` with the totals different)."""
+    info = t.info
+    params = t.params
+    r = info[g, ROUND]
+    first = info[g, SCORE]
+    second = info[g, SCORE + 1]
+    t.scores[g, r, 0] = first
+    t.scores[g, r, 1] = second
+    total0 = info[g, TOTAL] + first
+    total1 = info[g, TOTAL + 1] + second
+    info[g, TOTAL] = total0
+    info[g, TOTAL + 1] = total1
+    if r + 1 >= params[P_ROUNDS] or (max(total0, total1) >= params[P_TARGET] and total0 != total1):
+        rewards[g, 0] = total0 - total1
+        rewards[g, 1] = total1 - total0
+        done[g] = True
+        _keep_last(t, g)
+        t.matches[g] += 1
+        info[g, FIXED] = 0
+        _start_match(t, g, -1)
+        return True
+    info[g, ROUND] = r + 1
+    _start_round(t, g)
+    return False
+
+
+# -- the batch's calls -------------------------------------------------------------------------
+
+@_inlined
+def _is_legal(t: Tables, g: int, a: int, legal: npt.NDArray[np.int64]) -> bool:
+    """Is action ``a`` among match ``g``'s legal actions?"""
+    for k in range(_legal_actions(t, g, legal)):
+        if legal[k] == a:
+            return True
+    return False
+
+
+@_lean
+def _step(t: Tables, actions: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
+          done: npt.NDArray[np.bool_], legal: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """One action for every match (−1: leave that match as it is): (−1, the longest log) once all
+    are made, or (the first match whose action is illegal, 0) with nothing made.  ``legal`` is
+    scratch (the functions a decision calls allocate nothing, so they run without reference counting)."""
+    info = t.info
+    n = actions.shape[0]
+    for g in range(n):
+        if actions[g] != -1 and not _is_legal(t, g, actions[g], legal):
+            return g, 0
+    longest = 0
+    for g in range(n):
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        done[g] = False
+        if actions[g] != -1 and _apply(t, g, actions[g]):
+            _end_round(t, g, rewards, done)
+        longest = max(longest, info[g, LOG_LEN])
+    return -1, longest
+
+
+@_lean
+def _legal_mask(t: Tables, mask: npt.NDArray[np.bool_], out: npt.NDArray[np.int64]) -> None:
+    """Every match's legal actions as a mask (``out`` is scratch).  Mirrors ``SilverBarsState.legal_moves``."""
+    for g in range(mask.shape[0]):
+        for a in range(ACTIONS):
+            mask[g, a] = False
+        for k in range(_legal_actions(t, g, out)):
+            mask[g, out[k]] = True
+
+
+@_lean
+def _observe(t: Tables, seats: npt.NDArray[np.int64], at: npt.NDArray[np.int64],
+             out: npt.NDArray[np.float32]) -> None:
+    """Each match's observation for ``seats[g]`` into ``out`` (zeros), at the offsets ``at`` of
+    the space's blocks (see ``SilverBarsBatch._BLOCKS``).  Mirrors ``GameSpace._encode_directly``
+    and ``SilverBarsSpace._from_state`` of a round in play (a finished round is followed at once
+    by the next one's deal, so the round-over and match-over flags stay 0); values are made in
+    the same float64 arithmetic, then rounded to float32."""
+    bars = t.bars
+    deals = t.deals
+    discards = t.discards
+    hands = t.hands
+    info = t.info
+    params = t.params
+    rubble = t.rubble
+    vcards = t.vcards
+    vlen = t.vlen
+    vstate = t.vstate
+    hand = params[P_HAND]
+    size = params[P_DECK]
+    for g in range(seats.shape[0]):
+        seat = seats[g]
+        other = 1 - seat
+        out[g, at[0] + (info[g, TO_MOVE] ^ seat)] = 1.0
+        r = info[g, ROUND]
+        if r > 0:
+            out[g, at[2]] = r / 10
+            for k in range(2):
+                out[g, at[4] + k] = info[g, TOTAL + (seat ^ k)] / 100
+        for k in range(2):
+            out[g, at[3] + k] = info[g, SCORE + (seat ^ k)] / 100
+        for h in range(hand):
+            out[g, at[5] + hands[g, seat, h]] += 1.0
+            out[g, at[9] + hands[g, other, h]] += 1.0
+        for i in range(info[g, STOCK_POS], size):
+            out[g, at[9] + deals[g, r, i]] += 1.0
+        for p in range(CARDS):
+            out[g, at[8] + p] = discards[g, p]
+        for k in range(2):
+            s = seat ^ k
+            for v in range(VAULTS):
+                out[g, at[6] + (k * VAULTS + v) * STATE_ONE_HOT + _STATE_INDEX[vstate[g, s, v]]] = 1.0
+                for i in range(vlen[g, s, v]):
+                    out[g, at[7] + k * CARDS + vcards[g, s, v, i]] += 1.0
+                if rubble[g, s, v] >= 0:
+                    out[g, at[7] + k * CARDS + rubble[g, s, v]] += 1.0
+                out[g, at[12] + k * VAULTS + v] = bars[g, s, v] / 20
+                out[g, at[13] + k * VAULTS + v] = vlen[g, s, v] / 10
+            out[g, at[14] + k] = (VAULTS - info[g, LOCKED_VAULTS + s]) / 5
+        if info[g, AGAINST] >= 0:
+            out[g, at[10] + (info[g, AGAINST] ^ seat)] = 1.0
+        out[g, at[11] + (info[g, FIRST] ^ (r & 1) ^ seat ^ 1)] = 1.0
+        out[g, at[15]] = (size - info[g, STOCK_POS]) / 100
+        out[g, at[16]] = params[P_TARGET] / 100
+
+
+@_lean
+def _play_random(t: Tables, n: int, legal: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
+                 done: npt.NDArray[np.bool_], chooser: npt.NDArray[np.uint64]) -> tuple[int, int]:
+    """Play ``n`` matches in slot 0 with uniformly random legal actions: (decisions, the sum of
+    both seats' final totals over the matches).  ``legal``, ``rewards``, ``done`` and ``chooser``
+    are scratch arrays (this function allocates nothing, so it runs without reference counting)."""
+    last_info = t.last_info
+    chooser[0] = _mix(t.seed[0] ^ _MATCH)
+    decisions = 0
+    points = 0
+    finished = 0
+    t.matches[0] = 0
+    t.info[0, FIXED] = 0
+    _start_match(t, 0, -1)
+    while finished < n:
+        a = legal[_below(chooser, 0, _legal_actions(t, 0, legal))]
+        decisions += 1
+        if _apply(t, 0, a) and _end_round(t, 0, rewards, done):
+            finished += 1
+            points += last_info[0, L_TOTAL] + last_info[0, L_TOTAL + 1]
+    return decisions, points
+
+
+# -- the Python face -----------------------------------------------------------------------------
+
+_TEXT = [str(c) for c in _CARDS]
+"""Card position → notation."""
+
+
+def _checked(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options as the rules engine checks them, and refused where this engine cannot play them."""
+    values = games.get(GAME_ID).check_options(options)
+    if values["max_rounds"] == 0:
+        raise ValueError("the batched engine holds a bounded number of rounds a match: max_rounds must be "
+                         "at least 1 (0, no limit, is for the rules engine)")
+    return values
+
+
+def _tables(n: int, seed: int, options: Mapping[str, Any], log: int) -> Tables:
+    deck = sb.silver_bars_deck(options)
+    rounds = options["max_rounds"]
+    params = np.zeros(PARAMS, np.int64)
+    params[P_HAND] = options["hand_size"]
+    params[P_DECK] = len(deck)
+    params[P_TARGET] = options["target_score"]
+    params[P_ROUNDS] = rounds
+    return Tables(
+        params=params,
+        deck=np.array([_POS[c] for c in deck], np.int8),
+        seed=np.array([seed % (1 << 64)], np.uint64),
+        rng=np.zeros(n, np.uint64),
+        matches=np.zeros(n, np.int64),
+        info=np.zeros((n, INFO), np.int32),
+        hands=np.zeros((n, 2, HAND), np.int8),
+        vstate=np.zeros((n, 2, VAULTS), np.int8),
+        bits=np.zeros((n, 2, 2), np.int64),
+        vcards=np.zeros((n, 2, VAULTS, HEIGHT), np.int8),
+        vlen=np.zeros((n, 2, VAULTS), np.int8),
+        rubble=np.zeros((n, 2, VAULTS), np.int8),
+        bars=np.zeros((n, 2, VAULTS), np.int32),
+        discards=np.zeros((n, CARDS), np.int8),
+        deals=np.zeros((n, rounds, len(deck)), np.int8),
+        scores=np.zeros((n, rounds, 2), np.int32),
+        starts=np.zeros((n, rounds), np.int32),
+        log=np.zeros((n, log), np.int16),
+        last_info=np.zeros((n, LAST_INFO), np.int32),
+        last_deals=np.zeros((n, rounds, len(deck)), np.int8),
+        last_scores=np.zeros((n, rounds, 2), np.int32),
+        last_starts=np.zeros((n, rounds), np.int32),
+        last_log=np.zeros((n, log), np.int16),
+    )
+
+
+class SilverBarsBatch:
+    """``n`` matches of 100 Silver Bars played side by side, dealt from a seeded stream.
+
+    Every method works on all matches at once; each match is always at a decision (a finished
+    round is followed by the next one's deal, a finished match by the slot's next match, within
+    :meth:`step`).
+    """
+
+    game_id = GAME_ID
+    players = 2
+    num_actions = ACTIONS
+    _BLOCKS = ("to_move", "over", "round", "scores", "totals", "hand", "vault_states", "vault_cards", "discard_pile",
+               "unseen", "strike", "dealer", "vault_bars", "vault_sizes", "locks_left", "stock_count", "target_score")
+    """The space's blocks whose offsets :func:`_observe` is given, in this order."""
+
+    def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        if n < 1:
+            raise ValueError(f"a batch holds at least one match, not {n}")
+        self.game = games.get(GAME_ID)
+        self.options = _checked(options)
+        self.n = n
+        self.seed = seed
+        offsets = {segment.name: segment.offset for segment in _SPACE.layout()}
+        self._at = np.array([offsets[name] for name in self._BLOCKS], np.int64)
+        self.obs_size = _SPACE.obs_shape[0]
+        self._actions = [str(m) for m in _SPACE.actions]
+        self._t = _tables(n, seed, self.options, 1024)
+        self._longest = 0
+        self._rewards = np.zeros((n, 2), np.float32)
+        self._done = np.zeros(n, np.bool_)
+        self._legal = np.empty(ACTIONS, np.int64)
+        self.reset()
+
+    def reset(self) -> None:
+        """Deal every slot's first match from the stream (the same deals for the same seed)."""
+        _reset(self._t)
+        self._longest = 0
+
+    def to_move(self) -> npt.NDArray[np.int64]:
+        """The seat to move in each match."""
+        return self._t.info[:, TO_MOVE].astype(np.int64)
+
+    def scores(self) -> npt.NDArray[np.int64]:
+        """``(n, 2)``: each match's points so far in the round in play, by seat (the bars of the
+        locked vaults: ``state.scores``)."""
+        return self._t.info[:, SCORE:SCORE + 2].astype(np.int64)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``(n, 390)``: each match's legal actions, in the space's action table."""
+        mask = np.empty((self.n, ACTIONS), np.bool_)
+        _legal_mask(self._t, mask, self._legal)
+        return mask
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Make one action in every match: ``(rewards (n, 2) float32, done (n,) bool)``.
+
+        Rewards are 0 but at a match's end, where each seat gets its total minus the other's (raw
+        points); the match is then replaced by the slot's next one.  The action −1 leaves a match as
+        it is (for a caller that moves some seats only).  An illegal action raises ``ValueError``
+        and makes no action at all.
+        """
+        chosen = np.ascontiguousarray(actions, np.int64)
+        if chosen.shape != (self.n,):
+            raise ValueError(f"step takes one action per match: shape ({self.n},), not {chosen.shape}")
+        if self._longest + 1 >= self._t.log.shape[1]:
+            self._grow_log()
+        bad, longest = _step(self._t, chosen, self._rewards, self._done, self._legal)
+        if bad >= 0:
+            a = int(chosen[bad])
+            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
+            raise ValueError(f"action {what} is illegal in match {bad}")
+        self._longest = longest
+        return self._rewards.copy(), self._done.copy()
+
+    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """``(n, obs_size)``: each match's observation for ``seat`` (one seat for all, or one a
+        match), equal to ``space("silver-bars").encode_state(state, seat)``."""
+        seats = np.broadcast_to(np.asarray(seat, np.int64), (self.n,)).copy()
+        if ((seats < 0) | (seats > 1)).any():
+            raise ValueError("seats are 0 and 1")
+        out = np.zeros((self.n, self.obs_size), np.float32)
+        _observe(self._t, seats, self._at, out)
+        return out
+
+    def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
+        """Restart match ``i`` with ``first`` to play first and the given deals (a record's
+        ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
+        t = self._t
+        self._slot(i)
+        if first not in (0, 1):
+            raise ValueError(f"first must be seat 0 or 1, not {first}")
+        if len(deals) > t.deals.shape[1]:
+            raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
+        hand = self.options["hand_size"]
+        positions = []
+        for r, deal in enumerate(deals):
+            if [len(h) for h in deal["hands"]] != [hand, hand]:
+                raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
+            cards = [*deal["hands"][0], *deal["hands"][1], *deal["stock"]]
+            check_deck(cards, sb.silver_bars_deck(self.options), "100 Silver Bars", f"round {r + 1}")
+            positions.append([_POS[c] for c in cards])
+        for r, cards in enumerate(positions):
+            t.deals[i, r, :len(cards)] = cards
+        t.info[i, FIXED] = len(deals)
+        _start_match_slot(t, i, first)
+
+    def _slot(self, i: int) -> None:
+        if not 0 <= i < self.n:
+            raise IndexError(f"no match {i} in a batch of {self.n}")
+
+    def deal(self, i: int) -> dict[str, Any]:
+        """The deal of match ``i``'s round in play, of cards, as the rules engine takes it
+        (``state.next_round(deal)``): each hand as dealt, the draw pile top card first."""
+        self._slot(i)
+        hand = self.options["hand_size"]
+        deck = [_CARDS[p] for p in self._t.deals[i, self._t.info[i, ROUND]].tolist()]
+        return {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]}
+
+    def first(self, i: int) -> int:
+        """The seat that played first in round 1 of match ``i`` (the rules engine's ``state.first``)."""
+        self._slot(i)
+        return int(self._t.info[i, FIRST])
+
+    def record(self, i: int) -> dict[str, Any]:
+        """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
+        self._slot(i)
+        t = self._t
+        info = t.info[i]
+        rounds = int(info[ROUND]) + 1
+        starts = [int(s) for s in t.starts[i, :rounds]] + [int(info[LOG_LEN])]
+        return self._record(i, int(info[FIRST]), rounds, starts, t.deals[i], t.scores[i], t.log[i], finished=False)
+
+    def last_record(self, i: int) -> dict[str, Any]:
+        """The record of slot ``i``'s last finished match (kept until the slot's next one ends)."""
+        self._slot(i)
+        t = self._t
+        info = t.last_info[i]
+        if not info[L_HAS]:
+            raise ValueError(f"slot {i} has not finished a match since the last reset")
+        rounds = int(info[L_ROUNDS])
+        starts = [int(s) for s in t.last_starts[i, :rounds]] + [int(info[L_LOG_LEN])]
+        return self._record(i, int(info[L_FIRST]), rounds, starts, t.last_deals[i], t.last_scores[i], t.last_log[i],
+                            finished=True)
+
+    def _record(self, i: int, first: int, rounds: int, starts: list[int], deals: npt.NDArray[np.int8],
+                scores: npt.NDArray[np.int32], log: npt.NDArray[np.int16], finished: bool) -> dict[str, Any]:
+        if starts[-1] > log.shape[0]:
+            raise ValueError(f"match {i} outgrew its log")
+        hand = self.options["hand_size"]
+        items: list[dict[str, Any]] = []
+        totals = [0, 0]
+        for r in range(rounds):
+            deck = [_TEXT[p] for p in deals[r]]
+            item: dict[str, Any] = {
+                "deal": {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]},
+                "moves": [self._actions[a] for a in log[starts[r]:starts[r + 1]]],
+            }
+            if finished or r < rounds - 1:
+                item["scores"] = [int(s) for s in scores[r]]
+                totals = [totals[0] + item["scores"][0], totals[1] + item["scores"][1]]
+            items.append(item)
+        return {
+            "format": "parlour-record/1",
+            "game": GAME_ID,
+            "options": self.game.non_default_options(self.options),
+            "players": ["Player 1", "Player 2"],
+            "first": first,
+            "rounds": items,
+            "totals": totals,
+            "meta": {"batch_seed": self.seed, "slot": i, "match": int(self._t.matches[i]) - finished},
+        }
+
+    def _grow_log(self) -> None:
+        t = self._t
+        size = 2 * t.log.shape[1]
+        log = np.zeros((self.n, size), np.int16)
+        log[:, :t.log.shape[1]] = t.log
+        last = np.zeros((self.n, size), np.int16)
+        last[:, :t.last_log.shape[1]] = t.last_log
+        self._t = t._replace(log=log, last_log=last)
+
+
+def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Play ``n`` matches with uniformly random legal actions in one compiled call:
+    (decisions made, the sum of both seats' final totals), for benchmarks."""
+    checked = _checked(options)
+    longest = checked["max_rounds"] * games.get(GAME_ID).bounds(checked).moves
+    scratch = (np.empty(ACTIONS, np.int64), np.zeros((1, 2), np.float32), np.zeros(1, np.bool_),
+               np.zeros(1, np.uint64))
+    decisions, points = _play_random(_tables(1, seed, checked, longest), n, *scratch)
+    return int(decisions), int(points)
