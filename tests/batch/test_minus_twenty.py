@@ -180,7 +180,7 @@ def test_illegal_actions_are_refused_and_nothing_moves() -> None:
     deal = GAME.deal_from_json(before[0]["rounds"][0]["deal"])
     with pytest.raises(ValueError, match=r"round 1: \w\w appear"):
         batch.set_match(0, 0, [{"hands": deal["hands"], "stock": [*deal["stock"][:-1], deal["stock"][0]]}])
-    with pytest.raises(ValueError, match="first must be seat 0 or 1"):
+    with pytest.raises(ValueError, match="first must be a seat from 0 to 1"):
         batch.set_match(0, 2, [deal])
     assert [batch.record(i) for i in range(2)] == before
 

@@ -20,7 +20,8 @@ from parlour.envs.spaces import space
 from parlour.game import State
 
 GAMES = batch.ids()
-OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2, "stall_limit": 3}, "twenty": {}}
+OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2, "stall_limit": 3}, "twenty": {},
+                                      "progression": {"rounds": 1}, "silver-bars": {"max_rounds": 1}}
 
 
 def replayed(data: dict[str, Any]) -> State:
@@ -32,7 +33,8 @@ def test_the_rules_engine_follows_every_agent(game_id: str) -> None:
     game, the_space = games.get(game_id), space(game_id)
     scale = np.float32(default_reward_scale(game_id))
     env = BatchParallelEnv(game_id, 6, seed=4, options=OPTIONS[game_id])
-    assert env.possible_agents == env.agents == ["player_0", "player_1"]
+    agents = [f"player_{seat}" for seat in range(game.players)]
+    assert env.possible_agents == env.agents == agents
     assert env.observation_space("player_1").shape == the_space.obs_shape
     assert env.action_space("player_0").n == the_space.num_actions
     observations, infos = env.reset()
@@ -41,7 +43,7 @@ def test_the_rules_engine_follows_every_agent(game_id: str) -> None:
     rng = np.random.default_rng(4)
     finished = 0
     for _ in range(500):
-        for agent, seat in (("player_0", 0), ("player_1", 1)):
+        for seat, agent in enumerate(agents):
             mask = env.action_masks(agent)
             assert np.array_equal(mask, infos[agent]["action_mask"])
             for i, state in enumerate(mirrors):
@@ -59,16 +61,18 @@ def test_the_rules_engine_follows_every_agent(game_id: str) -> None:
         for i, state in enumerate(mirrors):
             mover = state.current_player()
             state.apply(the_space.actions[sent[f"player_{mover}"][i]])
-            assert not truncations["player_0"][i] and terminations["player_0"][i] == terminations["player_1"][i]
+            assert not any(truncations[agent][i] for agent in agents)
+            assert len({bool(terminations[agent][i]) for agent in agents}) == 1
             if state.is_round_over() and state.is_match_over():
                 assert terminations["player_0"][i]
                 totals = state.totals
-                assert rewards["player_0"][i] == np.float32(totals[0] - totals[1]) * scale
-                assert rewards["player_1"][i] == np.float32(totals[1] - totals[0]) * scale
+                for seat, agent in enumerate(agents):
+                    others = [total for s, total in enumerate(totals) if s != seat]
+                    assert rewards[agent][i] == np.float32(totals[seat] - sum(others) / len(others)) * scale
                 mirrors[i] = replayed(engine.record(i))
                 finished += 1
                 continue
-            assert not terminations["player_0"][i] and rewards["player_0"][i] == rewards["player_1"][i] == 0
+            assert not terminations["player_0"][i] and all(rewards[agent][i] == 0 for agent in agents)
             if state.is_round_over():  # the engine has dealt the next round: the same deal here
                 deal = engine.record(i)["rounds"][state.round_index + 1]["deal"]
                 state.next_round(game.deal_from_json(deal))

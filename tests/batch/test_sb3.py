@@ -70,8 +70,6 @@ def test_the_baselines_benchmark_trains_on_the_vector_env(tmp_path: Path) -> Non
         baselines.parse(["--vector", "16", "--games", "twenty"])
     with pytest.raises(SystemExit):
         baselines.parse(["--vector", "12", "--games", "twenty", "--algos", "ppo", "--opponents", "random"])
-    with pytest.raises(SystemExit):
-        baselines.parse(["--vector", "16", "--games", "progression", "--algos", "ppo", "--opponents", "random"])
     out = tmp_path / "v.json"
     result = baselines.run(baselines.parse([
         "--vector", "8", "--games", "minus-twenty", "--algos", "ppo", "--opponents", "random", "--against", "random",

@@ -25,7 +25,8 @@ from parlour.envs.spaces import space
 from parlour.game import State
 
 GAMES = batch.ids()
-OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2}, "twenty": {}}
+OPTIONS: dict[str, dict[str, Any]] = {"minus-twenty": {"rounds": 2}, "twenty": {}, "progression": {"rounds": 1},
+                                      "silver-bars": {"max_rounds": 1}}
 """Short matches (two rounds each), so that every slot finishes some within the test."""
 
 
@@ -56,7 +57,8 @@ class Mirror:
         self.game = games.get(game_id)
         self.moves = {str(m): m for m in space(game_id).actions}
         self.seat = seat
-        opening = {**data, "rounds": [{"deal": data["rounds"][0]["deal"], "moves": []}], "totals": [0, 0]}
+        opening = {**data, "rounds": [{"deal": data["rounds"][0]["deal"], "moves": []}],
+                   "totals": [0] * len(data["players"])}
         self.state: State = record.replay(record.from_data(json.loads(json.dumps(opening))))
         self.round = 0
         self.made = 0
@@ -116,7 +118,8 @@ def _follow(game_id: str, slots: int, steps: int, seed: int) -> tuple[int, int, 
             state = mirror.state
             assert state.is_round_over() and state.is_match_over()
             totals, seat = state.totals, mirror.seat
-            assert reward[i] == np.float32(totals[seat] - totals[1 - seat]) * scale
+            others = [total for s, total in enumerate(totals) if s != seat]
+            assert reward[i] == np.float32(totals[seat] - sum(others) / len(others)) * scale
             mirrors[i] = Mirror(game_id, engine.record(i), seat)  # the slot's next match, up to the learner's turn
             finished += 1
         seen.append(obs)
@@ -168,6 +171,8 @@ def test_the_engines_refuse_arrays_of_the_wrong_shape(game_id: str) -> None:
     engine.step_against_random(**arrays)
     assert (engine.to_move() == 0).all() and np.array_equal(arrays["mask"], engine.legal_mask())
     for name, wrong in (("obs", np.zeros((4, 3), np.float32)), ("done", np.zeros(3, np.bool_)),
-                        ("seats", np.full(4, 2, np.int64)), ("mask", np.zeros((2, the_space.num_actions), np.bool_))):
+                        ("mask", np.zeros((2, the_space.num_actions), np.bool_))):
         with pytest.raises(ValueError, match="one row a match"):
             engine.step_against_random(**{**arrays, name: wrong})
+    with pytest.raises(ValueError, match=f"seats are 0 to {engine.players - 1}"):
+        engine.step_against_random(**{**arrays, "seats": np.full(4, engine.players, np.int64)})

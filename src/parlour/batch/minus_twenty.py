@@ -29,17 +29,22 @@ numba is an optional extra (``parlour[fast]``): this module needs it, nothing el
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from parlour import games
+from parlour.batch.common import MATCH as _MATCH
+from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
+from parlour.batch.common import below as _below
+from parlour.batch.common import compiled as _compiled
+from parlour.batch.common import lean as _lean
+from parlour.batch.common import mix as _mix
+from parlour.batch.common import slot_stream as _slot_stream
 from parlour.cards import ALL_CARDS, Card
 from parlour.envs.spaces import space
-from parlour.game import check_deck
 from parlour.games import minus_twenty as mt
 
 __all__ = ["MinusTwentyBatch", "play_random"]
@@ -78,26 +83,7 @@ M_TOTAL, M_INVEST, M_COUNT, M_TOP = range(4)
 P_HAND, P_DECK, P_STALL, P_MINUS, P_ROUNDS, P_TARGET, P_BEST_OF, P_ROUND_CAP = range(8)
 PARAMS = 8
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_MATCH = np.uint64(0xD1B54A32D192ED03)
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _compiled(function: F) -> F:
-    """numba's ``njit``, cached on disk (compile time is paid once per machine)."""
-    return cast(F, numba.njit(cache=True)(function))
-
-
-def _lean(function: F) -> F:
-    """:func:`_compiled` without numba's reference counting (``_nrt=False``), for the functions
-    of every decision, which allocate nothing and only read and write the arrays their caller
-    holds.  Counted, each array taken out of :class:`Tables` cost an atomic increment and
-    decrement: a decision cost four times as much (7M decisions/s against 27M)."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}  # a flag numba's stubs do not name
-    return cast(F, numba.njit(**options)(function))
 
 
 class Tables(NamedTuple):
@@ -142,21 +128,6 @@ class Tables(NamedTuple):
 
 
 # -- the stream --------------------------------------------------------------------------------
-
-@_lean
-def _mix(x: np.uint64) -> np.uint64:
-    """splitmix64's finalizer."""
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    return x ^ (x >> np.uint64(31))
-
-
-@_lean
-def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
-    """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
-    rng[g] += _GOLDEN
-    return int(np.int64(_mix(rng[g]) % np.uint64(k)))
-
 
 # -- the deal ----------------------------------------------------------------------------------
 
@@ -215,9 +186,7 @@ def _start_match(t: Tables, g: int, first: int) -> None:
     matches = t.matches
     rng = t.rng
     seed = t.seed
-    key = _mix(seed[0] + _GOLDEN)
-    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
-    rng[g] = _mix(key ^ (np.uint64(matches[g]) * _MATCH + np.uint64(1)))
+    rng[g] = _slot_stream(seed[0], g, matches[g])
     if first < 0:
         first = _below(rng, g, 2)
     info[g, FIRST] = first
@@ -647,192 +616,28 @@ def _tables(n: int, seed: int, options: Mapping[str, Any], log: int) -> Tables:
     )
 
 
-class MinusTwentyBatch:
-    """``n`` matches of Minus Twenty played side by side, dealt from a seeded stream.
-
-    Every method works on all matches at once; each match is always at a decision (a finished
-    match is replaced by the slot's next one within :meth:`step`).
-    """
+class MinusTwentyBatch(TablesBatch):
+    """``n`` matches of Minus Twenty played side by side, dealt from a seeded stream (the methods:
+    :class:`parlour.batch.common.TablesBatch`)."""
 
     game_id = GAME_ID
     players = 2
     num_actions = ACTIONS
+    texts = _TEXT
+    columns = Columns(TO_MOVE, ROUND, FIRST, LOG_LEN, FIXED, L_HAS, L_FIRST, L_ROUNDS, L_LOG_LEN)
     _BLOCKS = ("to_move", "over", "round", "scores", "totals", "step", "hand", "known", "melds", "discard_piles",
                "discard_tops", "discarded", "starter", "hand_sizes", "stock_count", "stall_count", "rounds_won")
-    """The space's blocks whose offsets :func:`_observe` is given, in this order."""
 
     def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
-        if n < 1:
-            raise ValueError(f"a batch holds at least one match, not {n}")
-        self.game = games.get(GAME_ID)
-        self.options = self.game.check_options(options)
-        self.n = n
-        self.seed = seed
-        the_space = space(GAME_ID)
-        if the_space.num_actions != ACTIONS or [str(c) for c in the_space.CARDS] != _TEXT:  # type: ignore[attr-defined]
-            raise RuntimeError("the batch engine's action table no longer matches the space's")
-        offsets = {segment.name: segment.offset for segment in the_space.layout()}
-        self._at = np.array([offsets[name] for name in self._BLOCKS], np.int64)
-        self.obs_size = the_space.obs_shape[0]
-        self._actions = [str(m) for m in the_space.actions]
-        self._t = _tables(n, seed, self.options, 1024)
-        self._longest = 0
-        self._rewards = np.zeros((n, 2), np.float32)
-        self._done = np.zeros(n, np.bool_)
-        self.reset()
+        if [str(c) for c in space(GAME_ID).CARDS] != _TEXT:  # type: ignore[attr-defined]
+            raise RuntimeError("the batch engine's cards no longer match the space's")
+        super().__init__(n, seed, options)
 
-    def reset(self) -> None:
-        """Deal every slot's first match from the stream (the same deals for the same seed)."""
-        _reset(self._t)
-        self._longest = 0
+    def deck(self) -> Sequence[Card]:
+        return mt.options_deck(self.options)
 
-    def to_move(self) -> npt.NDArray[np.int64]:
-        """The seat to move in each match."""
-        return self._t.info[:, TO_MOVE].astype(np.int64)
-
-    def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """``(n, 101)``: each match's legal actions, in the space's action table."""
-        mask = np.empty((self.n, ACTIONS), np.bool_)
-        _legal_mask(self._t, mask)
-        return mask
-
-    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Make one action in every match: ``(rewards (n, 2) float32, done (n,) bool)``.
-
-        Rewards are 0 but at a match's end, where each seat gets its total minus the other's (raw
-        points); the match is then replaced by the slot's next one.  The action −1 leaves a match as
-        it is (for a caller that moves some seats only).  An illegal action raises ``ValueError``
-        and makes no action at all.
-        """
-        chosen = np.ascontiguousarray(actions, np.int64)
-        if chosen.shape != (self.n,):
-            raise ValueError(f"step takes one action per match: shape ({self.n},), not {chosen.shape}")
-        if self._longest + 1 >= self._t.log.shape[1]:
-            self._grow_log()
-        bad, longest = _step(self._t, chosen, self._rewards, self._done)
-        if bad >= 0:
-            a = int(chosen[bad])
-            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
-            raise ValueError(f"action {what} is illegal in match {bad}")
-        self._longest = longest
-        return self._rewards.copy(), self._done.copy()
-
-    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """``(n, obs_size)``: each match's observation for ``seat`` (one seat for all, or one a
-        match), equal to ``space("minus-twenty").encode_state(state, seat)``."""
-        seats = np.broadcast_to(np.asarray(seat, np.int64), (self.n,)).copy()
-        if ((seats < 0) | (seats > 1)).any():
-            raise ValueError("seats are 0 and 1")
-        out = np.zeros((self.n, self.obs_size), np.float32)
-        _observe(self._t, seats, self._at, out)
-        return out
-
-    def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
-        """Restart match ``i`` with ``first`` to play first and the given deals (a record's
-        ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
-        t = self._t
-        self._slot(i)
-        if first not in (0, 1):
-            raise ValueError(f"first must be seat 0 or 1, not {first}")
-        if len(deals) > t.deals.shape[1]:
-            raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
-        hand = self.options["hand_size"]
-        for r, deal in enumerate(deals):
-            if [len(h) for h in deal["hands"]] != [hand, hand]:
-                raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
-            cards = [*deal["hands"][0], *deal["hands"][1], *deal["stock"]]
-            check_deck(cards, mt.options_deck(self.options), "Minus Twenty", f"round {r + 1}")
-            t.deals[i, r, :len(cards)] = [_position(c) for c in cards]
-        t.info[i, FIXED] = len(deals)
-        _start_match_slot(t, i, first)
-
-    def _slot(self, i: int) -> None:
-        if not 0 <= i < self.n:
-            raise IndexError(f"no match {i} in a batch of {self.n}")
-
-    def record(self, i: int) -> dict[str, Any]:
-        """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
-        self._slot(i)
-        t = self._t
-        info = t.info[i]
-        rounds = int(info[ROUND]) + 1
-        starts = [int(s) for s in t.starts[i, :rounds]] + [int(info[LOG_LEN])]
-        return self._record(i, int(info[FIRST]), rounds, starts, t.deals[i], t.scores[i], t.log[i], finished=False)
-
-    def last_record(self, i: int) -> dict[str, Any]:
-        """The record of slot ``i``'s last finished match (kept until the slot's next one ends)."""
-        self._slot(i)
-        t = self._t
-        info = t.last_info[i]
-        if not info[L_HAS]:
-            raise ValueError(f"slot {i} has not finished a match since the last reset")
-        rounds = int(info[L_ROUNDS])
-        starts = [int(s) for s in t.last_starts[i, :rounds]] + [int(info[L_LOG_LEN])]
-        return self._record(i, int(info[L_FIRST]), rounds, starts, t.last_deals[i], t.last_scores[i], t.last_log[i],
-                            finished=True)
-
-    def _record(self, i: int, first: int, rounds: int, starts: list[int], deals: npt.NDArray[np.int8],
-                scores: npt.NDArray[np.int32], log: npt.NDArray[np.int8], finished: bool) -> dict[str, Any]:
-        if starts[-1] > log.shape[0]:
-            raise ValueError(f"match {i} outgrew its log")
-        hand = self.options["hand_size"]
-        size = len(mt.options_deck(self.options))
-        items: list[dict[str, Any]] = []
-        totals = [0, 0]
-        for r in range(rounds):
-            deck = [_TEXT[p] for p in deals[r, :size]]
-            item: dict[str, Any] = {
-                "deal": {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]},
-                "moves": [self._actions[a] for a in log[starts[r]:starts[r + 1]]],
-            }
-            if finished or r < rounds - 1:
-                item["scores"] = [int(s) for s in scores[r]]
-                totals = [totals[0] + item["scores"][0], totals[1] + item["scores"][1]]
-            items.append(item)
-        return {
-            "format": "parlour-record/1",
-            "game": GAME_ID,
-            "options": self.game.non_default_options(self.options),
-            "players": ["Player 1", "Player 2"],
-            "first": first,
-            "rounds": items,
-            "totals": totals,
-            "meta": {"batch_seed": self.seed, "slot": i, "match": int(self._t.matches[i]) - finished},
-        }
-
-    def _grow_log(self) -> None:
-        t = self._t
-        size = 2 * t.log.shape[1]
-        log = np.zeros((self.n, size), np.int8)
-        log[:, :t.log.shape[1]] = t.log
-        last = np.zeros((self.n, size), np.int8)
-        last[:, :t.last_log.shape[1]] = t.last_log
-        self._t = t._replace(log=log, last_log=last)
-
-    def step_against_random(self, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
-                            chooser: npt.NDArray[np.uint64], scale: float, rewards: npt.NDArray[np.float32],
-                            done: npt.NDArray[np.bool_], obs: npt.NDArray[np.float32],
-                            mask: npt.NDArray[np.bool_]) -> None:
-        """The learner's ``actions`` (−1: none), then uniformly random legal actions for the other
-        seat until it is ``seats[g]``'s turn in every match, all in one compiled call (the step of
-        :class:`parlour.batch.vector.BatchVectorEnv`).  ``chooser`` is each match's stream of the
-        opponents' choices (advanced in place); into the caller's arrays go the learner's reward
-        (its :meth:`step` payment times ``scale``, where a match ended), whether a match ended,
-        the learner's observations and legal masks.  An illegal action raises ``ValueError`` and
-        makes no action at all."""
-        rows = (actions, seats, chooser, rewards, done)
-        if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, self.obs_size) or \
-                mask.shape != (self.n, ACTIONS) or ((seats < 0) | (seats > 1)).any():
-            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
-        if self._longest + _MOST_MOVES_A_STEP >= self._t.log.shape[1]:
-            self._grow_log()
-        bad, longest = _against_random(self._t, actions, seats, chooser, np.float32(scale), rewards, done,
-                                       self._rewards, self._done, self._at, obs, mask, np.empty(ACTIONS, np.int64))
-        if bad >= 0:
-            a = int(actions[bad])
-            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
-            raise ValueError(f"action {what} is illegal in match {bad}")
-        self._longest = longest
+    def position(self, card: Card) -> int:
+        return _position(card)
 
 
 @_compiled
@@ -850,48 +655,16 @@ def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> 
 
 # -- the learner against random opponents (parlour.batch.vector) ------------------------------------
 
-_MOST_MOVES_A_STEP = 8
-"""More than the moves one match can make in one call of :func:`_against_random`: the learner's,
-and the opponent's two turns of two moves (when a round ends on its turn and it starts the next)."""
-
-
 @_lean
 def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
                     chooser: npt.NDArray[np.uint64], scale: np.float32, rewards: npt.NDArray[np.float32],
                     done: npt.NDArray[np.bool_], paid: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_],
                     at: npt.NDArray[np.int64], obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
                     legal: npt.NDArray[np.int64]) -> tuple[int, int]:
-    """The learner's action in every match (−1: none), then the other seat's uniformly random legal
-    actions (drawn from ``chooser``) until it is ``seats[g]``'s turn (again); the learner's reward
-    (``scale`` times what :func:`_step` pays its seat) and the done flags into ``rewards`` and
-    ``done``, its observations and legal masks into ``obs`` and ``mask``.  (−1, the longest log)
-    once made, or (the first match whose action is illegal, 0) with nothing made.  Mirrors
-    :func:`_step` and :func:`_play_random` (``PlayThenDraw.apply``), then :func:`_observe` and
-    :func:`_legal_mask`, whose loop it repeats (``legal``: room for one match's legal actions)."""
-    info = t.info
-    n = actions.shape[0]
-    for g in range(n):
-        if actions[g] != -1 and not _is_legal(t, g, actions[g]):
-            return g, 0
-    longest = 0
-    for g in range(n):
-        rewards[g] = 0.0
-        done[g] = False
-        seat = seats[g]
-        if actions[g] != -1 and _apply(t, g, actions[g]) and _end_round(t, g, paid, ended):
-            rewards[g] += paid[g, seat] * scale
-            done[g] = True
-        while info[g, TO_MOVE] != seat:
-            a = legal[_below(chooser, g, _legal_actions(t, g, legal))]
-            if _apply(t, g, a) and _end_round(t, g, paid, ended):
-                rewards[g] += paid[g, seat] * scale
-                done[g] = True
-        longest = max(longest, info[g, LOG_LEN])
-    obs[:] = 0.0
-    _observe(t, seats, at, obs)
-    for g in range(n):
-        for a in range(ACTIONS):
-            mask[g, a] = False
-        for k in range(_legal_actions(t, g, legal)):
-            mask[g, legal[k]] = True
-    return -1, longest
+    """:func:`parlour.batch.common.against_random` with Minus Twenty's rules: :func:`_step`
+    (``PlayThenDraw.apply``), then :func:`_observe` and :func:`_legal_mask`."""
+    return against_random(_legal_actions, _apply, _end_round, _observe, t, TO_MOVE, LOG_LEN, actions, seats,
+                          chooser, scale, rewards, done, paid, ended, at, obs, mask, legal)
+
+
+MinusTwentyBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)

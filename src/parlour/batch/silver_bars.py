@@ -35,17 +35,23 @@ numba is an optional extra (``parlour[fast]``): this module needs it, nothing el
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, cast
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from parlour import games
+from parlour.batch.common import MATCH as _MATCH
+from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
+from parlour.batch.common import below as _below
+from parlour.batch.common import compiled as _compiled
+from parlour.batch.common import inlined as _inlined
+from parlour.batch.common import lean as _lean
+from parlour.batch.common import mix as _mix
+from parlour.batch.common import slot_stream as _slot_stream
 from parlour.cards import Card
 from parlour.envs.spaces import space
-from parlour.game import check_deck
 from parlour.games import silver_bars as sb
 from parlour.games.silver_bars import tables as tb
 
@@ -162,32 +168,8 @@ LAST_INFO = 7
 P_HAND, P_DECK, P_TARGET, P_ROUNDS = range(4)
 PARAMS = 4
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_MATCH = np.uint64(0xD1B54A32D192ED03)
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _compiled(function: F) -> F:
-    """numba's ``njit``, cached on disk (compile time is paid once per machine)."""
-    return cast(F, numba.njit(cache=True)(function))
-
-
-def _lean(function: F) -> F:
-    """:func:`_compiled` without numba's reference counting (``_nrt=False``), for the functions of
-    every decision, which allocate nothing and only read and write the arrays their caller holds
-    (see :func:`parlour.batch.minus_twenty._lean`)."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}  # a flag numba's stubs do not name
-    return cast(F, numba.njit(**options)(function))
-
-
-def _inlined(function: F) -> F:
-    """:func:`_lean`, and inlined into its callers by numba: a call would copy :class:`Tables`
-    (23 arrays, about 2 kB) into the callee each time."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False, "inline": "always"}
-    return cast(F, numba.njit(**options)(function))
 
 
 class Tables(NamedTuple):
@@ -238,21 +220,6 @@ class Tables(NamedTuple):
 
 
 # -- the stream --------------------------------------------------------------------------------
-
-@_inlined
-def _mix(x: np.uint64) -> np.uint64:
-    """splitmix64's finalizer."""
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    return x ^ (x >> np.uint64(31))
-
-
-@_inlined
-def _below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:
-    """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
-    rng[g] += _GOLDEN
-    return int(((_mix(rng[g]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
-
 
 # -- the deal ----------------------------------------------------------------------------------
 
@@ -312,9 +279,7 @@ def _start_match(t: Tables, g: int, first: int) -> None:
     first seat from it (or ``first``, when given).  Mirrors ``Game.new_match``."""
     info = t.info
     rng = t.rng
-    key = _mix(t.seed[0] + _GOLDEN)
-    key = _mix(key ^ (np.uint64(g) * _GOLDEN))
-    rng[g] = _mix(key ^ (np.uint64(t.matches[g]) * _MATCH + np.uint64(1)))
+    rng[g] = _slot_stream(t.seed[0], g, t.matches[g])
     if first < 0:
         first = _below(rng, g, 2)
     info[g, FIRST] = first
@@ -751,186 +716,36 @@ def _tables(n: int, seed: int, options: Mapping[str, Any], log: int) -> Tables:
     )
 
 
-class SilverBarsBatch:
-    """``n`` matches of 100 Silver Bars played side by side, dealt from a seeded stream.
-
-    Every method works on all matches at once; each match is always at a decision (a finished
-    round is followed by the next one's deal, a finished match by the slot's next match, within
-    :meth:`step`).
-    """
+class SilverBarsBatch(TablesBatch):
+    """``n`` matches of 100 Silver Bars played side by side, dealt from a seeded stream (the
+    methods: :class:`parlour.batch.common.TablesBatch`)."""
 
     game_id = GAME_ID
     players = 2
     num_actions = ACTIONS
+    texts = _TEXT
+    columns = Columns(TO_MOVE, ROUND, FIRST, LOG_LEN, FIXED, L_HAS, L_FIRST, L_ROUNDS, L_LOG_LEN)
     _BLOCKS = ("to_move", "over", "round", "scores", "totals", "hand", "vault_states", "vault_cards", "discard_pile",
                "unseen", "strike", "dealer", "vault_bars", "vault_sizes", "locks_left", "stock_count", "target_score")
-    """The space's blocks whose offsets :func:`_observe` is given, in this order."""
 
-    def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
-        if n < 1:
-            raise ValueError(f"a batch holds at least one match, not {n}")
-        self.game = games.get(GAME_ID)
-        self.options = _checked(options)
-        self.n = n
-        self.seed = seed
-        offsets = {segment.name: segment.offset for segment in _SPACE.layout()}
-        self._at = np.array([offsets[name] for name in self._BLOCKS], np.int64)
-        self.obs_size = _SPACE.obs_shape[0]
-        self._actions = [str(m) for m in _SPACE.actions]
-        self._t = _tables(n, seed, self.options, 1024)
-        self._longest = 0
-        self._rewards = np.zeros((n, 2), np.float32)
-        self._done = np.zeros(n, np.bool_)
-        self._legal = np.empty(ACTIONS, np.int64)
-        self.reset()
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        return _checked(options)
 
-    def reset(self) -> None:
-        """Deal every slot's first match from the stream (the same deals for the same seed)."""
-        _reset(self._t)
-        self._longest = 0
+    def deck(self) -> Sequence[Card]:
+        return sb.silver_bars_deck(self.options)
 
-    def to_move(self) -> npt.NDArray[np.int64]:
-        """The seat to move in each match."""
-        return self._t.info[:, TO_MOVE].astype(np.int64)
+    def position(self, card: Card) -> int:
+        return _POS[card]
+
+    @property
+    def _scratch(self) -> tuple[Any, ...]:
+        return (self._legal,)
 
     def scores(self) -> npt.NDArray[np.int64]:
         """``(n, 2)``: each match's points so far in the round in play, by seat (the bars of the
         locked vaults: ``state.scores``)."""
-        return self._t.info[:, SCORE:SCORE + 2].astype(np.int64)
-
-    def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """``(n, 390)``: each match's legal actions, in the space's action table."""
-        mask = np.empty((self.n, ACTIONS), np.bool_)
-        _legal_mask(self._t, mask, self._legal)
-        return mask
-
-    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Make one action in every match: ``(rewards (n, 2) float32, done (n,) bool)``.
-
-        Rewards are 0 but at a match's end, where each seat gets its total minus the other's (raw
-        points); the match is then replaced by the slot's next one.  The action −1 leaves a match as
-        it is (for a caller that moves some seats only).  An illegal action raises ``ValueError``
-        and makes no action at all.
-        """
-        chosen = np.ascontiguousarray(actions, np.int64)
-        if chosen.shape != (self.n,):
-            raise ValueError(f"step takes one action per match: shape ({self.n},), not {chosen.shape}")
-        if self._longest + 1 >= self._t.log.shape[1]:
-            self._grow_log()
-        bad, longest = _step(self._t, chosen, self._rewards, self._done, self._legal)
-        if bad >= 0:
-            a = int(chosen[bad])
-            what = f"{a} ({self._actions[a]})" if 0 <= a < ACTIONS else str(a)
-            raise ValueError(f"action {what} is illegal in match {bad}")
-        self._longest = longest
-        return self._rewards.copy(), self._done.copy()
-
-    def observe(self, seat: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """``(n, obs_size)``: each match's observation for ``seat`` (one seat for all, or one a
-        match), equal to ``space("silver-bars").encode_state(state, seat)``."""
-        seats = np.broadcast_to(np.asarray(seat, np.int64), (self.n,)).copy()
-        if ((seats < 0) | (seats > 1)).any():
-            raise ValueError("seats are 0 and 1")
-        out = np.zeros((self.n, self.obs_size), np.float32)
-        _observe(self._t, seats, self._at, out)
-        return out
-
-    def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
-        """Restart match ``i`` with ``first`` to play first and the given deals (a record's
-        ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
-        t = self._t
-        self._slot(i)
-        if first not in (0, 1):
-            raise ValueError(f"first must be seat 0 or 1, not {first}")
-        if len(deals) > t.deals.shape[1]:
-            raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
-        hand = self.options["hand_size"]
-        positions = []
-        for r, deal in enumerate(deals):
-            if [len(h) for h in deal["hands"]] != [hand, hand]:
-                raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
-            cards = [*deal["hands"][0], *deal["hands"][1], *deal["stock"]]
-            check_deck(cards, sb.silver_bars_deck(self.options), "100 Silver Bars", f"round {r + 1}")
-            positions.append([_POS[c] for c in cards])
-        for r, cards in enumerate(positions):
-            t.deals[i, r, :len(cards)] = cards
-        t.info[i, FIXED] = len(deals)
-        _start_match_slot(t, i, first)
-
-    def _slot(self, i: int) -> None:
-        if not 0 <= i < self.n:
-            raise IndexError(f"no match {i} in a batch of {self.n}")
-
-    def deal(self, i: int) -> dict[str, Any]:
-        """The deal of match ``i``'s round in play, of cards, as the rules engine takes it
-        (``state.next_round(deal)``): each hand as dealt, the draw pile top card first."""
-        self._slot(i)
-        hand = self.options["hand_size"]
-        deck = [_CARDS[p] for p in self._t.deals[i, self._t.info[i, ROUND]].tolist()]
-        return {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]}
-
-    def first(self, i: int) -> int:
-        """The seat that played first in round 1 of match ``i`` (the rules engine's ``state.first``)."""
-        self._slot(i)
-        return int(self._t.info[i, FIRST])
-
-    def record(self, i: int) -> dict[str, Any]:
-        """Match ``i`` so far as a ``parlour-record/1`` record (explicit deals, moves in notation)."""
-        self._slot(i)
-        t = self._t
-        info = t.info[i]
-        rounds = int(info[ROUND]) + 1
-        starts = [int(s) for s in t.starts[i, :rounds]] + [int(info[LOG_LEN])]
-        return self._record(i, int(info[FIRST]), rounds, starts, t.deals[i], t.scores[i], t.log[i], finished=False)
-
-    def last_record(self, i: int) -> dict[str, Any]:
-        """The record of slot ``i``'s last finished match (kept until the slot's next one ends)."""
-        self._slot(i)
-        t = self._t
-        info = t.last_info[i]
-        if not info[L_HAS]:
-            raise ValueError(f"slot {i} has not finished a match since the last reset")
-        rounds = int(info[L_ROUNDS])
-        starts = [int(s) for s in t.last_starts[i, :rounds]] + [int(info[L_LOG_LEN])]
-        return self._record(i, int(info[L_FIRST]), rounds, starts, t.last_deals[i], t.last_scores[i], t.last_log[i],
-                            finished=True)
-
-    def _record(self, i: int, first: int, rounds: int, starts: list[int], deals: npt.NDArray[np.int8],
-                scores: npt.NDArray[np.int32], log: npt.NDArray[np.int16], finished: bool) -> dict[str, Any]:
-        if starts[-1] > log.shape[0]:
-            raise ValueError(f"match {i} outgrew its log")
-        hand = self.options["hand_size"]
-        items: list[dict[str, Any]] = []
-        totals = [0, 0]
-        for r in range(rounds):
-            deck = [_TEXT[p] for p in deals[r]]
-            item: dict[str, Any] = {
-                "deal": {"hands": [deck[:hand], deck[hand:2 * hand]], "stock": deck[2 * hand:]},
-                "moves": [self._actions[a] for a in log[starts[r]:starts[r + 1]]],
-            }
-            if finished or r < rounds - 1:
-                item["scores"] = [int(s) for s in scores[r]]
-                totals = [totals[0] + item["scores"][0], totals[1] + item["scores"][1]]
-            items.append(item)
-        return {
-            "format": "parlour-record/1",
-            "game": GAME_ID,
-            "options": self.game.non_default_options(self.options),
-            "players": ["Player 1", "Player 2"],
-            "first": first,
-            "rounds": items,
-            "totals": totals,
-            "meta": {"batch_seed": self.seed, "slot": i, "match": int(self._t.matches[i]) - finished},
-        }
-
-    def _grow_log(self) -> None:
-        t = self._t
-        size = 2 * t.log.shape[1]
-        log = np.zeros((self.n, size), np.int16)
-        log[:, :t.log.shape[1]] = t.log
-        last = np.zeros((self.n, size), np.int16)
-        last[:, :t.last_log.shape[1]] = t.last_log
-        self._t = t._replace(log=log, last_log=last)
+        points: npt.NDArray[np.int64] = self._t.info[:, SCORE:SCORE + 2].astype(np.int64)
+        return points
 
 
 def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
@@ -942,3 +757,20 @@ def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> 
                np.zeros(1, np.uint64))
     decisions, points = _play_random(_tables(1, seed, checked, longest), n, *scratch)
     return int(decisions), int(points)
+
+
+# -- the learner against random opponents (parlour.batch.vector) ------------------------------------
+
+@_lean
+def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
+                    chooser: npt.NDArray[np.uint64], scale: np.float32, rewards: npt.NDArray[np.float32],
+                    done: npt.NDArray[np.bool_], paid: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_],
+                    at: npt.NDArray[np.int64], obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_],
+                    legal: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """:func:`parlour.batch.common.against_random` with 100 Silver Bars' rules: :func:`_step`
+    (``SilverBarsState.apply``), then :func:`_observe` and :func:`_legal_mask`."""
+    return against_random(_legal_actions, _apply, _end_round, _observe, t, TO_MOVE, LOG_LEN, actions, seats,
+                          chooser, scale, rewards, done, paid, ended, at, obs, mask, legal)
+
+
+SilverBarsBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)

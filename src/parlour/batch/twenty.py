@@ -32,6 +32,10 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour import games
+from parlour.batch.common import MIX2
+from parlour.batch.common import below as _below
+from parlour.batch.common import mix as _mix
+from parlour.batch.common import slot_stream as _slot_stream
 from parlour.cards import ALL_CARDS
 from parlour.games import twenty as tw
 
@@ -63,35 +67,6 @@ FIELDS = 19
 
 # Compiled parameters (``params``).
 P_PACK, P_HAND, P_HANDS, P_ROUNDS, P_OPEN = 0, 1, 2, 3, 4
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_SLOT = np.uint64(0xD1B54A32D192ED03)
-
-
-@numba.njit(cache=True, inline="always")
-def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """splitmix64's finalizer."""
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, inline="always")
-def _below(rng: npt.NDArray[np.uint64], i: int, k: int) -> int:  # pragma: no cover - compiled
-    """A number in 0 … k−1 from slot i's stream."""
-    rng[i] += _GOLDEN
-    return int(((_mix(rng[i]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
-
-
-@numba.njit(cache=True)
-def _slot_stream(seed: np.uint64, i: int, played: int) -> np.uint64:  # pragma: no cover - compiled
-    """The stream state of slot i's match number ``played``: a function of (seed, i, played) alone."""
-    s = _mix(seed + _GOLDEN)
-    s = _mix(s + np.uint64(i) * _SLOT)
-    return _mix(s + np.uint64(played) * _GOLDEN)
-
 
 @numba.njit(cache=True, inline="always")
 def _begin_round(i, g, hand, tally, loc, deals, params):  # type: ignore[no-untyped-def]  # pragma: no cover
@@ -351,7 +326,7 @@ def _play_random(games_n, seed, params, pack):  # type: ignore[no-untyped-def]  
     rscores = np.zeros((1, rounds, 2), np.int64)
     rng = np.zeros(1, np.uint64)
     pick = np.zeros(1, np.uint64)
-    pick[0] = _mix(seed ^ _M2)
+    pick[0] = _mix(seed ^ MIX2)
     decisions = 0
     total = 0
     for m in range(games_n):
@@ -391,6 +366,10 @@ class TwentyBatch:
     ``hand`` the hands (as sets: the order is not the rules engine's), ``deals`` and ``moves`` each
     round's deck (revealed, hand 0, hand 1, stock) and the card codes played, for the records.
     """
+
+    game_id = GAME_ID
+    players = 2
+    num_actions = NUM_ACTIONS
 
     def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
         if n < 1:
@@ -544,8 +523,10 @@ class TwentyBatch:
             self._offsets = _space_offsets()
         rows = (actions, seats, chooser, rewards, done)
         if any(a.shape != (self.n,) for a in rows) or obs.shape != (self.n, int(self._offsets[-1])) or \
-                mask.shape != (self.n, NUM_ACTIONS) or ((seats < 0) | (seats > 1)).any():
-            raise ValueError("step_against_random takes one row a match of each array, and seats 0 or 1")
+                mask.shape != (self.n, NUM_ACTIONS):
+            raise ValueError("step_against_random takes one row a match of each array")
+        if ((seats < 0) | (seats > 1)).any():
+            raise ValueError("seats are 0 to 1")
         bad = _against_random(actions, seats, chooser, np.float32(scale), rewards, done, obs, mask, self._offsets,
                               _seed64(self.seed), self.g, self.hand, self.tally, self.loc, self.deals, self.moves,
                               self.rscores, self.params, self.pack, self.rng, self.last_deals, self.last_moves,
