@@ -4,6 +4,10 @@ stream every deal and random choice is drawn from, and the one compiled loop of 
 own rules as compiled functions.
 
 numba is an optional extra (``parlour[fast]``): only :mod:`parlour.batch` imports this module.
+
+numba's cache (``cache=True``, in ``__pycache__`` beside each engine) is checked against the
+engine's own file only: after changing this module, delete the ``*.nbi``/``*.nbc`` files of
+``src/parlour/batch/__pycache__`` (a fresh install or clone has none).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ def inlined(function: F) -> F:
     return cast(F, numba.njit(**options)(function))
 
 
-@lean
+@inlined
 def mix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     """splitmix64's finalizer."""
     x = (x ^ (x >> np.uint64(30))) * MIX1
@@ -54,11 +58,12 @@ def mix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     return x ^ (x >> np.uint64(31))
 
 
-@lean
+@inlined
 def below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:  # pragma: no cover - compiled
-    """The next number of match ``g``'s stream, from 0 to ``k`` − 1."""
+    """The next number of match ``g``'s stream, from 0 to ``k`` − 1 (``k`` below 2**32): the high 32 bits
+    of the mixed word scaled to ``k`` (Lemire's multiply-shift, without the division a remainder costs)."""
     rng[g] += GOLDEN
-    return int(np.int64(mix(rng[g]) % np.uint64(k)))
+    return int(((mix(rng[g]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
 @lean
