@@ -5,14 +5,17 @@ own rules as compiled functions.
 
 numba is an optional extra (``parlour[fast]``): only :mod:`parlour.batch` imports this module.
 
-numba's cache (``cache=True``, in ``__pycache__`` beside each engine) is checked against the
-engine's own file only: after changing this module, delete the ``*.nbi``/``*.nbc`` files of
-``src/parlour/batch/__pycache__`` (a fresh install or clone has none).
+numba's cache (``cache=True``, in ``__pycache__`` beside each engine) is checked against each
+engine's own file only, not against what its compiled functions take from elsewhere (this module,
+the rules engine's tables, the spaces): :func:`discard_stale_compilations` throws the cached
+compilations away whenever any of those sources changes.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numba
@@ -20,6 +23,39 @@ import numpy as np
 import numpy.typing as npt
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+PACKAGE = Path(__file__).resolve().parents[1]
+"""``src/parlour``."""
+_SOURCES = ("batch/*.py", "games/*.py", "games/*/*.py", "envs/spaces/*.py", "cards.py", "game.py")
+"""What the compiled engines are built from, below ``src/parlour``."""
+
+
+def discard_stale_compilations(package: Path = PACKAGE) -> bool:
+    """Delete numba's cached compilations of the engines unless they were made from the sources
+    there are now (a fingerprint of them is kept beside the cache); whether it deleted them.  Quiet
+    where the cache cannot be written (numba then compiles in memory)."""
+    digest = hashlib.sha256()
+    for pattern in _SOURCES:
+        for path in sorted(package.glob(pattern)):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    folder = package / "batch" / "__pycache__"
+    stamp = folder / "sources.sha256"
+    try:
+        if stamp.read_text(encoding="ascii") == digest.hexdigest():
+            return False
+    except OSError:
+        pass
+    try:
+        for cached in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+            cached.unlink(missing_ok=True)
+        folder.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest(), encoding="ascii")
+    except OSError:
+        return False
+    return True
+
+
+discard_stale_compilations()
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 """splitmix64's increment (the golden ratio in 64 bits)."""
