@@ -38,6 +38,15 @@ def test_the_registry_names_its_engines_and_refuses_others() -> None:
         batch.engine("chess", 1)
 
 
+def test_the_engines_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(batch.OFF, "Off")
+    assert not batch.available()
+    with pytest.raises(ImportError, match="turned off"):
+        batch.engine("twenty", 1)
+    monkeypatch.setenv(batch.OFF, "on")
+    assert batch.available()
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_skipped_match_is_left_as_it_is(game_id: str) -> None:
     engine = batch.engine(game_id, 4, seed=3)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,8 +27,16 @@ ENGINES: dict[str, tuple[str, str]] = {
 """Each game with a batched engine: its module and class (imported only when asked for)."""
 
 
+OFF = "PARLOUR_BATCH"
+"""The environment variable that, set to ``off``, makes parlour leave the compiled engines alone as if
+numba were not installed (to compare the two, or to rule the engines out)."""
+
+
 def available() -> bool:
-    """Whether the compiled engines can run here (numba is installed: ``parlour[fast]``)."""
+    """Whether the compiled engines can run here: numba is installed (``parlour[fast]``) and
+    ``PARLOUR_BATCH`` is not ``off``."""
+    if os.environ.get(OFF, "").strip().lower() == "off":
+        return False
     return importlib.util.find_spec("numba") is not None
 
 
@@ -42,6 +51,8 @@ def engine(game_id: str, n: int, seed: int = 0, options: Mapping[str, Any] | Non
     if game_id not in ENGINES:
         raise ValueError(f"no batched engine for {game_id!r} (there is one for {', '.join(ENGINES)})")
     if not available():
+        if importlib.util.find_spec("numba") is not None:
+            raise ImportError(f"the batched engines are turned off ({OFF}=off)")
         raise ImportError("the batched engines need numba: pip install 'parlour[fast]'")
     module, name = ENGINES[game_id]
     return getattr(importlib.import_module(module), name)(n, seed, options)
