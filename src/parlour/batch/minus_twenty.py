@@ -1265,3 +1265,127 @@ def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDAr
     kept = np.zeros((4, 11), np.float64)
     for k in range(slots.shape[0]):
         _play_out(t, slots[k], depth, deck_numbers, know, played, kept, out[k])
+
+
+@_lean
+def _redeal_key(seed: np.uint64, leaf: int, rollout: int) -> np.uint64:
+    """Where rollout ``rollout`` of leaf ``leaf``'s stream starts.  Mirrors
+    ``parlour.batch.rollout.redeal_key``."""
+    key = _mix(seed + _GOLDEN)
+    key = _mix(key ^ (np.uint64(leaf) * _GOLDEN))
+    return _mix(key ^ (np.uint64(rollout) * _MATCH + np.uint64(1)))
+
+
+@_lean
+def _redeal(t: Tables, g: int, seat: int) -> None:
+    """Deal the cards ``seat`` cannot see afresh in match ``g`` (the opponent's cards not taken
+    from a discard pile, then the draw pile's), from the stream in ``rng[g]``.  Mirrors
+    ``parlour.batch.rollout.redeal`` (``hidden_places``: the same places in the same order)."""
+    info = t.info
+    hands = t.hands
+    deals = t.deals
+    their = 1 - seat
+    on_pile = t.on_pile[g]
+    r = info[g, ROUND]
+    base = 2 * t.params[P_HAND]
+    held = 0
+    for i in range(info[g, HAND_LEN + their]):
+        if not (on_pile >> np.int64(hands[g, their, i])) & 1:
+            held += 1
+    pos = info[g, STOCK_POS]
+    places = held + t.params[P_DECK] - base - pos
+    for i in range(places - 1, 0, -1):
+        j = _below(t.rng, g, i + 1)
+        a = _hidden_at(t, g, their, on_pile, held, base + pos, i)
+        b = _hidden_at(t, g, their, on_pile, held, base + pos, j)
+        if a >= 0:
+            card_i = hands[g, their, a]
+        else:
+            card_i = deals[g, r, -1 - a]
+        if b >= 0:
+            card_j = hands[g, their, b]
+        else:
+            card_j = deals[g, r, -1 - b]
+        if a >= 0:
+            hands[g, their, a] = card_j
+        else:
+            deals[g, r, -1 - a] = card_j
+        if b >= 0:
+            hands[g, their, b] = card_i
+        else:
+            deals[g, r, -1 - b] = card_i
+
+
+@_lean
+def _hidden_at(t: Tables, g: int, their: int, on_pile: int, held: int, stock: int, k: int) -> int:
+    """Where the ``k``-th hidden place of :func:`_redeal` is: an index of the opponent's hand,
+    or −1 − the index in ``deals[g, round]`` of a draw-pile card."""
+    if k >= held:
+        return -1 - (stock + k - held)
+    seen = 0
+    for i in range(t.info[g, HAND_LEN + their]):
+        if not (on_pile >> np.int64(t.hands[g, their, i])) & 1:
+            if seen == k:
+                return i
+            seen += 1
+    return -1
+
+
+@_compiled
+def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                   seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+    """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
+    rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
+    ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+    deck_numbers = np.zeros(4, np.int64)
+    _deck_numbers(t, deck_numbers)
+    know = np.zeros(KNOWLEDGE, np.int64)
+    played = np.zeros((4, 11), np.float64)
+    kept = np.zeros((4, 11), np.float64)
+    scores = np.zeros(2, np.float64)
+    for k in range(rows.shape[0]):
+        total0 = 0.0
+        total1 = 0.0
+        for rollout in range(count):
+            _load(t, 0, rows[k])
+            t.rng[0] = _redeal_key(seed, leaves[k], rollout)
+            _redeal(t, 0, seat)
+            _play_out(t, 0, depth, deck_numbers, know, played, kept, scores)
+            total0 += scores[0]
+            total1 += scores[1]
+        out[k, 0] = total0 / count
+        out[k, 1] = total1 / count
+
+
+class MinusTwentyRollouts:
+    """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
+    same rollouts as ``PythonLeafRollouts`` with Minus Twenty's advice, in one compiled call."""
+
+    compiled = True
+
+    def __init__(self, advice_of_game: Any) -> None:
+        if advice_of_game is not advice.ADVICE:
+            raise ValueError("the compiled rollouts play Minus Twenty's own advice only")
+        self._batches: dict[tuple[Any, ...], MinusTwentyBatch] = {}
+
+    def run(self, leaves: Sequence[mt.MinusTwentyState], seat: int, seed: int, count: int,
+            depth: int | None) -> list[list[float]]:
+        """See ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
+        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
+        if not playing or count < 1:
+            return results
+        options = leaves[playing[0]].options
+        key = tuple(sorted(options.items()))
+        found = self._batches.get(key)
+        if found is None:
+            found = self._batches[key] = MinusTwentyBatch(1, 0, options)
+        t = found._t
+        hand = t.hands.shape[2]
+        rows = np.array([position_row(leaves[i], hand) for i in playing], np.int64)
+        out = np.zeros((len(playing), 2), np.float64)
+        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
+                       -1 if depth is None else depth, out)
+        for k, i in enumerate(playing):
+            results[i] = out[k].tolist()
+        return results
