@@ -167,6 +167,12 @@ def leaf_rollouts(game_id: str, advice: Advice, compiled: bool | None = None) ->
     """The rollout plug-in of ``game_id``'s batched search: compiled where the game has one
     (:data:`COMPILED`) and numba is installed (``compiled=None``; ``False``: never; ``True``:
     or :class:`ImportError`), else :class:`PythonLeafRollouts` (the same rollouts)."""
+    from parlour import games
+    from parlour.bots.infer import can_infer
+
+    if not can_infer(games.get(game_id).new_match(seed=0)):
+        raise ValueError(f"no leaf rollouts for {game_id!r}: its states do not say which cards a seat cannot see "
+                         "(StockPile.hidden_cards)")
     if compiled is None:
         compiled = game_id in COMPILED and batch.available()
     if not compiled:

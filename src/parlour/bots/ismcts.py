@@ -32,7 +32,8 @@ root move still in the running first, then all the leaves reached are handed to 
 plug-in (:class:`LeafRollouts`, from :func:`parlour.batch.rollout.leaf_rollouts`) in one call,
 which rolls each leaf out ``K`` times, each time with the cards the searching seat cannot see
 dealt afresh, and gives back each leaf's average: a far less noisy value, so the search needs
-fewer trips through its Python tree.  Where numba is installed and the game has a compiled
+fewer trips through its Python tree.  Its budget counts rollouts: ``iterations=1850,leaf=8``
+walks the tree 231 times, each leaf rolled out 8 times.  Where numba is installed and the game has a compiled
 plug-in, the rollouts are compiled; elsewhere the plug-in plays the very same rollouts on the
 rules engine, so the decisions are the same either way.
 
@@ -164,7 +165,8 @@ class ISMCTSBot(Bot):
         the chance that model gives another player of not making the advised move
         (default :data:`parlour.bots.infer.SLIP`); ``leaf``: search in batches, each leaf
         rolled out this many times on fresh deals of the hidden cards (with heuristic
-        rollouts; see the module's notes); ``rollouts``: the plug-in that rolls them out
+        rollouts; see the module's notes; ``iterations`` then count rollouts, so a
+        simulation spends ``leaf`` of them); ``rollouts``: the plug-in that rolls them out
         (default: :func:`parlour.batch.rollout.leaf_rollouts`, compiled where it can be)."""
         if level is not None and level not in SEARCH_LEVELS:
             raise ValueError(f"level must be one of {', '.join(SEARCH_LEVELS)}, not {level!r}")
@@ -282,8 +284,8 @@ class ISMCTSBot(Bot):
         start = time.perf_counter()
         for round_number in range(rounds):
             quota = None
-            if budget.iterations is not None:
-                quota = max(1, budget.iterations // (rounds * len(running)))
+            if budget.iterations is not None:  # batched, iterations count rollouts: self.leaf a simulation
+                quota = max(1, budget.iterations // ((self.leaf or 1) * rounds * len(running)))
             deadline = None
             if budget.seconds is not None:
                 deadline = start + budget.seconds * (round_number + 1) / rounds
