@@ -163,10 +163,23 @@ class PythonLeafRollouts:
         return results
 
 
+_MADE: dict[tuple[str, Advice, bool | None], Any] = {}
+""":func:`leaf_rollouts` made, by its arguments (a compiled plug-in keeps its engine's arrays)."""
+
+
 def leaf_rollouts(game_id: str, advice: Advice, compiled: bool | None = None) -> Any:
     """The rollout plug-in of ``game_id``'s batched search: compiled where the game has one
     (:data:`COMPILED`) and numba is installed (``compiled=None``; ``False``: never; ``True``:
-    or :class:`ImportError`), else :class:`PythonLeafRollouts` (the same rollouts)."""
+    or :class:`ImportError`), else :class:`PythonLeafRollouts` (the same rollouts).  Made once
+    for each game, advice and choice."""
+    key = (game_id, advice, compiled)
+    if key not in _MADE:
+        _MADE[key] = _make(game_id, advice, compiled)
+    return _MADE[key]
+
+
+def _make(game_id: str, advice: Advice, compiled: bool | None) -> Any:
+    """:func:`leaf_rollouts`, made afresh."""
     from parlour import games
     from parlour.bots.infer import can_infer
 
