@@ -12,6 +12,17 @@ CPU time, and the ratio of the medians is printed:
 With ``--hard``, each version also times a ``hard`` decision (CPU seconds, median
 and worst over round starts and mid-round positions) with the budget its own
 registry gives ``hard``: a faster search may search more in the same time.
+
+``hard`` with and without the batched rollouts (issue 36), side by side in one process:
+
+    python benchmarks/search.py --batched [--positions 5] [--batched-spec SPEC] [GAME ...]
+
+prints, for today's ``hard`` (one Python rollout a simulation) and the batched search (each
+sample's leaves rolled out together, ``leaf`` times each: compiled where numba and the game's
+plug-in are installed), the simulations (trips through the tree) and rollouts a CPU-second and
+the CPU seconds of a decision (median and worst over round starts and mid-round positions), and
+the ratio of the CPU seconds.  The compiled functions are compiled (or loaded from numba's
+cache) before anything is timed.
 """
 
 from __future__ import annotations
@@ -83,6 +94,58 @@ def hard_seconds(game_id: str, positions: int,
     return statistics.median(times), max(times)
 
 
+TODAYS_HARD = "ismcts:level=hard,rollout=heuristic"
+"""``hard`` before the batched rollouts: one rollout, in Python, a simulation."""
+BATCHED_HARD = "ismcts:level=hard,rollout=heuristic,leaf=8"
+"""The batched search compared with it (``--batched-spec``)."""
+
+
+def decision_costs(game_id: str, spec: str, positions: int) -> tuple[float, float, float, float]:
+    """``spec``'s simulations and rollouts a CPU-second, and the median and worst CPU seconds of
+    a decision, at ``positions`` round starts and as many mid-round positions (the same as
+    :func:`hard_seconds`'), each searched with the seed 0."""
+    from parlour import bots
+
+    game = games.get(game_id)
+    states = [game.new_match(seed=seed) for seed in range(positions)] + mid_round_positions(game_id, positions)
+    times, simulations, rollouts = [], 0, 0
+    for state in states:
+        seat = state.current_player()
+        assert seat is not None
+        bot = bots.make(spec)
+        assert isinstance(bot, ISMCTSBot)
+        start = time.process_time()
+        estimates = bot.analyse(state.observation(seat), state.legal_moves(), random.Random(0))
+        times.append(time.process_time() - start)
+        visits = sum(e.visits for e in estimates)
+        simulations += visits
+        rollouts += visits * (bot.leaf or 1)
+    spent = sum(times)
+    return simulations / spent, rollouts / spent, statistics.median(times), max(times)
+
+
+def batched_side_by_side(game_ids: list[str], positions: int, batched: str) -> None:
+    """Print :func:`decision_costs` of today's ``hard`` and of the batched search, and the ratio."""
+    from parlour import batch, bots
+
+    print(f"today's hard: {TODAYS_HARD}\nbatched:      {batched}  (numba: {'yes' if batch.available() else 'no'})")
+    print(f"{'game':<14} {'search':<8} {'plug-in':<9} {'sims/s':>8} {'rollouts/s':>11} {'median s':>9} "
+          f"{'worst s':>8} {'speed-up':>9}   (CPU, one core)")
+    for game_id in game_ids:
+        bot = bots.make(batched)
+        assert isinstance(bot, ISMCTSBot)
+        plugin = bot._plugin(game_id)
+        warm = games.get(game_id).new_match(seed=0)  # compile (or load the cache) before timing
+        plugin.run([warm], 0, 0, 1, 1)
+        old = decision_costs(game_id, TODAYS_HARD, positions)
+        new = decision_costs(game_id, batched, positions)
+        for name, kind, (sims, rollouts, median, worst) in (
+                ("today", "python", old), ("batched", "compiled" if plugin.compiled else "python", new)):
+            speed = f"{old[2] / median:>8.1f}x" if name == "batched" else ""
+            print(f"{game_id:<14} {name:<8} {kind:<9} {sims:>8.0f} {rollouts:>11.0f} {median:>9.3f} {worst:>8.3f} "
+                  f"{speed:>9}", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--cpu-rates"]:  # one side of a side-by-side run, in its own process
         game_id, iterations, positions = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -98,7 +161,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5, help="alternating runs of each version (with --against)")
     parser.add_argument("--hard", action="store_true",
                         help="with --against: also the CPU seconds of a hard decision in each version (its own budget)")
+    parser.add_argument("--batched", action="store_true",
+                        help="hard with and without the batched rollouts, side by side (see above)")
+    parser.add_argument("--batched-spec", default=BATCHED_HARD, help="the batched search to compare with --batched")
     args = parser.parse_args()
+    if args.batched:
+        batched_side_by_side(args.games, args.positions, args.batched_spec)
+        return
     if args.against is not None:
         against = against_path(parser, args.against)
         print(f"{'game':<14} {'rollouts':<10} {'this':>8} {'other':>8} {'ratio':>7}   (CPU iterations/s, median "

@@ -210,9 +210,15 @@ def render(results: dict[str, Any]) -> str:
                      "{:.1%}–{:.1%}".format(*r["no_start_ci"]), f"{r['starts_per_round']:.2f}",
                      f"{r['mean_round_score']:+.1f} ± {r['mean_round_score_margin']:.1f}"] for r in item["rounds"])),
                           ""]
-    hand_written = DOCS / "strength-sparring.md"  # the sparring partner's section, by hand (benchmarks/sparring.py)
-    lines += [*hand_written.read_text().splitlines(), ""] if hand_written.exists() else []
+    for hand_written in HAND_WRITTEN:
+        page = DOCS / hand_written
+        lines += [*page.read_text().splitlines(), ""] if page.exists() else []
     return "\n".join(lines)
+
+
+HAND_WRITTEN = ("strength-sparring.md", "strength-batched.md")
+"""Sections written by hand, appended in this order: the sparring partner's (``benchmarks/sparring.py``)
+and the batched search's (``benchmarks/search.py --batched``, ``parlour arena``)."""
 
 
 MEDIUM_TEXT = [

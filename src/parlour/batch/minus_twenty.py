@@ -43,6 +43,7 @@ from parlour.batch.common import compiled as _compiled
 from parlour.batch.common import lean as _lean
 from parlour.batch.common import mix as _mix
 from parlour.batch.common import slot_stream as _slot_stream
+from parlour.bots.heuristic import minus_twenty as advice
 from parlour.cards import ALL_CARDS, Card
 from parlour.envs.spaces import space
 from parlour.games import minus_twenty as mt
@@ -639,6 +640,21 @@ class MinusTwentyBatch(TablesBatch):
     def position(self, card: Card) -> int:
         return _position(card)
 
+    def load(self, i: int, state: mt.MinusTwentyState) -> None:
+        """Set match ``i`` to ``state``, a position of the rules engine in a round in play (issue
+        36: a search rolls out its leaves here).  The slot then plays on from that position as the
+        rules engine would: the same legal actions, observations and round scores.  Its match
+        totals, rounds won and starters come from the state's finished rounds; its record and the
+        rounds after this one are not the state's (the state's deal may be unknown, as in a
+        sampled world), so a loaded slot is for playing the round out, not for records."""
+        self._slot(i)
+        if state.options != self.options:
+            raise ValueError("the state's options are not the batch's")
+        if state.is_round_over():
+            raise ValueError("only a round in play can be loaded")
+        t = self._t
+        load_row(t, i, position_row(state, t.hands.shape[2]))
+
 
 @_compiled
 def _start_match_slot(t: Tables, g: int, first: int) -> None:
@@ -668,3 +684,553 @@ def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArra
 
 
 MinusTwentyBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)
+
+
+# -- a rules-engine position in a slot, and the search's heuristic rollouts (issue 36) ----------
+
+ROW_HEAD = 20
+"""Where a :func:`position_row`'s cards begin: its first entries are ``info``'s columns up to
+``PILE_LEN + 4`` (``FIXED`` and ``LOG_LEN`` 0)."""
+ROW_MELDS = 32
+"""Each meld in figures: ``[seat, suit, M_*]``, 32 entries."""
+
+
+def row_size(hand: int) -> int:
+    """The length of a :func:`position_row` for hands of ``hand`` cards."""
+    return ROW_HEAD + ROW_MELDS + 2 + 1 + 4 * PILE_CAP + 2 * hand + CARDS + 2 * ROUND_CAP
+
+
+def position_row(state: mt.MinusTwentyState, hand: int) -> list[int]:
+    """A position of the rules engine as one row of numbers, for :func:`load_row` (the hands
+    in the rules engine's order, which the advice's ties follow)."""
+    head = [0] * ROW_HEAD
+    head[TO_MOVE] = state.to_move
+    head[DRAWING] = int(state.drawing)
+    head[PLAYED] = state.pile_played
+    head[STALL] = state.stall
+    head[STOCK_POS] = state.stock_pos
+    head[ROUND] = state.round_index
+    head[STARTER] = state.starter
+    head[FIRST] = state.first
+    totals = state.totals
+    wins = state.rounds_won()
+    head[TOTAL], head[TOTAL + 1] = totals[0], totals[1]
+    head[WINS], head[WINS + 1] = wins[0], wins[1]
+    hands = state.hands
+    head[HAND_LEN], head[HAND_LEN + 1] = len(hands[0]), len(hands[1])
+    piles = state.discard_piles
+    for suit in range(4):
+        head[PILE_LEN + suit] = len(piles[suit])
+    melds = [x for seat in state.figures for figures in seat for x in figures]
+    bits = [sum(1 << c - 4 for pile in seat for c in pile) for seat in state.melds]
+    on_pile = state.was_on_pile
+    seen = sum(1 << c - 4 for c in range(4, 52) if on_pile[c])
+    pile_cards = [0] * (4 * PILE_CAP)
+    for suit in range(4):
+        pile_cards[suit * PILE_CAP:suit * PILE_CAP + len(piles[suit])] = [c - 4 for c in piles[suit]]
+    hand_cards = [0] * (2 * hand)
+    for seat in range(2):
+        hand_cards[seat * hand:seat * hand + len(hands[seat])] = [c - 4 for c in hands[seat]]
+    stock = [0] * CARDS
+    stock[:len(state.stock)] = [c - 4 for c in state.stock]
+    history = [0] * (2 * ROUND_CAP)
+    for r, result in enumerate(state.history):
+        history[2 * r:2 * r + 2] = result.scores
+    return [*head, *melds, *bits, seen, *pile_cards, *hand_cards, *stock, *history]
+
+
+def load_row(t: Tables, i: int, row: Sequence[int]) -> None:
+    """:meth:`MinusTwentyBatch.load` of a :func:`position_row`."""
+    if len(row) != row_size(t.hands.shape[2]):
+        raise ValueError("a position row of other hands")
+    _load_rows(t, np.array([i], np.int64), np.array([row], np.int64))
+
+
+@_compiled
+def _load_rows(t: Tables, slots: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+    """Set each of ``slots`` to its row of ``rows`` (:func:`position_row`)."""
+    for k in range(slots.shape[0]):
+        _load(t, slots[k], rows[k])
+
+
+@_lean
+def _load(t: Tables, g: int, row: npt.NDArray[np.int64]) -> None:
+    """Set match ``g`` to a :func:`position_row`.  Mirrors ``MinusTwentyState.copy`` (the fields
+    the batch keeps: ``PlayThenDraw.figures``, ``shown`` as the melds' and piles' cards,
+    ``was_on_pile``)."""
+    info = t.info
+    hand = t.hands.shape[2]
+    for c in range(ROW_HEAD):
+        info[g, c] = row[c]
+    info[g, FIXED] = 0
+    info[g, LOG_LEN] = 0
+    at = ROW_HEAD
+    for seat in range(2):
+        for suit in range(4):
+            for k in range(4):
+                t.melds[g, seat, suit, k] = row[at]
+                at += 1
+    t.meld_bits[g, 0] = row[at]
+    t.meld_bits[g, 1] = row[at + 1]
+    t.on_pile[g] = row[at + 2]
+    at += 3
+    for suit in range(4):
+        for k in range(PILE_CAP):
+            t.piles[g, suit, k] = row[at + suit * PILE_CAP + k]
+    at += 4 * PILE_CAP
+    for seat in range(2):
+        for k in range(hand):
+            t.hands[g, seat, k] = row[at + seat * hand + k]
+    at += 2 * hand
+    r = info[g, ROUND]
+    for k in range(CARDS - 2 * hand):
+        t.deals[g, r, 2 * hand + k] = row[at + k]
+    at += CARDS
+    for done in range(r + 1):
+        t.starts[g, done] = 0
+    for done in range(r):
+        t.scores[g, done, 0] = row[at + 2 * done]
+        t.scores[g, done, 1] = row[at + 2 * done + 1]
+
+
+# The advice's tables and constants (parlour.bots.heuristic.minus_twenty), read once.
+_MASK_SUM = np.array(advice.MASK_SUM, np.int64)
+_MASK_COUNT = np.array(advice.MASK_COUNT, np.int64)
+_ABOVE = np.array(advice.ABOVE, np.int64)
+_BELOW = np.array(advice.BELOW, np.int64)
+_NUMBERS = advice.NUMBERS
+_BELOW_SHARE, _FUTURE, _START_MARGIN = advice.BELOW_SHARE, advice.FUTURE, advice.START_MARGIN
+_INVEST_MARGIN, _DRAW_PILE_WORTH, _TEMPO = advice.INVEST_MARGIN, advice.DRAW_PILE_WORTH, advice.TEMPO
+
+# Columns of a seat's view (Knowledge, one row a seat): what seen_by gives.
+K_UNSEEN, K_MASK, K_SPARE, K_HIDDEN = 0, 4, 8, 12
+KNOWLEDGE = 13
+
+
+@_lean
+def _reckon(unseen: int, chance: float, numbers: int, investments: int, count: int, top: int, mask: int,
+            spare: int, plays: int, minus: int) -> float:
+    """A suit's expected score from the cards in hand that fit its meld (their values as
+    ``mask``).  Mirrors ``heuristic.minus_twenty._reckon`` (the same sums in the same order:
+    the same floating-point result)."""
+    held = _MASK_COUNT[mask]
+    if held > plays:  # short of turns, the high cards go down
+        kept = 0
+        k = 0
+        for v in range(10, 1, -1):
+            if (mask >> v) & 1 and k < plays:
+                kept |= 1 << v
+                k += 1
+        mask = kept
+        held = plays
+    free = plays - held
+    unseen &= _ABOVE[top]
+    below = 0
+    if held:
+        highest = 10
+        while not (mask >> highest) & 1:
+            highest -= 1
+        below = unseen & _BELOW[highest]
+    many = _MASK_COUNT[unseen]
+    weight = 0.0
+    if many:
+        weight = free / many
+        if not weight < chance:
+            weight = chance
+    total = numbers + _MASK_SUM[mask] + weight * (_MASK_SUM[unseen] - _BELOW_SHARE * _MASK_SUM[below])
+    cards = count + held + weight * (many - _BELOW_SHARE * _MASK_COUNT[below])
+    invest = 0
+    if total - minus >= _INVEST_MARGIN:
+        invest = free if free < spare else spare
+    score = (total - minus) * (1 + investments + invest)
+    cards += invest
+    if cards >= BONUS_CARDS:
+        score += BONUS
+    elif cards > BONUS_CARDS - 1:
+        score += BONUS * (cards - BONUS_CARDS + 1)
+    if count or score >= _START_MARGIN:
+        return float(score)
+    return 0.0
+
+
+@_lean
+def _worth(unseen: int, chance: float, numbers: int, investments: int, count: int, top: int, mask: int,
+           spare: int, plays: int, minus: int) -> float:
+    """What a suit's meld is expected to score.  Mirrors ``heuristic.minus_twenty.worth``."""
+    if top:
+        mask &= _ABOVE[top]
+        spare = 0
+    unseen &= _ABOVE[top]
+    return _reckon(unseen, chance if unseen else 0.0, numbers, investments, count, top, mask, spare, plays, minus)
+
+
+@_lean
+def _suit_moves(unseen: int, chance: float, numbers: int, investments: int, count: int, top: int, mask: int,
+                spare: int, plays: int, minus: int, played: npt.NDArray[np.float64],
+                kept: npt.NDArray[np.float64]) -> None:
+    """What each card of a suit scores played (into ``played``, by value) or discarded (into
+    ``kept``).  Mirrors ``heuristic.minus_twenty.suit_moves`` and ``_suit_moves``."""
+    if top:
+        mask &= _ABOVE[top]
+        spare = 0
+    unseen &= _ABOVE[top]
+    if not unseen:
+        chance = 0.0
+    for v in range(11):
+        played[v] = 0.0
+        kept[v] = 0.0
+    before = 0.0
+    if mask or spare:
+        before = _reckon(unseen, chance, numbers, investments, count, top, mask, spare, plays, minus)
+    counts = count != 0 or before != 0.0
+    if spare:
+        played[0] = _reckon(unseen, chance, numbers, investments + 1, count + 1, 0, mask, spare - 1, plays, minus)
+        if counts:
+            kept[0] = _reckon(unseen, chance, numbers, investments, count, top, mask, spare - 1, plays,
+                              minus) - before
+    for value in range(10, 1, -1):
+        if not (mask >> value) & 1:
+            continue
+        played[value] = _reckon(unseen, chance, numbers + value, investments, count + 1, value,
+                                mask & _ABOVE[value], 0, plays, minus)
+        if counts:
+            kept[value] = _reckon(unseen, chance, numbers, investments, count, top, mask & ~(1 << value), spare,
+                                  plays, minus) - before
+    for value in range(11):
+        if (value == 0 and spare) or (value > 1 and (mask >> value) & 1):
+            after = played[value]
+            score = after - before
+            if after > 0:
+                score += _TEMPO - value / 40
+            played[value] = score
+
+
+@_lean
+def _seen_by(t: Tables, g: int, seat: int, deck_numbers: npt.NDArray[np.int64],
+             know: npt.NDArray[np.int64]) -> None:
+    """What ``seat`` knows in match ``g``, into ``know``: by suit, the numbers it has not seen
+    (``K_UNSEEN``), its hand's numbers (``K_MASK``) and investment cards (``K_SPARE``); and how
+    many of the opponent's cards it has not seen (``K_HIDDEN``).  Mirrors
+    ``heuristic.minus_twenty.seen_by``."""
+    hands = t.hands
+    info = t.info
+    on_pile = t.on_pile[g]
+    shown = t.meld_bits[g, 0] | t.meld_bits[g, 1] | on_pile
+    for suit in range(4):
+        know[K_MASK + suit] = 0
+        know[K_SPARE + suit] = 0
+        know[K_UNSEEN + suit] = 0
+    for i in range(info[g, HAND_LEN + seat]):
+        p = int(hands[g, seat, i])
+        rank = p >> 2
+        if rank < 9:
+            know[K_MASK + (p & 3)] |= 1 << (rank + 2)
+        else:
+            know[K_SPARE + (p & 3)] += 1
+    for p in range(36):  # the number cards
+        if (shown >> np.int64(p)) & 1:
+            know[K_UNSEEN + (p & 3)] |= 1 << ((p >> 2) + 2)
+    for suit in range(4):
+        know[K_UNSEEN + suit] = deck_numbers[suit] & ~(know[K_UNSEEN + suit] | know[K_MASK + suit])
+    their = 1 - seat
+    hidden = 0
+    for i in range(info[g, HAND_LEN + their]):
+        if not (on_pile >> np.int64(hands[g, their, i])) & 1:
+            hidden += 1
+    know[K_HIDDEN] = hidden
+
+
+@_lean
+def _advised(t: Tables, g: int, deck_numbers: npt.NDArray[np.int64], know: npt.NDArray[np.int64],
+             played: npt.NDArray[np.float64], kept: npt.NDArray[np.float64]) -> int:
+    """The advised action in match ``g``.  Mirrors ``heuristic.minus_twenty.rollout`` (with
+    ``best_take`` and ``best_put``: the same moves in the same order, so the same ties)."""
+    info = t.info
+    melds = t.melds
+    piles = t.piles
+    minus = t.params[P_MINUS]
+    seat = info[g, TO_MOVE]
+    drawing = info[g, DRAWING] == 1
+    if drawing:
+        fits = False
+        for suit in range(4):
+            height = info[g, PILE_LEN + suit]
+            if height > 0 and suit != info[g, PLAYED]:
+                fits = fits or _fits(int(piles[g, suit, height - 1]), melds[g, seat, suit, M_TOP])
+        if not fits:
+            return DRAW
+    _seen_by(t, g, seat, deck_numbers, know)
+    stock = t.params[P_DECK] - 2 * t.params[P_HAND] - info[g, STOCK_POS]
+    if drawing:
+        plays = usable = (stock - 1) // 2
+    else:
+        plays = (stock + 1) // 2
+        usable = max(plays - 1, 0)
+    hidden = stock + know[K_HIDDEN]
+    chance = _FUTURE * usable / hidden if hidden else 0.0
+    if drawing:  # best_take
+        best = DRAW
+        best_score = _DRAW_PILE_WORTH
+        for suit in range(4):
+            height = info[g, PILE_LEN + suit]
+            if height == 0 or suit == info[g, PLAYED]:
+                continue
+            p = int(piles[g, suit, height - 1])
+            top = melds[g, seat, suit, M_TOP]
+            if not _fits(p, top):
+                continue
+            rank = p >> 2
+            value = rank + 2 if rank < 9 else 0
+            mask = know[K_MASK + suit]
+            spare = know[K_SPARE + suit]
+            unseen = know[K_UNSEEN + suit]
+            numbers = melds[g, seat, suit, M_TOTAL]
+            investments = melds[g, seat, suit, M_INVEST]
+            count = melds[g, seat, suit, M_COUNT]
+            if value:
+                with_top = _worth(unseen, chance, numbers, investments, count, top, mask | (1 << value), spare,
+                                  plays, minus)
+            else:
+                with_top = _worth(unseen, chance, numbers, investments, count, top, mask, spare + 1, plays, minus)
+            score = with_top - _worth(unseen, chance, numbers, investments, count, top, mask, spare, plays, minus)
+            if score > best_score:
+                best, best_score = TAKE + suit, score
+        return best
+    plays = max(plays - 1, 0)  # best_put
+    done = 0
+    best = -1
+    best_score = -1e9
+    for i in range(info[g, HAND_LEN + seat]):
+        p = int(t.hands[g, seat, i])
+        suit = p & 3
+        rank = p >> 2
+        value = rank + 2 if rank < 9 else 0
+        if not (done >> suit) & 1:
+            done |= 1 << suit
+            _suit_moves(know[K_UNSEEN + suit], chance, melds[g, seat, suit, M_TOTAL], melds[g, seat, suit, M_INVEST],
+                        melds[g, seat, suit, M_COUNT], melds[g, seat, suit, M_TOP], know[K_MASK + suit],
+                        know[K_SPARE + suit], plays, minus, played[suit], kept[suit])
+        if _fits(p, melds[g, seat, suit, M_TOP]):
+            score = played[suit, value]
+            if score > best_score:
+                best, best_score = PLAY + p, score
+        gift = 0.5
+        if melds[g, 1 - seat, suit, M_COUNT]:
+            their_top = melds[g, 1 - seat, suit, M_TOP]
+            if value == 0:
+                gift = 4.0 if their_top == 0 else 0.0
+            else:
+                gift = float(value) if value > their_top else 0.0
+        score = kept[suit, value] - gift
+        if score > best_score:
+            best, best_score = DISCARD + p, score
+    return best
+
+
+@_lean
+def _evaluate(t: Tables, g: int, deck_numbers: npt.NDArray[np.int64], know: npt.NDArray[np.int64],
+              out: npt.NDArray[np.float64]) -> None:
+    """Each seat's expected round score, into ``out``.  Mirrors ``heuristic.minus_twenty.evaluate``
+    (and ``plays_left``)."""
+    info = t.info
+    melds = t.melds
+    minus = t.params[P_MINUS]
+    stock = t.params[P_DECK] - 2 * t.params[P_HAND] - info[g, STOCK_POS]
+    mover = info[g, TO_MOVE]
+    for seat in range(2):
+        if info[g, DRAWING] == 1:
+            plays = (stock - 1) // 2 if seat == mover else stock // 2
+            usable = plays if seat == mover else max(plays - 1, 0)
+        else:
+            plays = (stock + 1) // 2 if seat == mover else stock // 2
+            usable = max(plays - 1, 0)
+        _seen_by(t, g, seat, deck_numbers, know)
+        hidden = stock + know[K_HIDDEN]
+        chance = _FUTURE * usable / hidden if hidden else 0.0
+        value = 0.0
+        for suit in range(4):
+            value += _worth(know[K_UNSEEN + suit], chance, melds[g, seat, suit, M_TOTAL],
+                            melds[g, seat, suit, M_INVEST], melds[g, seat, suit, M_COUNT],
+                            melds[g, seat, suit, M_TOP], know[K_MASK + suit], know[K_SPARE + suit], plays, minus)
+        out[seat] = value
+
+
+@_lean
+def _apply_in_order(t: Tables, g: int, a: int) -> bool:
+    """:func:`_apply`, the mover's hand kept in the rules engine's order (``PlayThenDraw.apply``
+    deletes the card where it was; the advice's ties go to the first card in hand)."""
+    info = t.info
+    hands = t.hands
+    if info[g, DRAWING] == 0:
+        seat = info[g, TO_MOVE]
+        p = a % CARDS
+        last = info[g, HAND_LEN + seat] - 1
+        at = 0
+        while hands[g, seat, at] != p:
+            at += 1
+        for i in range(at, last):
+            hands[g, seat, i] = hands[g, seat, i + 1]
+        hands[g, seat, last] = p
+    return _apply(t, g, a)
+
+
+@_lean
+def _deck_numbers(t: Tables, out: npt.NDArray[np.int64]) -> None:
+    """By suit, the number values of the options' deck, as masks (``numbers_in``)."""
+    for suit in range(4):
+        out[suit] = 0
+    for k in range(t.params[P_DECK]):
+        p = int(t.deck[k])
+        if p >> 2 < 9:
+            out[p & 3] |= 1 << ((p >> 2) + 2)
+
+
+@_lean
+def _play_out(t: Tables, g: int, depth: int, deck_numbers: npt.NDArray[np.int64], know: npt.NDArray[np.int64],
+              played: npt.NDArray[np.float64], kept: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:
+    """Play match ``g`` on by the advice for ``depth`` actions (−1: to the round's end) and put
+    each seat's round score into ``out``: the scores, if the round ended, else the advice's
+    evaluation.  Mirrors ``ISMCTSBot._simulate``'s rollout with ``Advice.rollout`` and ``evaluate``."""
+    left = depth
+    while left != 0:
+        if _apply_in_order(t, g, _advised(t, g, deck_numbers, know, played, kept)):
+            minus = t.params[P_MINUS]
+            out[0] = _seat_score(t.melds, g, 0, minus)
+            out[1] = _seat_score(t.melds, g, 1, minus)
+            return
+        left -= 1
+    _evaluate(t, g, deck_numbers, know, out)
+
+
+@_compiled
+def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDArray[np.float64]) -> None:
+    """:func:`_play_out` of each of ``slots`` (each seat's round score into ``out[k]``)."""
+    deck_numbers = np.zeros(4, np.int64)
+    _deck_numbers(t, deck_numbers)
+    know = np.zeros(KNOWLEDGE, np.int64)
+    played = np.zeros((4, 11), np.float64)
+    kept = np.zeros((4, 11), np.float64)
+    for k in range(slots.shape[0]):
+        _play_out(t, slots[k], depth, deck_numbers, know, played, kept, out[k])
+
+
+@_lean
+def _redeal_key(seed: np.uint64, leaf: int, rollout: int) -> np.uint64:
+    """Where rollout ``rollout`` of leaf ``leaf``'s stream starts.  Mirrors
+    ``parlour.batch.rollout.redeal_key``."""
+    return _slot_stream(seed, leaf, rollout)
+
+
+@_lean
+def _redeal(t: Tables, g: int, seat: int) -> None:
+    """Deal the cards ``seat`` cannot see afresh in match ``g`` (the opponent's cards not taken
+    from a discard pile, then the draw pile's), from the stream in ``rng[g]``.  Mirrors
+    ``parlour.batch.rollout.redeal`` (``hidden_places``: the same places in the same order)."""
+    info = t.info
+    hands = t.hands
+    deals = t.deals
+    their = 1 - seat
+    on_pile = t.on_pile[g]
+    r = info[g, ROUND]
+    base = 2 * t.params[P_HAND]
+    held = 0
+    for i in range(info[g, HAND_LEN + their]):
+        if not (on_pile >> np.int64(hands[g, their, i])) & 1:
+            held += 1
+    pos = info[g, STOCK_POS]
+    places = held + t.params[P_DECK] - base - pos
+    for i in range(places - 1, 0, -1):
+        j = _below(t.rng, g, i + 1)
+        a = _hidden_at(t, g, their, on_pile, held, base + pos, i)
+        b = _hidden_at(t, g, their, on_pile, held, base + pos, j)
+        if a >= 0:
+            card_i = hands[g, their, a]
+        else:
+            card_i = deals[g, r, -1 - a]
+        if b >= 0:
+            card_j = hands[g, their, b]
+        else:
+            card_j = deals[g, r, -1 - b]
+        if a >= 0:
+            hands[g, their, a] = card_j
+        else:
+            deals[g, r, -1 - a] = card_j
+        if b >= 0:
+            hands[g, their, b] = card_i
+        else:
+            deals[g, r, -1 - b] = card_i
+
+
+@_lean
+def _hidden_at(t: Tables, g: int, their: int, on_pile: int, held: int, stock: int, k: int) -> int:
+    """Where the ``k``-th hidden place of :func:`_redeal` is: an index of the opponent's hand,
+    or −1 − the index in ``deals[g, round]`` of a draw-pile card."""
+    if k >= held:
+        return -1 - (stock + k - held)
+    seen = 0
+    for i in range(t.info[g, HAND_LEN + their]):
+        if not (on_pile >> np.int64(t.hands[g, their, i])) & 1:
+            if seen == k:
+                return i
+            seen += 1
+    return -1
+
+
+@_compiled
+def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                   seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+    """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
+    rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
+    ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+    deck_numbers = np.zeros(4, np.int64)
+    _deck_numbers(t, deck_numbers)
+    know = np.zeros(KNOWLEDGE, np.int64)
+    played = np.zeros((4, 11), np.float64)
+    kept = np.zeros((4, 11), np.float64)
+    scores = np.zeros(2, np.float64)
+    for k in range(rows.shape[0]):
+        total0 = 0.0
+        total1 = 0.0
+        for rollout in range(count):
+            _load(t, 0, rows[k])
+            t.rng[0] = _redeal_key(seed, leaves[k], rollout)
+            _redeal(t, 0, seat)
+            _play_out(t, 0, depth, deck_numbers, know, played, kept, scores)
+            total0 += scores[0]
+            total1 += scores[1]
+        out[k, 0] = total0 / count
+        out[k, 1] = total1 / count
+
+
+class MinusTwentyRollouts:
+    """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
+    same rollouts as ``PythonLeafRollouts`` with Minus Twenty's advice, in one compiled call."""
+
+    compiled = True
+
+    def __init__(self, advice_of_game: Any) -> None:
+        if advice_of_game is not advice.ADVICE:
+            raise ValueError("the compiled rollouts play Minus Twenty's own advice only")
+        self._batches: dict[tuple[Any, ...], MinusTwentyBatch] = {}
+
+    def run(self, leaves: Sequence[mt.MinusTwentyState], seat: int, seed: int, count: int,
+            depth: int | None) -> list[list[float]]:
+        """See ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
+        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
+        if not playing or count < 1:
+            return results
+        options = leaves[playing[0]].options
+        key = tuple(sorted(options.items()))
+        found = self._batches.get(key)
+        if found is None:
+            found = self._batches[key] = MinusTwentyBatch(1, 0, options)
+        t = found._t
+        hand = t.hands.shape[2]
+        rows = np.array([position_row(leaves[i], hand) for i in playing], np.int64)
+        out = np.zeros((len(playing), 2), np.float64)
+        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
+                       -1 if depth is None else depth, out)
+        for k, i in enumerate(playing):
+            results[i] = out[k].tolist()
+        return results

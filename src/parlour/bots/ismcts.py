@@ -27,6 +27,16 @@ Two refinements make the most of a small budget:
   the first visits of every node would try moves at random, and a
   one-second search would judge each of its moves against random replies.
 
+**Batched rollouts** (``leaf=K``, issue 36): for every sample, the tree is walked for each
+root move still in the running first, then all the leaves reached are handed to a rollout
+plug-in (:class:`LeafRollouts`, from :func:`parlour.batch.rollout.leaf_rollouts`) in one call,
+which rolls each leaf out ``K`` times, each time with the cards the searching seat cannot see
+dealt afresh, and gives back each leaf's average: a far less noisy value, so the search needs
+fewer trips through its Python tree.  Its budget counts rollouts: ``iterations=1850,leaf=8``
+walks the tree 231 times, each leaf rolled out 8 times.  Where numba is installed and the game has a compiled
+plug-in, the rollouts are compiled; elsewhere the plug-in plays the very same rollouts on the
+rules engine, so the decisions are the same either way.
+
 Where the game takes part (``GameEntry.inference``), the samples do not guess
 the others' hidden cards uniformly: :mod:`parlour.bots.infer` draws them by how
 well they explain the moves the others made this round.
@@ -38,6 +48,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 import parlour.bots.infer as infer  # a module: tests/test_infer.py replaces its sampler there
 from parlour import games
@@ -51,6 +62,21 @@ DEFAULT_EXPLORATION = 1.0
 """PUCT's exploration constant below the root, on rewards scaled by their spread."""
 DEFAULT_PRIOR = 0.7
 """The prior weight of the rollout policy's move below the root (the other moves share the rest)."""
+
+
+class LeafRollouts(Protocol):
+    """A rollout plug-in of the batched search: a game's rollouts, many leaves in one call
+    (see :mod:`parlour.batch.rollout`, which makes them)."""
+
+    compiled: bool
+    """Whether the rollouts run compiled (the results are the same either way)."""
+
+    def run(self, leaves: Sequence[State], seat: int, seed: int, count: int,
+            depth: int | None) -> list[list[float]]:
+        """Each leaf's round scores by seat, averaged over ``count`` rollouts, each on the leaf
+        with the cards ``seat`` cannot see dealt afresh from the stream of ``(seed, leaf's
+        index, rollout's index)``, played for ``depth`` moves (None: to the round's end) and
+        judged by the game's evaluation if the round goes on."""
 
 
 class Node:
@@ -123,6 +149,8 @@ class ISMCTSBot(Bot):
         prior: float = DEFAULT_PRIOR,
         infer: int | None = None,
         slip: float | None = None,
+        leaf: int | None = None,
+        rollouts: LeafRollouts | None = None,
     ) -> None:
         """``iterations``: simulations per decision; ``seconds``: a time limit (with
         iterations too, a cap); ``rollout``: ``random`` or ``heuristic``;
@@ -135,7 +163,11 @@ class ISMCTSBot(Bot):
         (with heuristic rollouts: their policy is the model of how the others
         play; default: the game's own, ``GameEntry.inference``; 0: off); ``slip``:
         the chance that model gives another player of not making the advised move
-        (default :data:`parlour.bots.infer.SLIP`)."""
+        (default :data:`parlour.bots.infer.SLIP`); ``leaf``: search in batches, each leaf
+        rolled out this many times on fresh deals of the hidden cards (with heuristic
+        rollouts; see the module's notes; ``iterations`` then count rollouts, so a
+        simulation spends ``leaf`` of them); ``rollouts``: the plug-in that rolls them out
+        (default: :func:`parlour.batch.rollout.leaf_rollouts`, compiled where it can be)."""
         if level is not None and level not in SEARCH_LEVELS:
             raise ValueError(f"level must be one of {', '.join(SEARCH_LEVELS)}, not {level!r}")
         self.level = level
@@ -160,6 +192,12 @@ class ISMCTSBot(Bot):
         if slip is not None and not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1 (not either), not {slip}")
         self.slip = slip
+        if leaf is not None and leaf < 1:
+            raise ValueError(f"leaf must be 1 or more, not {leaf}")
+        if leaf is not None and rollout != "heuristic":
+            raise ValueError("leaf rollouts play the game's advice: they need rollout=heuristic")
+        self.leaf = leaf
+        self.rollouts = rollouts
 
     def choose(
         self, observation: Observation, legal: Sequence[Move], rng: random.Random, budget: Budget | None = None
@@ -195,9 +233,10 @@ class ISMCTSBot(Bot):
         return Budget(level_iterations(self.level, game_id), self.budget.seconds)
 
     def describe(self) -> str:
+        rollouts = f"{self.rollout} rollouts" + (f", {self.leaf} a leaf" if self.leaf else "")
         if self.level is not None:
-            return f"{self.name} (IS-MCTS, {self.level} budget, {self.rollout} rollouts)"
-        return f"{self.name} (IS-MCTS {self.budget}, {self.rollout} rollouts)"
+            return f"{self.name} (IS-MCTS, {self.level} budget, {rollouts})"
+        return f"{self.name} (IS-MCTS {self.budget}, {rollouts})"
 
     def _policy(self, game_id: str) -> tuple[RolloutPolicy, int | None, Evaluation | None]:
         """The rollout policy, how many moves a rollout plays (None: to the round's end),
@@ -237,6 +276,7 @@ class ISMCTSBot(Bot):
         else:
             sample = game.sampler(observation)
         spread = _Spread()
+        plugin = self._plugin(game.id) if self.leaf else None
         children = {move: Node(move, seat) for move in legal}
         running = list(legal)
         out: list[Move] = []  # dropped moves, the latest first
@@ -244,8 +284,8 @@ class ISMCTSBot(Bot):
         start = time.perf_counter()
         for round_number in range(rounds):
             quota = None
-            if budget.iterations is not None:
-                quota = max(1, budget.iterations // (rounds * len(running)))
+            if budget.iterations is not None:  # batched, iterations count rollouts: self.leaf a simulation
+                quota = max(1, budget.iterations // ((self.leaf or 1) * rounds * len(running)))
             deadline = None
             if budget.seconds is not None:
                 deadline = start + budget.seconds * (round_number + 1) / rounds
@@ -254,9 +294,13 @@ class ISMCTSBot(Bot):
                     deadline is None or samples == 0 or time.perf_counter() < deadline):
                 world = sample(rng)
                 seed = rng.getrandbits(64)
-                for move in running:
-                    self._simulate(world.copy(), children[move], random.Random(seed),
-                                   policy, depth, evaluate, guided, spread, seat)
+                if plugin is not None:
+                    self._simulate_batch(world, [children[move] for move in running], seed, policy, depth, plugin,
+                                         spread, seat)
+                else:
+                    for move in running:
+                        self._simulate(world.copy(), children[move], random.Random(seed),
+                                       policy, depth, evaluate, guided, spread, seat)
                 samples += 1
             running.sort(key=lambda m: -children[m].mean)
             if round_number + 1 < rounds:
@@ -265,10 +309,50 @@ class ISMCTSBot(Bot):
                 running = running[:keep]
         return children, running + out
 
+    def _plugin(self, game_id: str) -> LeafRollouts:
+        """The batched search's rollout plug-in for ``game_id``."""
+        if self.rollouts is not None:
+            return self.rollouts
+        from parlour.batch.rollout import leaf_rollouts  # no numba here: it imports the compiled plug-in only
+
+        plugin: LeafRollouts = leaf_rollouts(game_id, advice(game_id))
+        return plugin
+
+    def _simulate_batch(self, world: State, nodes: Sequence[Node], seed: int, policy: RolloutPolicy,
+                        depth: int | None, plugin: LeafRollouts, spread: _Spread, seat: int) -> None:
+        """One simulation of each root move of ``nodes`` in the sampled ``world``: their trees
+        walked in turn, their leaves rolled out together (``self.leaf`` times each), the backups
+        in turn."""
+        leaves = []
+        paths = []
+        for node in nodes:
+            state = world.copy()
+            paths.append(self._descend(state, node, random.Random(seed), policy, True, spread.scale))
+            leaves.append(state)
+        assert self.leaf is not None
+        for path, scores in zip(paths, plugin.run(leaves, seat, seed, self.leaf, depth)):
+            self._backup(path, round_rewards(scores), spread, seat)
+
     def _simulate(self, state: State, node: Node, rng: random.Random, policy: RolloutPolicy,
                   depth: int | None, evaluate: Evaluation | None, guided: bool, spread: _Spread,
                   seat: int) -> None:
         """One simulation: the root move ``node`` in the sampled ``state``, its tree, a rollout, the backup."""
+        path = self._descend(state, node, rng, policy, guided, spread.scale)
+        left = depth if depth is not None else -1
+        current_player, apply = state.current_player, state.apply
+        while left != 0 and current_player() is not None:
+            apply(policy(state, rng))
+            left -= 1
+        if evaluate is not None and state.current_player() is not None:
+            rewards = round_rewards(evaluate(state))
+        else:
+            rewards = round_rewards(state.scores)
+        self._backup(path, rewards, spread, seat)
+
+    def _descend(self, state: State, node: Node, rng: random.Random, policy: RolloutPolicy, guided: bool,
+                 scale: float) -> list[Node]:
+        """The root move ``node`` in the sampled ``state``, then down its tree by PUCT to one
+        new node (or the round's end): the nodes passed through, ``state`` left at the leaf."""
         assert node.move is not None
         state.apply(node.move)
         path = [node]
@@ -282,7 +366,7 @@ class ISMCTSBot(Bot):
             if len(moves) == 1:
                 chosen = moves[0]
             else:
-                chosen = self._select(children, moves, policy(state, rng) if guided else None, c, spread.scale)
+                chosen = self._select(children, moves, policy(state, rng) if guided else None, c, scale)
             child = children.get(chosen)
             state.apply(chosen)
             if child is None:
@@ -291,15 +375,11 @@ class ISMCTSBot(Bot):
                 break
             path.append(child)
             node = child
-        left = depth if depth is not None else -1
-        current_player, apply = state.current_player, state.apply
-        while left != 0 and current_player() is not None:
-            apply(policy(state, rng))
-            left -= 1
-        if evaluate is not None and state.current_player() is not None:
-            rewards = round_rewards(evaluate(state))
-        else:
-            rewards = round_rewards(state.scores)
+        return path
+
+    @staticmethod
+    def _backup(path: Sequence[Node], rewards: Sequence[float], spread: _Spread, seat: int) -> None:
+        """Each node of ``path`` takes its mover's reward; the spread takes ``seat``'s."""
         for visited in path:
             reward = rewards[visited.player]  # type: ignore[index]
             visited.visits += 1

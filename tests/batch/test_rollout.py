@@ -1,0 +1,161 @@
+"""The search's rollouts in the batched engine (issue 36): a loaded position is the rules
+engine's; the compiled advice plays and judges as the Python advice does, to the last bit; the
+compiled leaf plug-in gives the Python plug-in's numbers; and a batched search decides the same
+with either plug-in, and the same again for the same seed."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from parlour import games
+from parlour.batch import rollout
+from parlour.bots.heuristic import advice
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.game import State
+
+GAME = games.get("minus-twenty")
+ADVICE = advice("minus-twenty")
+
+
+def positions(count: int, seed: int) -> list[State]:
+    """Positions in a round in play: ``count`` seeded matches played at random for a random number
+    of moves (rounds 1 to 3), each followed by a world the search would sample from it."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    for number in range(count):
+        state = GAME.new_match(seed=seed * 1000 + number)
+        for _ in range(rng.randrange(0, 220)):
+            if state.is_round_over():
+                if state.is_match_over():
+                    break
+                state.next_round()
+            state.apply(rng.choice(state.legal_moves()))
+        if state.is_round_over():
+            continue
+        found.append(state)
+        seat = state.current_player()
+        assert seat is not None
+        found.append(GAME.sampler(state.observation(seat))(rng))
+    return found
+
+
+def test_redeal_moves_only_what_the_seat_cannot_see() -> None:
+    """A re-deal keeps every card the seat can see where it is (so its observation is the same)
+    and deals the hidden cards among the hidden places."""
+    for state in positions(20, 1):
+        for seat in (0, 1):
+            dealt = state.copy()
+            rollout.redeal(dealt, seat, next(rollout.redeal_stream(7, 0, seat)))
+            assert dealt.observation(seat) == state.observation(seat)
+            places = rollout.hidden_places(state, seat)
+            before = Counter(state.stock[i] if h < 0 else state.hands[h][i] for h, i in places)
+            after = Counter(dealt.stock[i] if h < 0 else dealt.hands[h][i] for h, i in places)
+            assert before == after
+    assert state.legal_moves() == state.copy().legal_moves()
+
+
+def test_the_same_seed_gives_the_same_decisions() -> None:
+    """A batched search (whichever plug-in is installed) decides the same for the same seed."""
+    for state in positions(3, 2)[:4]:
+        seat = state.current_player()
+        assert seat is not None
+        runs = [ISMCTSBot(iterations=60, rollout="heuristic", leaf=3).analyse(
+            state.observation(seat), state.legal_moves(), random.Random(11)) for _ in range(2)]
+        assert runs[0] == runs[1]
+
+
+# -- the compiled engine ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def compiled() -> object:
+    pytest.importorskip("numba")
+    from parlour.batch import minus_twenty
+
+    return minus_twenty
+
+
+def test_a_loaded_position_plays_as_the_rules_engine(compiled: object) -> None:
+    """Positions of 40 seeded matches (and a world sampled from each) loaded into a slot: the same
+    legal actions and observations (both seats) as the rules engine at every step of the round
+    played on at random, and the same round scores."""
+    np = pytest.importorskip("numpy")
+    from parlour.envs.spaces import space
+
+    the_space = space("minus-twenty")
+    batch = compiled.MinusTwentyBatch(3, 0)  # type: ignore[attr-defined]
+    rng = random.Random(5)
+    steps = loaded = 0
+    for k, state in enumerate(positions(40, 3)):
+        state = state.copy()
+        i = k % 3
+        batch.load(i, state)
+        loaded += 1
+        while True:
+            assert np.array_equal(batch.legal_mask()[i], the_space.mask(state.legal_moves()).astype(bool))
+            for seat in (0, 1):
+                assert np.array_equal(batch.observe(seat)[i], the_space.encode_state(state, seat))
+            move = rng.choice(state.legal_moves())
+            actions = np.full(3, -1)
+            actions[i] = the_space.actions.index(move)
+            batch.step(actions)
+            state.apply(move)
+            steps += 1
+            if state.is_round_over():
+                assert batch._t.scores[i, state.round_index].tolist() == state.scores
+                break
+    assert loaded >= 50 and steps > 1000
+
+
+def test_the_compiled_advice_plays_and_judges_as_the_advice(compiled: object) -> None:
+    """From 100 loaded positions, the compiled rollout (0, 1 and 12 moves, and to the round's end)
+    ends on the very numbers of the advice's rollout on the rules engine, then ``evaluate`` (or
+    the round's scores)."""
+    np = pytest.importorskip("numpy")
+    batch = compiled.MinusTwentyBatch(1, 0)  # type: ignore[attr-defined]
+    quiet = random.Random(0)
+    compared = 0
+    for state in positions(60, 4):
+        for depth in (0, 1, 12, -1):
+            batch.load(0, state)
+            out = np.zeros((1, 2))
+            compiled._rollouts(batch._t, np.array([0]), depth, out)  # type: ignore[attr-defined]
+            played = state.copy()
+            left = depth
+            while left != 0 and played.current_player() is not None:
+                played.apply(ADVICE.rollout(played, quiet))
+                left -= 1
+            expected = ADVICE.evaluate(played) if played.current_player() is not None else played.scores  # type: ignore[misc]
+            assert out[0].tolist() == [float(x) for x in expected]
+            compared += 1
+    assert compared >= 300
+
+
+def test_the_compiled_plugin_gives_the_python_plugins_numbers(compiled: object) -> None:
+    """Leaf rollouts with fresh deals of the hidden cards: the compiled plug-in's averages are the
+    Python plug-in's, bit for bit (both seats searching, 12 moves and to the round's end)."""
+    python = rollout.leaf_rollouts("minus-twenty", ADVICE, compiled=False)
+    fast = rollout.leaf_rollouts("minus-twenty", ADVICE, compiled=True)
+    assert not python.compiled and fast.compiled
+    leaves = positions(60, 6)
+    over = leaves[0].copy()
+    while over.current_player() is not None:
+        over.apply(over.legal_moves()[0])
+    leaves.append(over)
+    for seat, depth in ((0, 12), (1, None)):
+        assert fast.run(leaves, seat, 2026 + seat, 3, depth) == python.run(leaves, seat, 2026 + seat, 3, depth)
+
+
+def test_a_batched_search_decides_the_same_with_or_without_numba(compiled: object) -> None:
+    """The same search with the compiled plug-in and with the Python one: the same estimates of
+    every move, so the same decisions (the lab stores the same results either way)."""
+    python = rollout.leaf_rollouts("minus-twenty", ADVICE, compiled=False)
+    fast = rollout.leaf_rollouts("minus-twenty", ADVICE, compiled=True)
+    for state in positions(3, 7):
+        seat = state.current_player()
+        assert seat is not None
+        found = [ISMCTSBot(iterations=60, rollout="heuristic", leaf=3, rollouts=plugin).analyse(
+            state.observation(seat), state.legal_moves(), random.Random(3)) for plugin in (python, fast)]
+        assert found[0] == found[1]
