@@ -5,16 +5,21 @@ with either plug-in, and the same again for the same seed."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from parlour import games
+from parlour import batch, games
 from parlour.batch import rollout
 from parlour.bots.heuristic import advice
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.game import State
+from parlour.store import Store
 
 GAME = games.get("minus-twenty")
 ADVICE = advice("minus-twenty")
@@ -159,3 +164,30 @@ def test_a_batched_search_decides_the_same_with_or_without_numba(compiled: objec
         found = [ISMCTSBot(iterations=60, rollout="heuristic", leaf=3, rollouts=plugin).analyse(
             state.observation(seat), state.legal_moves(), random.Random(3)) for plugin in (python, fast)]
         assert found[0] == found[1]
+
+
+LAB_RUN = """
+import sys
+from parlour.lab import plan, runner
+from parlour.store import Store
+spec = plan.make_spec(game="minus-twenty", players=["ismcts:iterations=48,rollout=heuristic,leaf=4", "heuristic"],
+                      deals=2, seed=3, rounds_only=True)
+store = Store(sys.argv[1])
+runner.run([spec], store, jobs=1)
+store.close()
+"""
+
+
+def test_the_lab_stores_the_same_matches_of_a_batched_search_with_and_without_the_compiled_engines(
+        tmp_path: Path) -> None:
+    """A study of the batched search, run once on the compiled plug-in and once with the engines
+    turned off (as where numba is not installed): the very same stored matches, move for move."""
+    dumps = []
+    for setting in ("on", "off"):
+        db = tmp_path / f"{setting}.sqlite"
+        env = {**os.environ, batch.OFF: setting}
+        done = subprocess.run([sys.executable, "-c", LAB_RUN, str(db)], env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        dumps.append(Store(db).dump())
+    assert dumps[0] == dumps[1] and dumps[0]
