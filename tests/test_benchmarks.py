@@ -95,3 +95,12 @@ def test_batch_prints_decisions_per_second_beside_the_yardstick() -> None:
     assert re.search(r"^twenty\s+[\d.]+ M decisions/s\s+[\d.]+x the yardstick\s+first call\s+[\d.]+ s$", out, re.M), out
     assert re.search(r"^  step 1024\s+[\d.]+ M decisions/s$", out, re.M), out
     assert re.search(r"^  vector env 1024\s+[\d.]+ M learner steps/s$", out, re.M), out
+
+
+def test_search_prints_hard_beside_the_batched_search() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "search.py"), "--batched", "--positions", "1",
+               "--batched-spec", "ismcts:iterations=64,rollout=heuristic,leaf=4", "minus-twenty"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    number = r"\s+[\d.]+"
+    assert re.search(rf"^minus-twenty\s+today\s+python{number * 4}\s*$", out, re.M), out
+    assert re.search(rf"^minus-twenty\s+batched\s+(compiled|python){number * 4}\s+[\d.]+x$", out, re.M), out
