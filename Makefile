@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine (Python 3.11, git, make):
-#   make serve  - create .venv, install parlour, start the web server (open the printed address)
+#   make serve  - create .venv, install parlour (with its compiled engines), start the web server
 #   make test   - create .venv, install parlour with dev tools and the learning baselines (the CPU
 #                 build of torch, Stable-Baselines3, sb3-contrib) and the test set-up (Debian's chromium
 #                 and PostgreSQL, with apt when missing), run ruff, mypy and the whole test suite
@@ -14,11 +14,13 @@ DB ?= sqlite:///parlour.db
 
 .PHONY: serve play test quicktest test-setup lint typecheck pytest bench clean
 
-# What serving and playing need: parlour alone.
+# What serving and playing need: parlour and its compiled engines (numba: the hard search's rollouts
+# in Minus Twenty), compiled once here so that no player's first move waits for them.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[fast]'
+	$(BIN)/python -c "from parlour.batch.rollout import warm; warm()"
 	touch $(STAMP)
 
 # What the checks need besides: the dev tools and the learning baselines (torch==2.13.0 is the CPU

@@ -17,12 +17,13 @@ registry gives ``hard``: a faster search may search more in the same time.
 
     python benchmarks/search.py --batched [--positions 5] [--batched-spec SPEC] [GAME ...]
 
-prints, for today's ``hard`` (one Python rollout a simulation) and the batched search (each
-sample's leaves rolled out together, ``leaf`` times each: compiled where numba and the game's
-plug-in are installed), the simulations (trips through the tree) and rollouts a CPU-second and
-the CPU seconds of a decision (median and worst over round starts and mid-round positions), and
-the ratio of the CPU seconds.  The compiled functions are compiled (or loaded from numba's
-cache) before anything is timed.
+prints, for ``hard`` unbatched (one Python rollout a simulation, with the iterations it had before
+the game's rollouts were batched), ``hard`` as the game's registry entry has it (batched where
+``GameEntry.leaf`` says: each sample's leaves rolled out together, ``leaf`` times each, compiled
+where numba and the game's plug-in are installed) and ``SPEC`` if given, the simulations (trips
+through the tree) and rollouts a CPU-second, the CPU seconds of a decision (median and worst
+over round starts and mid-round positions), and the ratio of the CPU seconds.  The compiled
+functions are compiled (or loaded from numba's cache) before anything is timed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from side_by_side import against_path, alternate
 
 from parlour import games
 from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.levels import level_iterations
 from parlour.game import State
 
 
@@ -94,10 +96,15 @@ def hard_seconds(game_id: str, positions: int,
     return statistics.median(times), max(times)
 
 
-TODAYS_HARD = "ismcts:level=hard,rollout=heuristic"
-"""``hard`` before the batched rollouts: one rollout, in Python, a simulation."""
-BATCHED_HARD = "ismcts:level=hard,rollout=heuristic,leaf=8"
-"""The batched search compared with it (``--batched-spec``)."""
+UNBATCHED_HARD_ITERATIONS = {"minus-twenty": 1850}
+"""``hard``'s iterations in a game before its registry entry batched its rollouts (``GameEntry.leaf``;
+one Python rollout a simulation): what the batched ``hard`` is measured against."""
+
+
+def unbatched_hard(game_id: str) -> str:
+    """``hard`` with one rollout a simulation: as before the game's rollouts were batched."""
+    iterations = UNBATCHED_HARD_ITERATIONS.get(game_id, level_iterations("hard", game_id))
+    return f"ismcts:iterations={iterations},rollout=heuristic,leaf=0"
 
 
 def decision_costs(game_id: str, spec: str, positions: int) -> tuple[float, float, float, float]:
@@ -119,30 +126,42 @@ def decision_costs(game_id: str, spec: str, positions: int) -> tuple[float, floa
         times.append(time.process_time() - start)
         visits = sum(e.visits for e in estimates)
         simulations += visits
-        rollouts += visits * (bot.leaf or 1)
+        rollouts += visits * (bot.leaf_for(game_id) or 1)
     spent = sum(times)
     return simulations / spent, rollouts / spent, statistics.median(times), max(times)
 
 
-def batched_side_by_side(game_ids: list[str], positions: int, batched: str) -> None:
-    """Print :func:`decision_costs` of today's ``hard`` and of the batched search, and the ratio."""
+def batched_side_by_side(game_ids: list[str], positions: int, batched: str | None) -> None:
+    """Print :func:`decision_costs` of ``hard`` unbatched (:func:`unbatched_hard`), of ``hard``
+    as the game's entry has it, and of ``batched`` if given, with each one's speed-up."""
     from parlour import batch, bots
 
-    print(f"today's hard: {TODAYS_HARD}\nbatched:      {batched}  (numba: {'yes' if batch.available() else 'no'})")
-    print(f"{'game':<14} {'search':<8} {'plug-in':<9} {'sims/s':>8} {'rollouts/s':>11} {'median s':>9} "
+    print("unbatched: ismcts:iterations=N,rollout=heuristic,leaf=0  (N: hard's before the game's rollouts were "
+          "batched)\nhard:      ismcts:level=hard,"
+          "rollout=heuristic  (batched where GameEntry.leaf says)\n" + (f"batched:   {batched}\n" if batched else "")
+          + f"numba: {'yes' if batch.available() else 'no'}")
+    print(f"{'game':<14} {'search':<10} {'plug-in':<9} {'sims/s':>8} {'rollouts/s':>11} {'median s':>9} "
           f"{'worst s':>8} {'speed-up':>9}   (CPU, one core)")
     for game_id in game_ids:
-        bot = bots.make(batched)
-        assert isinstance(bot, ISMCTSBot)
-        plugin = bot._plugin(game_id)
-        warm = games.get(game_id).new_match(seed=0)  # compile (or load the cache) before timing
-        plugin.run([warm], 0, 0, 1, 1)
-        old = decision_costs(game_id, TODAYS_HARD, positions)
-        new = decision_costs(game_id, batched, positions)
-        for name, kind, (sims, rollouts, median, worst) in (
-                ("today", "python", old), ("batched", "compiled" if plugin.compiled else "python", new)):
-            speed = f"{old[2] / median:>8.1f}x" if name == "batched" else ""
-            print(f"{game_id:<14} {name:<8} {kind:<9} {sims:>8.0f} {rollouts:>11.0f} {median:>9.3f} {worst:>8.3f} "
+        specs = [("unbatched", unbatched_hard(game_id)), ("hard", "ismcts:level=hard,rollout=heuristic")]
+        specs += [("batched", batched)] if batched else []
+        old = None
+        for name, spec in specs:
+            bot = bots.make(spec)
+            assert isinstance(bot, ISMCTSBot)
+            kind = "python"
+            if bot.leaf_for(game_id):
+                try:
+                    plugin = bot._plugin(game_id)
+                except ValueError as refused:
+                    print(f"{game_id:<14} {name:<10} {refused}", flush=True)
+                    continue
+                kind = "compiled" if plugin.compiled else "python"
+                plugin.run([games.get(game_id).new_match(seed=0)], 0, 0, 1, 1)  # compile (or load) before timing
+            sims, rollouts, median, worst = cost = decision_costs(game_id, spec, positions)
+            old = old or cost
+            speed = f"{old[2] / median:>8.1f}x" if name != "unbatched" else ""
+            print(f"{game_id:<14} {name:<10} {kind:<9} {sims:>8.0f} {rollouts:>11.0f} {median:>9.3f} {worst:>8.3f} "
                   f"{speed:>9}", flush=True)
 
 
@@ -163,7 +182,8 @@ def main() -> None:
                         help="with --against: also the CPU seconds of a hard decision in each version (its own budget)")
     parser.add_argument("--batched", action="store_true",
                         help="hard with and without the batched rollouts, side by side (see above)")
-    parser.add_argument("--batched-spec", default=BATCHED_HARD, help="the batched search to compare with --batched")
+    parser.add_argument("--batched-spec", help="with --batched: another search to compare too (e.g. "
+                        "ismcts:iterations=3200,rollout=heuristic,leaf=32)")
     args = parser.parse_args()
     if args.batched:
         batched_side_by_side(args.games, args.positions, args.batched_spec)

@@ -159,13 +159,24 @@ def table(header: Sequence[str], left: int, rows: Iterable[Sequence[object]]) ->
             *(f"| {' | '.join(map(str, row))} |" for row in rows)]
 
 
-def budget_text(game_id: str, iterations: int) -> str:
+def hard_budget(game_id: str) -> tuple[int, int]:
+    """``hard``'s budget in ``game_id``: its iterations, and how many times it rolls out a leaf
+    (0: one rollout a simulation; else the iterations count rollouts: ``GameEntry.leaf``)."""
+    return level_iterations("hard", game_id), games.entry(game_id).leaf
+
+
+def budget_words(iterations: int, leaf: int) -> str:
+    """``hard``'s budget in words."""
+    return f"{iterations} rollouts a move, {leaf} a leaf" if leaf else f"{iterations} iterations a move"
+
+
+def budget_text(game_id: str, iterations: int, leaf: int = 0) -> str:
     """What hard searched in a measured section, and whether that is still hard's budget."""
-    now = level_iterations("hard", game_id)
-    if iterations == now:
-        return f"`hard` searched {iterations} iterations a move."
-    return (f"`hard` searched {iterations} iterations a move: measured before hard's budget became {now} "
-            "(a faster search, the same time a move); not yet measured again.")
+    now = hard_budget(game_id)
+    if (iterations, leaf) == now:
+        return f"`hard` searched {budget_words(iterations, leaf)}."
+    return (f"`hard` searched {budget_words(iterations, leaf)}: measured before hard's budget became "
+            f"{budget_words(*now)} (a faster search, at least as strong); not yet measured again.")
 
 
 def render(results: dict[str, Any]) -> str:
@@ -196,7 +207,8 @@ def render(results: dict[str, Any]) -> str:
                 when = f"{item['seconds']:.0f} s, {item['date']}"
             lines += [f"### {name}", "", f"Goal: {item['goal']} — **{'met' if item['met'] else 'not met'}**.", "",
                       f"`{item['command']}` ({when})", "",
-                      *([budget_text(game_id, item["hard_iterations"]), ""] if item.get("hard_iterations") else []),
+                      *([budget_text(game_id, item["hard_iterations"], item.get("hard_leaf", 0)), ""]
+                        if item.get("hard_iterations") else []),
                       *([f"{item['note']}", ""] if item.get("note") else []),
                       *table(["player", item["unit"], "W", "D", "L", "win rate", "95% CI", "score diff ± 95%"], 1, (
                           [p["player"], p["matches"], p["wins"], p["draws"], p["losses"], f"{p['win_rate']:.1%}",
@@ -322,9 +334,9 @@ def main() -> None:
                        "--jobs", str(args.jobs), "--seed", str(args.seed)] + (["--rounds-only"] if rounds_only else [])
             print("running:", shlex.join(command), file=sys.stderr, flush=True)
             # Hard's budget is part of the experiment: matches stored with another budget are another bot's.
-            budget = level_iterations("hard", game_id) if hard else None
+            budget, leaf = hard_budget(game_id) if hard else (None, 0)
             label = (f"strength {game_id}: {name}, {deals} deals" + (" (rounds)" if rounds_only else "")
-                     + (f", hard {budget} iterations" if budget else ""))
+                     + (f", hard {budget} iterations" if budget else "") + (f", {leaf} a leaf" if leaf else ""))
             spec = plan.make_spec(game=game_id, players=players, deals=deals, seed=args.seed,
                                   rounds_only=rounds_only, name=label)
             store = Store(args.db)
@@ -352,7 +364,7 @@ def main() -> None:
                 "goal": goal, "met": ok, "command": shlex.join(command), "seconds": seconds,
                 "date": time.strftime("%Y-%m-%d"), "unit": "rounds" if rounds_only else "matches",
                 "stats": [asdict(p) for p in stats], "start": advice(game_id).start, "rounds": rounds,
-                **({"hard_iterations": budget} if budget else {}),
+                **({"hard_iterations": budget} if budget else {}), **({"hard_leaf": leaf} if leaf else {}),
             }
             if done < deals:
                 results_doc[game_id][name].update(seconds=None, partial=f"{done} of {deals} deals finished")

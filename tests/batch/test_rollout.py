@@ -18,6 +18,7 @@ from parlour import batch, games
 from parlour.batch import rollout
 from parlour.bots.heuristic import advice
 from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.levels import level_iterations
 from parlour.game import State
 from parlour.store import Store
 
@@ -191,3 +192,55 @@ def test_the_lab_stores_the_same_matches_of_a_batched_search_with_and_without_th
         assert done.returncode == 0, done.stderr
         dumps.append(Store(db).dump())
     assert dumps[0] == dumps[1] and dumps[0]
+
+
+# -- the levels ---------------------------------------------------------------------------------
+
+def test_the_levels_search_in_batches_where_the_games_entry_says() -> None:
+    """``hard`` and ``expert`` roll out Minus Twenty's leaves in batches (its entry's ``leaf``), the
+    other games one rollout a simulation; a spec's own ``leaf`` (0: unbatched) overrides the game's,
+    and random rollouts are never batched."""
+    leaf = games.entry("minus-twenty").leaf
+    assert leaf > 1
+    for level in ("hard", "expert"):
+        bot = ISMCTSBot(level=level, rollout="heuristic")
+        assert bot.leaf_for("minus-twenty") == leaf
+        assert [bot.leaf_for(g) for g in games.ids() if not games.entry(g).leaf] == [None, None, None]
+    assert ISMCTSBot(level="hard", rollout="heuristic", leaf=0).leaf_for("minus-twenty") is None
+    assert ISMCTSBot(level="hard", rollout="heuristic", leaf=4).leaf_for("twenty") == 4
+    assert ISMCTSBot(level="hard").leaf_for("minus-twenty") is None  # random rollouts
+    assert ISMCTSBot(iterations=100, rollout="heuristic").leaf_for("minus-twenty") is None
+    with pytest.raises(ValueError, match="leaf must be 0"):
+        ISMCTSBot(leaf=-1)
+
+
+def test_hard_decides_the_same_with_or_without_numba(compiled: object) -> None:
+    """``hard`` at its full budget in Minus Twenty, once on the compiled plug-in and once on the
+    Python one: the same estimates (so a person meets the same hard with or without numba)."""
+    state = positions(1, 9)[0]
+    seat = state.current_player()
+    assert seat is not None
+    found = [ISMCTSBot(level="hard", rollout="heuristic", rollouts=rollout.leaf_rollouts(
+        "minus-twenty", ADVICE, compiled=flag)).analyse(state.observation(seat), state.legal_moves(),
+                                                        random.Random(5)) for flag in (False, True)]
+    assert found[0] == found[1]
+    rollouts = sum(e.visits for e in found[0]) * games.entry("minus-twenty").leaf
+    assert level_iterations("hard", "minus-twenty") * 0.8 <= rollouts <= level_iterations("hard", "minus-twenty")
+
+
+WARM = "from parlour.batch.rollout import warm; print(','.join(warm()))"
+
+
+def test_warm_compiles_the_plugins_the_levels_use() -> None:
+    """The set-up and each bot worker warm the compiled plug-ins of the games whose levels batch
+    (none where numba is missing or turned off)."""
+    expected = {"on": ",".join(g for g in games.ids() if games.entry(g).leaf and g in rollout.COMPILED),
+                "off": ""}
+    if not batch.available():
+        expected["on"] = ""
+    for setting, names in expected.items():
+        done = subprocess.run([sys.executable, "-c", WARM], env={**os.environ, batch.OFF: setting},
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == names
+    assert expected["on"] or not batch.available()

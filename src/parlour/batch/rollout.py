@@ -35,7 +35,7 @@ from parlour.bots.heuristic import Advice
 from parlour.game import State
 from parlour.games._base import StockPile
 
-__all__ = ["COMPILED", "PythonLeafRollouts", "hidden_places", "leaf_rollouts", "redeal_stream"]
+__all__ = ["COMPILED", "PythonLeafRollouts", "hidden_places", "leaf_rollouts", "redeal_stream", "warm"]
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -196,3 +196,19 @@ def _make(game_id: str, advice: Advice, compiled: bool | None) -> Any:
         raise ImportError("compiled rollouts need numba: pip install 'parlour[fast]'")
     module, name = COMPILED[game_id]
     return getattr(importlib.import_module(module), name)(advice)
+
+
+def warm() -> list[str]:
+    """Compile (or load from numba's cache) the compiled plug-ins of the games whose search levels
+    roll out in batches (``GameEntry.leaf``), so that no player's first move waits for numba: the
+    set-up calls it once, and a bot worker at its start.  Returns those games' ids (none without
+    numba)."""
+    from parlour import games
+    from parlour.bots.heuristic import advice
+
+    warmed = []
+    for game_id in games.ids():
+        if games.entry(game_id).leaf and game_id in COMPILED and batch.available():
+            leaf_rollouts(game_id, advice(game_id)).run([games.get(game_id).new_match(seed=0)], 0, 0, 1, 1)
+            warmed.append(game_id)
+    return warmed

@@ -35,7 +35,9 @@ dealt afresh, and gives back each leaf's average: a far less noisy value, so the
 fewer trips through its Python tree.  Its budget counts rollouts: ``iterations=1850,leaf=8``
 walks the tree 231 times, each leaf rolled out 8 times.  Where numba is installed and the game has a compiled
 plug-in, the rollouts are compiled; elsewhere the plug-in plays the very same rollouts on the
-rules engine, so the decisions are the same either way.
+rules engine, so the decisions are the same either way.  The levels search so in a game
+whose registry entry says so (``GameEntry.leaf``: Minus Twenty, where the compiled rollouts make
+``hard`` about ten times faster at the same strength; ``docs/strength-batched.md``).
 
 Where the game takes part (``GameEntry.inference``), the samples do not guess
 the others' hidden cards uniformly: :mod:`parlour.bots.infer` draws them by how
@@ -166,8 +168,10 @@ class ISMCTSBot(Bot):
         (default :data:`parlour.bots.infer.SLIP`); ``leaf``: search in batches, each leaf
         rolled out this many times on fresh deals of the hidden cards (with heuristic
         rollouts; see the module's notes; ``iterations`` then count rollouts, so a
-        simulation spends ``leaf`` of them); ``rollouts``: the plug-in that rolls them out
-        (default: :func:`parlour.batch.rollout.leaf_rollouts`, compiled where it can be)."""
+        simulation spends ``leaf`` of them; 0: one rollout a simulation; default: at a search
+        ``level``, the game's own, ``GameEntry.leaf``, where its batched rollouts pay);
+        ``rollouts``: the plug-in that rolls them out (default:
+        :func:`parlour.batch.rollout.leaf_rollouts`, compiled where it can be)."""
         if level is not None and level not in SEARCH_LEVELS:
             raise ValueError(f"level must be one of {', '.join(SEARCH_LEVELS)}, not {level!r}")
         self.level = level
@@ -192,9 +196,9 @@ class ISMCTSBot(Bot):
         if slip is not None and not 0.0 < slip < 1.0:
             raise ValueError(f"slip must be between 0 and 1 (not either), not {slip}")
         self.slip = slip
-        if leaf is not None and leaf < 1:
-            raise ValueError(f"leaf must be 1 or more, not {leaf}")
-        if leaf is not None and rollout != "heuristic":
+        if leaf is not None and leaf < 0:
+            raise ValueError(f"leaf must be 0 (no batches) or more, not {leaf}")
+        if leaf and rollout != "heuristic":
             raise ValueError("leaf rollouts play the game's advice: they need rollout=heuristic")
         self.leaf = leaf
         self.rollouts = rollouts
@@ -231,6 +235,14 @@ class ISMCTSBot(Bot):
         if self.level is None:
             return self.budget
         return Budget(level_iterations(self.level, game_id), self.budget.seconds)
+
+    def leaf_for(self, game_id: str) -> int | None:
+        """How many times a leaf is rolled out in ``game_id`` (None: one rollout a simulation,
+        unbatched): ``leaf`` if given, else, at a search level with heuristic rollouts, the
+        game's own (``GameEntry.leaf``), where its batched rollouts pay."""
+        if self.leaf is not None or self.level is None or self.rollout != "heuristic":
+            return self.leaf or None
+        return games.entry(game_id).leaf or None
 
     def describe(self) -> str:
         rollouts = f"{self.rollout} rollouts" + (f", {self.leaf} a leaf" if self.leaf else "")
@@ -276,7 +288,8 @@ class ISMCTSBot(Bot):
         else:
             sample = game.sampler(observation)
         spread = _Spread()
-        plugin = self._plugin(game.id) if self.leaf else None
+        leaf = self.leaf_for(game.id)
+        plugin = self._plugin(game.id) if leaf else None
         children = {move: Node(move, seat) for move in legal}
         running = list(legal)
         out: list[Move] = []  # dropped moves, the latest first
@@ -284,8 +297,8 @@ class ISMCTSBot(Bot):
         start = time.perf_counter()
         for round_number in range(rounds):
             quota = None
-            if budget.iterations is not None:  # batched, iterations count rollouts: self.leaf a simulation
-                quota = max(1, budget.iterations // ((self.leaf or 1) * rounds * len(running)))
+            if budget.iterations is not None:  # batched, iterations count rollouts: leaf a simulation
+                quota = max(1, budget.iterations // ((leaf or 1) * rounds * len(running)))
             deadline = None
             if budget.seconds is not None:
                 deadline = start + budget.seconds * (round_number + 1) / rounds
@@ -296,7 +309,7 @@ class ISMCTSBot(Bot):
                 seed = rng.getrandbits(64)
                 if plugin is not None:
                     self._simulate_batch(world, [children[move] for move in running], seed, policy, depth, plugin,
-                                         spread, seat)
+                                         spread, seat, leaf or 1)
                 else:
                     for move in running:
                         self._simulate(world.copy(), children[move], random.Random(seed),
@@ -319,9 +332,9 @@ class ISMCTSBot(Bot):
         return plugin
 
     def _simulate_batch(self, world: State, nodes: Sequence[Node], seed: int, policy: RolloutPolicy,
-                        depth: int | None, plugin: LeafRollouts, spread: _Spread, seat: int) -> None:
+                        depth: int | None, plugin: LeafRollouts, spread: _Spread, seat: int, leaf: int) -> None:
         """One simulation of each root move of ``nodes`` in the sampled ``world``: their trees
-        walked in turn, their leaves rolled out together (``self.leaf`` times each), the backups
+        walked in turn, their leaves rolled out together (``leaf`` times each), the backups
         in turn."""
         leaves = []
         paths = []
@@ -329,8 +342,7 @@ class ISMCTSBot(Bot):
             state = world.copy()
             paths.append(self._descend(state, node, random.Random(seed), policy, True, spread.scale))
             leaves.append(state)
-        assert self.leaf is not None
-        for path, scores in zip(paths, plugin.run(leaves, seat, seed, self.leaf, depth)):
+        for path, scores in zip(paths, plugin.run(leaves, seat, seed, leaf, depth)):
             self._backup(path, round_rewards(scores), spread, seat)
 
     def _simulate(self, state: State, node: Node, rng: random.Random, policy: RolloutPolicy,

@@ -12,6 +12,8 @@ no game, and a game's RL space is not imported by the terminal):
   (see :mod:`parlour.web.layouts`);
 - ``space``: the :class:`~parlour.envs.spaces.GameSpace` class for the RL adapters;
 - ``levels``: search iterations per search level (``hard``, ``expert``);
+- ``leaf``: where the levels search in batches, each leaf rolled out this many times
+  (:mod:`parlour.batch.rollout`; the levels' iterations then count rollouts);
 - ``reward_scale``: what the RL environments multiply points by (:mod:`parlour.envs.rewards`);
 - ``inference``: how hard the search reads the others' hands from their moves
   (:mod:`parlour.bots.infer`; 0: it guesses the hidden cards uniformly);
@@ -85,6 +87,13 @@ class GameEntry:
     """``module:attribute`` of the RL :class:`~parlour.envs.spaces.GameSpace` class."""
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Search iterations per search level: ``{"hard": 600, "expert": 2400}``."""
+    leaf: int = 0
+    """How many times the search levels roll out each leaf, in batches (``ismcts:leaf=…``: see
+    :mod:`parlour.bots.ismcts`), where the game's batched rollouts pay: its ``levels`` then count
+    rollouts, not simulations.  0: the levels search one rollout a simulation.  The game's states
+    must say which cards are hidden (``hidden_cards``); a compiled plug-in
+    (:data:`parlour.batch.rollout.COMPILED`) is what makes it pay, and without numba the same
+    rollouts are played in Python, to the same decisions."""
     reward_scale: float = 1.0
     """What the RL environments multiply points by when not told (:mod:`parlour.envs.rewards`):
     one that puts a typical match margin within about ±1; 1 (raw points) unless the game gives one."""

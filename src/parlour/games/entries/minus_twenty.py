@@ -10,7 +10,7 @@ ENTRY = GameEntry(
     terminal="parlour.terminal.minus_twenty", web="parlour.web.layouts.minus_twenty",
     tutorial="parlour.games.tutorials:minus_twenty.json",
     space="parlour.envs.spaces.minus_twenty:MinusTwentySpace",
-    levels=MappingProxyType({"hard": 1850, "expert": 7400}), reward_scale=0.01,
+    levels=MappingProxyType({"hard": 3200, "expert": 12800}), leaf=16, reward_scale=0.01,
     # The advice without medium's wavering (always the advised move): as fast as medium.
     sparring=SparringPlan("heuristic"),
 )
