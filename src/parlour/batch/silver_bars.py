@@ -930,7 +930,7 @@ if HAND > 7:
     raise RuntimeError("a hand of more than 7 cards outgrows the set twin's 32 slots")
 
 
-@_lean
+@_inlined
 def _set_insert(table: npt.NDArray[np.int64], mask: int, key: int) -> bool:
     """Put ``key`` into the open-addressed ``table`` of ``mask`` + 1 slots (−1: empty) unless it is
     there; whether it was put.  Mirrors CPython 3.11's ``set_add_entry`` (and ``set_insert_clean``,
@@ -955,7 +955,7 @@ def _set_insert(table: npt.NDArray[np.int64], mask: int, key: int) -> bool:
         i = (i * 5 + 1 + perturb) & mask
 
 
-@_lean
+@_inlined
 def _hand_in_set_order(t: Tables, g: int, seat: int, table: npt.NDArray[np.int64],
                        out: npt.NDArray[np.int64]) -> int:
     """The different cards of ``seat``'s hand into ``out`` (card positions), in the order the
@@ -993,7 +993,7 @@ def _hand_in_set_order(t: Tables, g: int, seat: int, table: npt.NDArray[np.int64
     return n
 
 
-@_lean
+@_inlined
 def _keep(kind: int, own: int, theirs: int) -> float:
     """What keeping a card of ``kind`` (not a silver bar) may be worth later, given ``own`` and
     ``theirs``, the two seats' ``feat``.  Mirrors ``heuristic.silver_bars.keeping``."""
@@ -1006,7 +1006,7 @@ def _keep(kind: int, own: int, theirs: int) -> float:
     return 1.5
 
 
-@_lean
+@_inlined
 def _locked_bars(t: Tables, g: int, seat: int) -> int:
     """The silver bars in ``seat``'s locked vaults.  Mirrors ``heuristic.silver_bars.locked_bars``."""
     total = 0
@@ -1136,7 +1136,7 @@ def _evaluate(t: Tables, g: int, out: npt.NDArray[np.float64]) -> None:
         out[seat] = total
 
 
-@_lean
+@_inlined
 def _apply_in_order(t: Tables, g: int, a: int) -> bool:
     """:func:`_apply`, the mover's hand kept in the rules engine's order (``SilverBarsState.apply``
     deletes the card played where it was and appends the card drawn; the order of the hand makes
