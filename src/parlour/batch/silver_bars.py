@@ -919,7 +919,8 @@ LOCKS = sb.LOCKS
 BAR, MINER, RUBBLE, SHOVEL, STRIKE = sb.BAR, sb.MINER, sb.RUBBLE, sb.SHOVEL, sb.STRIKE
 _CODE = np.array([int(c) for c in _CARDS], np.int64)
 """Each card position's card code (its hash in a Python set)."""
-_AT_CODE = np.full(int(max(_CODE)) + 1, -1, np.int64)
+_AT_CODE = np.full(64, -1, np.int64)
+"""Each card code's position (64 entries: a slot's key masked to 6 bits is always an index)."""
 for _p, _c in enumerate(_CODE):
     _AT_CODE[_c] = _p
 SET_SLOTS = 32
@@ -931,22 +932,23 @@ if HAND > 7:
 
 
 @_inlined
-def _set_insert(table: npt.NDArray[np.int64], mask: int, key: int) -> bool:
-    """Put ``key`` into the open-addressed ``table`` of ``mask`` + 1 slots (−1: empty) unless it is
-    there; whether it was put.  Mirrors CPython 3.11's ``set_add_entry`` (and ``set_insert_clean``,
-    the same walk without the equality test) for an int, whose hash is itself: the slot ``key &
-    mask`` and the nine after it (where they fit), then a jump by the perturbed recurrence."""
+def _set_insert(table: npt.NDArray[np.int64], taken: int, mask: int, key: int) -> int:
+    """Put ``key`` into the open-addressed ``table`` of ``mask`` + 1 slots (bit ``k`` of ``taken``:
+    slot ``k`` holds a key) unless it is there; the slots taken then.  Mirrors CPython 3.11's
+    ``set_add_entry`` (and ``set_insert_clean``, the same walk without the equality test) for an
+    int, whose hash is itself: the slot ``key & mask`` and the nine after it (where they fit),
+    then a jump by the perturbed recurrence."""
     perturb = key
     i = key & mask
     while True:
         probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
         e = i
         while True:
-            if table[e] < 0:
+            if not (taken >> e) & 1:
                 table[e] = key
-                return True
+                return taken | (1 << e)
             if table[e] == key:
-                return False
+                return taken
             if probes == 0:
                 break
             probes -= 1
@@ -962,34 +964,33 @@ def _hand_in_set_order(t: Tables, g: int, seat: int, table: npt.NDArray[np.int64
     rules engine's ``for card in {*self.hands[seat]}`` meets them (``SilverBarsState.legal_moves``);
     how many.  A card is an int whose hash is its code, so the order is that of CPython 3.11's
     set: eight slots, grown to four times the cards held once five are in (``set_table_resize``:
-    the old slots re-inserted in order), read slot by slot."""
+    the old slots re-inserted in order), read slot by slot.  (The slots are read without a
+    branch: a slot's key is written at the end of ``out`` and kept only if the slot is taken.)"""
     mask = 7
-    for k in range(SET_SLOTS):
-        table[k] = -1
+    taken = 0
     fill = 0
     for h in range(t.params[P_HAND]):
-        if not _set_insert(table, mask, _CODE[t.hands[g, seat, h]]):
+        now = _set_insert(table, taken, mask, _CODE[t.hands[g, seat, h]])
+        if now == taken:
             continue
+        taken = now
         fill += 1
         if fill * 5 >= mask * 3:
             held = 0
             for k in range(mask + 1):
-                if table[k] >= 0:
-                    out[held] = table[k]
-                    held += 1
+                out[held] = table[k]
+                held += (taken >> k) & 1
             size = 8
             while size <= 4 * fill:
                 size <<= 1
             mask = size - 1
-            for k in range(size):
-                table[k] = -1
+            taken = 0
             for k in range(held):
-                _set_insert(table, mask, out[k])
+                taken = _set_insert(table, taken, mask, out[k])
     n = 0
     for k in range(mask + 1):
-        if table[k] >= 0:
-            out[n] = _AT_CODE[table[k]]
-            n += 1
+        out[n] = _AT_CODE[table[k] & 63]
+        n += (taken >> k) & 1
     return n
 
 
