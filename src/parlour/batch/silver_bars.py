@@ -865,7 +865,7 @@ def _load_rows(t: Tables, slots: npt.NDArray[np.int64], rows: npt.NDArray[np.int
         _load(t, slots[k], rows[k])
 
 
-@_lean
+@_inlined
 def _load(t: Tables, g: int, row: npt.NDArray[np.int64]) -> None:
     """Set match ``g`` to a :func:`position_row`.  Mirrors ``SilverBarsState.copy`` (the fields
     the batch keeps: the discard pile counted, the draw pile in this round's deal)."""
@@ -1017,7 +1017,7 @@ def _locked_bars(t: Tables, g: int, seat: int) -> int:
     return total
 
 
-@_lean
+@_inlined
 def _advised(t: Tables, g: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64]) -> int:
     """The advised action in match ``g``.  Mirrors ``heuristic.silver_bars.rollout`` and
     ``best_move``: the legal moves in the rules engine's order (``SilverBarsState.legal_moves``:
@@ -1121,7 +1121,7 @@ def _advised(t: Tables, g: int, table: npt.NDArray[np.int64], cards: npt.NDArray
     return best
 
 
-@_lean
+@_inlined
 def _evaluate(t: Tables, g: int, out: npt.NDArray[np.float64]) -> None:
     """Each seat's expected shipment, into ``out``.  Mirrors ``heuristic.silver_bars.evaluate``
     (locked bars in full, an unlocked vault's bars in part, by its top card)."""
@@ -1161,7 +1161,7 @@ def _apply_in_order(t: Tables, g: int, a: int) -> bool:
     return ends
 
 
-@_lean
+@_inlined
 def _play_out(t: Tables, g: int, depth: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64],
               out: npt.NDArray[np.float64]) -> None:
     """Play match ``g`` on by the advice for ``depth`` actions (−1: to the round's end) and put
@@ -1187,7 +1187,7 @@ def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDAr
         _play_out(t, slots[k], depth, table, cards, out[k])
 
 
-@_lean
+@_inlined
 def _redeal(t: Tables, g: int, seat: int) -> None:
     """Deal the cards ``seat`` cannot see afresh in match ``g`` — the opponent's whole hand (in
     100 Silver Bars no card goes from the table into a hand), then the draw pile's cards still
@@ -1220,9 +1220,16 @@ def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[n
     """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
     rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
     ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
-    table = np.zeros(SET_SLOTS, np.int64)
-    cards = np.zeros(SET_SLOTS, np.int64)
-    scores = np.zeros(2, np.float64)
+    _roll_leaves(t, rows, leaves, seat, seed, count, depth, out, np.zeros(SET_SLOTS, np.int64),
+                 np.zeros(SET_SLOTS, np.int64), np.zeros(2, np.float64))
+
+
+@_lean
+def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                 seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64],
+                 table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]) -> None:
+    """:func:`_leaf_rollouts`, given its scratch arrays (allocating nothing, it runs without
+    reference counting)."""
     for k in range(rows.shape[0]):
         total0 = 0.0
         total1 = 0.0
