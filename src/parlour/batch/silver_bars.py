@@ -30,6 +30,14 @@ and ``tests/batch/test_silver_bars.py`` replays the batch's matches through the 
   yardstick (``../shared/yardsticks/lc_numba.py``) on one core (a decision of random play offers
   about 14 legal moves, of seven kinds of card).
 
+* The search's rollouts (issue 36): a rules-engine position loads into a slot
+  (:meth:`SilverBarsBatch.load`), and :class:`SilverBarsRollouts` plays the advice's compiled
+  twin (each function names the advice's function it mirrors) from each leaf of a batched
+  search, re-dealt as ``parlour.batch.rollout`` re-deals it: the very numbers of its
+  ``PythonLeafRollouts`` (``tests/batch/test_silver_rollout.py``).  The advice's ties go to the
+  first of the legal moves, whose order follows the rules engine's set of the hand's cards, so
+  the twin reads the hand in the order of CPython 3.11's set (:func:`_hand_in_set_order`).
+
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
 
@@ -50,12 +58,14 @@ from parlour.batch.common import inlined as _inlined
 from parlour.batch.common import lean as _lean
 from parlour.batch.common import mix as _mix
 from parlour.batch.common import slot_stream as _slot_stream
+from parlour.bots.heuristic import silver_bars as advice
 from parlour.cards import Card
 from parlour.envs.spaces import space
+from parlour.game import State
 from parlour.games import silver_bars as sb
 from parlour.games.silver_bars import tables as tb
 
-__all__ = ["SilverBarsBatch", "play_random"]
+__all__ = ["SilverBarsBatch", "SilverBarsRollouts", "play_random"]
 
 GAME_ID = "silver-bars"
 _SPACE = space(GAME_ID)
@@ -747,6 +757,25 @@ class SilverBarsBatch(TablesBatch):
         points: npt.NDArray[np.int64] = self._t.info[:, SCORE:SCORE + 2].astype(np.int64)
         return points
 
+    def load(self, i: int, state: sb.SilverBarsState) -> None:
+        """Set match ``i`` to ``state``, a position of the rules engine in a round in play (issue
+        36: a search rolls out its leaves here).  The slot then plays on from that position as the
+        rules engine would: the same legal actions, observations and round scores.  Its match
+        totals and first seat come from the state; its record and the rounds after this one are
+        not the state's (the state's deal may be unknown, as in a sampled world), so a loaded slot
+        is for playing the round out, not for records."""
+        self._slot(i)
+        if state.options != self.options:
+            raise ValueError("the state's options are not the batch's")
+        if state.is_round_over():
+            raise ValueError("only a round in play can be loaded")
+        t = self._t
+        load_row(t, i, position_row(state, int(t.params[P_HAND]), int(t.params[P_DECK])))
+        r = state.round_index
+        t.starts[i, :r + 1] = 0
+        for done, result in enumerate(state.history):
+            t.scores[i, done] = result.scores
+
 
 def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
     """Play ``n`` matches with uniformly random legal actions in one compiled call:
@@ -774,3 +803,505 @@ def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArra
 
 
 SilverBarsBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)
+
+
+# -- a rules-engine position in a slot, and the search's heuristic rollouts (issue 36) ----------
+
+ROW_HEAD = INFO
+"""Where a :func:`position_row`'s cards begin: its first entries are ``info``'s columns (``FIXED``
+and ``LOG_LEN`` 0)."""
+_SEAT_VAULTS = 2 * VAULTS
+
+
+def row_size(hand: int, deck: int) -> int:
+    """The length of a :func:`position_row` for hands of ``hand`` cards and a deck of ``deck``."""
+    return ROW_HEAD + 2 * hand + 4 * _SEAT_VAULTS + 4 + _SEAT_VAULTS * HEIGHT + CARDS + deck - 2 * hand
+
+
+_POSITION = [-1] * 64
+for _p, _c in enumerate(_CARDS):
+    _POSITION[_c] = _p
+_position_of = _POSITION.__getitem__
+"""Each card's position (a list read by the card's code: quicker than :data:`_POS`, for
+:func:`position_row`, which a search calls for every leaf)."""
+_GAP = [[0] * n for n in range(HEIGHT + 1)]
+"""Zeros after a vault's cards, by how many."""
+
+
+def position_row(state: sb.SilverBarsState, hand: int, deck: int) -> list[int]:
+    """A position of the rules engine as one row of numbers, for :func:`load_row`: ``info``'s
+    columns, the hands (in the rules engine's order, which the advice's ties follow), the vaults'
+    states, ``fill`` and ``feat``, sizes, rubble and bars, the vaults' cards, the discard pile
+    counted by card and the draw pile (all of it, the cards drawn too)."""
+    hands = state.hands
+    if len(hands[0]) != hand or len(hands[1]) != hand or len(state.stock) != deck - 2 * hand:
+        raise ValueError("a position of other hands or another deck")
+    row = [0] * ROW_HEAD
+    row[TO_MOVE] = state.to_move
+    row[ROUND] = state.round_index
+    row[FIRST] = state.first
+    row[STOCK_POS] = 2 * hand + state.stock_pos
+    row[AGAINST] = -1 if state.strike_against is None else state.strike_against
+    row[TOTAL], row[TOTAL + 1] = state.totals
+    row[SCORE], row[SCORE + 1] = state.scores
+    row[LOCKED_VAULTS], row[LOCKED_VAULTS + 1] = state.locked
+    row += map(_position_of, hands[0])
+    row += map(_position_of, hands[1])
+    row += state.vstate[0]
+    row += state.vstate[1]
+    row += (state.fill[0], state.feat[0], state.fill[1], state.feat[1])
+    vaults = state.vaults
+    row += map(len, vaults[0])
+    row += map(len, vaults[1])
+    for rubble in state.rubble:
+        row += [-1 if c is None else _POSITION[c] for c in rubble]
+    row += state.bars[0]
+    row += state.bars[1]
+    for seat in vaults:
+        for vault in seat:
+            row += map(_position_of, vault)
+            row += _GAP[HEIGHT - len(vault)]
+    discards = [0] * CARDS
+    for p in map(_position_of, state.discard_pile):
+        discards[p] += 1
+    row += discards
+    row += map(_position_of, state.stock)
+    return row
+
+
+def load_row(t: Tables, i: int, row: Sequence[int]) -> None:
+    """:meth:`SilverBarsBatch.load` of a :func:`position_row`."""
+    if len(row) != row_size(int(t.params[P_HAND]), int(t.params[P_DECK])):
+        raise ValueError("a position row of other hands or another deck")
+    if not 0 <= row[ROUND] < t.deals.shape[1]:
+        raise ValueError(f"round {row[ROUND] + 1} of a batch of {t.deals.shape[1]} rounds a match")
+    _load_rows(t, np.array([i], np.int64), np.array([row], np.int64))
+
+
+@_compiled
+def _load_rows(t: Tables, slots: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+    """Set each of ``slots`` to its row of ``rows`` (:func:`position_row`)."""
+    for k in range(slots.shape[0]):
+        _load(t, slots[k], rows[k])
+
+
+@_inlined
+def _load(t: Tables, g: int, row: npt.NDArray[np.int64]) -> None:
+    """Set match ``g`` to a :func:`position_row`.  Mirrors ``SilverBarsState.copy`` (the fields
+    the batch keeps: the discard pile counted, the draw pile in this round's deal)."""
+    info = t.info
+    hand = t.params[P_HAND]
+    for c in range(ROW_HEAD):
+        info[g, c] = row[c]
+    info[g, FIXED] = 0
+    info[g, LOG_LEN] = 0
+    at = ROW_HEAD
+    for seat in range(2):
+        for k in range(hand):
+            t.hands[g, seat, k] = row[at + seat * hand + k]
+    at += 2 * hand
+    for seat in range(2):
+        for v in range(VAULTS):
+            t.vstate[g, seat, v] = row[at + seat * VAULTS + v]
+    at += _SEAT_VAULTS
+    for seat in range(2):
+        t.bits[g, seat, 0] = row[at + 2 * seat]
+        t.bits[g, seat, 1] = row[at + 2 * seat + 1]
+    at += 4
+    for seat in range(2):
+        for v in range(VAULTS):
+            t.vlen[g, seat, v] = row[at + seat * VAULTS + v]
+            t.rubble[g, seat, v] = row[at + _SEAT_VAULTS + seat * VAULTS + v]
+            t.bars[g, seat, v] = row[at + 2 * _SEAT_VAULTS + seat * VAULTS + v]
+    at += 3 * _SEAT_VAULTS
+    for seat in range(2):
+        for v in range(VAULTS):
+            for k in range(HEIGHT):
+                t.vcards[g, seat, v, k] = row[at + (seat * VAULTS + v) * HEIGHT + k]
+    at += _SEAT_VAULTS * HEIGHT
+    for p in range(CARDS):
+        t.discards[g, p] = row[at + p]
+    at += CARDS
+    r = info[g, ROUND]
+    for k in range(t.params[P_DECK] - 2 * hand):
+        t.deals[g, r, 2 * hand + k] = row[at + k]
+
+
+# The advice's tables and constants (parlour.bots.heuristic.silver_bars), read once.
+_KEEP_BAR = np.array([advice.KEEP_BAR[c] for c in _CARDS], np.float64)
+LOCK_AT = advice.LOCK_AT
+OPEN_BELOW_SIX = advice._OPEN_BELOW_SIX
+EMPTY_VAULTS = advice._EMPTY
+RUBBLED_VAULTS = advice._RUBBLE
+TOP_MINER_SHIFT = 5 * tb.F_TOP_MINER
+OPEN_BAR_WORTH, OPEN_MINER_WORTH = advice.OPEN_VAULT_WORTH
+LOCKS = sb.LOCKS
+BAR, MINER, RUBBLE, SHOVEL, STRIKE = sb.BAR, sb.MINER, sb.RUBBLE, sb.SHOVEL, sb.STRIKE
+_CODE = np.array([int(c) for c in _CARDS], np.int64)
+"""Each card position's card code (its hash in a Python set)."""
+_AT_CODE = np.full(64, -1, np.int64)
+"""Each card code's position (64 entries: a slot's key masked to 6 bits is always an index)."""
+for _p, _c in enumerate(_CODE):
+    _AT_CODE[_c] = _p
+SET_SLOTS = 32
+"""A Python set of seven cards or fewer never holds more slots than this."""
+LINEAR_PROBES = 9
+"""CPython's sets look this many slots further before they jump (``setobject.c``)."""
+if HAND > 7:
+    raise RuntimeError("a hand of more than 7 cards outgrows the set twin's 32 slots")
+
+
+@_inlined
+def _set_insert(table: npt.NDArray[np.int64], taken: int, mask: int, key: int) -> int:
+    """Put ``key`` into the open-addressed ``table`` of ``mask`` + 1 slots (bit ``k`` of ``taken``:
+    slot ``k`` holds a key) unless it is there; the slots taken then.  Mirrors CPython 3.11's
+    ``set_add_entry`` (and ``set_insert_clean``, the same walk without the equality test) for an
+    int, whose hash is itself: the slot ``key & mask`` and the nine after it (where they fit),
+    then a jump by the perturbed recurrence."""
+    perturb = key
+    i = key & mask
+    while True:
+        probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
+        e = i
+        while True:
+            if not (taken >> e) & 1:
+                table[e] = key
+                return taken | (1 << e)
+            if table[e] == key:
+                return taken
+            if probes == 0:
+                break
+            probes -= 1
+            e += 1
+        perturb >>= 5
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@_inlined
+def _hand_in_set_order(t: Tables, g: int, seat: int, table: npt.NDArray[np.int64],
+                       out: npt.NDArray[np.int64]) -> int:
+    """The different cards of ``seat``'s hand into ``out`` (card positions), in the order the
+    rules engine's ``for card in {*self.hands[seat]}`` meets them (``SilverBarsState.legal_moves``);
+    how many.  A card is an int whose hash is its code, so the order is that of CPython 3.11's
+    set: eight slots, grown to four times the cards held once five are in (``set_table_resize``:
+    the old slots re-inserted in order), read slot by slot.  (The slots are read without a
+    branch: a slot's key is written at the end of ``out`` and kept only if the slot is taken.)"""
+    mask = 7
+    taken = 0
+    fill = 0
+    for h in range(t.params[P_HAND]):
+        now = _set_insert(table, taken, mask, _CODE[t.hands[g, seat, h]])
+        if now == taken:
+            continue
+        taken = now
+        fill += 1
+        if fill * 5 >= mask * 3:
+            held = 0
+            for k in range(mask + 1):
+                out[held] = table[k]
+                held += (taken >> k) & 1
+            size = 8
+            while size <= 4 * fill:
+                size <<= 1
+            mask = size - 1
+            taken = 0
+            for k in range(held):
+                taken = _set_insert(table, taken, mask, out[k])
+    n = 0
+    for k in range(mask + 1):
+        out[n] = _AT_CODE[table[k] & 63]
+        n += (taken >> k) & 1
+    return n
+
+
+@_inlined
+def _keep(kind: int, own: int, theirs: int) -> float:
+    """What keeping a card of ``kind`` (not a silver bar) may be worth later, given ``own`` and
+    ``theirs``, the two seats' ``feat``.  Mirrors ``heuristic.silver_bars.keeping``."""
+    if kind == MINER:
+        return 1.0 if own & OPEN_BELOW_SIX else 0.2
+    if kind == RUBBLE:
+        return 1.0 if theirs & EMPTY_VAULTS else 0.3
+    if kind == SHOVEL:
+        return 1.0 if own & RUBBLED_VAULTS else 0.2
+    return 1.5
+
+
+@_inlined
+def _locked_bars(t: Tables, g: int, seat: int) -> int:
+    """The silver bars in ``seat``'s locked vaults.  Mirrors ``heuristic.silver_bars.locked_bars``."""
+    total = 0
+    for v in range(VAULTS):
+        if t.vstate[g, seat, v] == LOCKED:
+            total += t.bars[g, seat, v]
+    return total
+
+
+@_inlined
+def _advised(t: Tables, g: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64]) -> int:
+    """The advised action in match ``g``.  Mirrors ``heuristic.silver_bars.rollout`` and
+    ``best_move``: the legal moves in the rules engine's order (``SilverBarsState.legal_moves``:
+    the locks, then each card of the hand's set, :func:`_hand_in_set_order`, its plays and its
+    discard; a thief's as ``tables.thief_row``), each judged as the advice judges it, the first
+    of the best kept."""
+    info = t.info
+    bits = t.bits
+    vstate = t.vstate
+    hands = t.hands
+    seat = info[g, TO_MOVE]
+    if info[g, AGAINST] == seat:
+        return RESOLVE
+    other = 1 - seat
+    fill = bits[g, seat, 0]
+    own = bits[g, seat, 1]
+    theirs = bits[g, other, 1]
+    turns_left = (t.params[P_DECK] - info[g, STOCK_POS]) / 2
+    locks_left = LOCKS - info[g, LOCKED_VAULTS + seat]
+    highest = 0
+    for h in range(t.params[P_HAND]):
+        highest = max(highest, _VALUE[hands[g, seat, h]])
+    best = -1
+    best_value = -1e9
+    mask = (fill >> TOP_BAR_SHIFT) & 31
+    if mask:
+        mine = _locked_bars(t, g, seat)
+        their_locked = _locked_bars(t, g, other)
+        for q in range(_COUNT[mask]):
+            v = _VAULT[mask, q]
+            bars = t.bars[g, seat, v]
+            if locks_left == 1 and mine + bars > their_locked + 4:
+                value = 30.0 + bars  # lock out while ahead
+            elif turns_left <= _COUNT[mask] + 1:
+                value = 20.0 + bars
+            else:
+                value = bars - LOCK_AT + 0.5
+            if value > best_value:
+                best, best_value = LOCK0 + v, value
+    aux = (own & 31) | (theirs & (31 << EMPTY_SHIFT)) | ALWAYS
+    for k in range(_hand_in_set_order(t, g, seat, table, cards)):
+        p = cards[k]
+        kind = _KIND[p]
+        base = _PLAYS[p]
+        source = _SOURCE[p]
+        if source == THIEF:  # tables.thief_row: every tied source × every vault that takes the bar
+            tops = theirs >> TOP_VALUE_SHIFT
+            if tops:
+                field = -1
+                if kind == LO_THIEF:
+                    for f in range(5):
+                        if (tops >> (5 * f)) & 31:
+                            field = f
+                            break
+                else:
+                    for f in range(4, -1, -1):
+                        if (tops >> (5 * f)) & 31:
+                            field = f
+                            break
+                into = (fill >> _FILL_SHIFT[field]) & 31
+                if into:
+                    sources = (tops >> (5 * field)) & 31
+                    for q in range(_COUNT[sources]):
+                        i = _VAULT[sources, q]
+                        value = 1.5 * (vstate[g, other, i] - BAR_TOP) + 1.0
+                        for r in range(_COUNT[into]):
+                            if value > best_value:
+                                best, best_value = base + VAULTS * i + _VAULT[into, r], value
+        else:
+            targets = ((aux if source == FROM_AUX else fill) >> _OFFSET[p]) & 31
+            for q in range(_COUNT[targets]):
+                v = _VAULT[targets, q]
+                if kind == BAR:
+                    bar = _VALUE[p]
+                    if vstate[g, seat, v] <= RUBBLED:
+                        value = 2.0 + (6 - bar) * 0.4
+                    else:
+                        value = 2.0 + bar
+                elif kind == MINER:
+                    under = vstate[g, seat, v] - BAR_TOP  # a miner goes on a bar
+                    if under < 6:
+                        value = 2.5 if highest > under else 0.8
+                    else:
+                        value = -3.0
+                elif kind == RUBBLE:
+                    value = 2.5
+                elif kind == SHOVEL:
+                    value = 2.5 if highest else 0.5
+                elif kind == STRIKE:
+                    value = 2.0 * _COUNT[(theirs >> TOP_MINER_SHIFT) & 31] + 1.5
+                else:
+                    value = 0.0
+                if value > best_value:
+                    best, best_value = base + v, value
+        if kind == BAR:
+            value = -_KEEP_BAR[p] - 0.5
+        else:
+            value = -_keep(kind, own, theirs) - 0.5
+        if value > best_value:
+            best, best_value = _DISCARDS[p], value
+    return best
+
+
+@_inlined
+def _evaluate(t: Tables, g: int, out: npt.NDArray[np.float64]) -> None:
+    """Each seat's expected shipment, into ``out``.  Mirrors ``heuristic.silver_bars.evaluate``
+    (locked bars in full, an unlocked vault's bars in part, by its top card)."""
+    for seat in range(2):
+        total = 0.0
+        for v in range(VAULTS):
+            code = t.vstate[g, seat, v]
+            bars = t.bars[g, seat, v]
+            if code == LOCKED:
+                total += bars
+            elif code >= BAR_TOP:
+                total += bars * (OPEN_BAR_WORTH if code < MINER_TOP else OPEN_MINER_WORTH)
+        out[seat] = total
+
+
+@_inlined
+def _apply_in_order(t: Tables, g: int, a: int) -> bool:
+    """:func:`_apply`, the mover's hand kept in the rules engine's order (``SilverBarsState.apply``
+    deletes the card played where it was and appends the card drawn; the order of the hand makes
+    the order of its set, which the advice's ties follow)."""
+    hands = t.hands
+    seat = t.info[g, TO_MOVE]
+    what = _WHAT[a]
+    at = -1
+    if what != LOCKS_VAULT and what != RESOLVES:
+        p = _CARD[a]
+        at = 0
+        while hands[g, seat, at] != p:
+            at += 1
+    ends = _apply(t, g, a)
+    if at >= 0:  # _apply put the card drawn where the card played was: it goes last
+        last = t.params[P_HAND] - 1
+        drawn = hands[g, seat, at]
+        for h in range(at, last):
+            hands[g, seat, h] = hands[g, seat, h + 1]
+        hands[g, seat, last] = drawn
+    return ends
+
+
+@_inlined
+def _play_out(t: Tables, g: int, depth: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64],
+              out: npt.NDArray[np.float64]) -> None:
+    """Play match ``g`` on by the advice for ``depth`` actions (−1: to the round's end) and put
+    each seat's round score into ``out``: the scores (the bars of the locked vaults), if the
+    round ended, else the advice's evaluation.  Mirrors the rollout of
+    ``parlour.batch.rollout.PythonLeafRollouts.run`` with ``Advice.rollout`` and ``evaluate``."""
+    left = depth
+    while left != 0:
+        if _apply_in_order(t, g, _advised(t, g, table, cards)):
+            out[0] = t.info[g, SCORE]
+            out[1] = t.info[g, SCORE + 1]
+            return
+        left -= 1
+    _evaluate(t, g, out)
+
+
+@_compiled
+def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDArray[np.float64]) -> None:
+    """:func:`_play_out` of each of ``slots`` (each seat's round score into ``out[k]``)."""
+    table = np.zeros(SET_SLOTS, np.int64)
+    cards = np.zeros(SET_SLOTS, np.int64)
+    for k in range(slots.shape[0]):
+        _play_out(t, slots[k], depth, table, cards, out[k])
+
+
+@_inlined
+def _redeal(t: Tables, g: int, seat: int) -> None:
+    """Deal the cards ``seat`` cannot see afresh in match ``g`` — the opponent's whole hand (in
+    100 Silver Bars no card goes from the table into a hand), then the draw pile's cards still
+    to be drawn — from the stream in ``rng[g]``.  Mirrors ``parlour.batch.rollout.redeal``
+    (``hidden_places``: the same places in the same order; Fisher–Yates, the last place first)."""
+    hands = t.hands
+    deals = t.deals
+    their = 1 - seat
+    r = t.info[g, ROUND]
+    hand = t.params[P_HAND]
+    stock = t.info[g, STOCK_POS] - hand  # place k ≥ hand is deals[g, r, stock + k]
+    places = hand + t.params[P_DECK] - t.info[g, STOCK_POS]
+    for i in range(places - 1, 0, -1):
+        j = _below(t.rng, g, i + 1)
+        card_i = hands[g, their, i] if i < hand else deals[g, r, stock + i]
+        card_j = hands[g, their, j] if j < hand else deals[g, r, stock + j]
+        if i < hand:
+            hands[g, their, i] = card_j
+        else:
+            deals[g, r, stock + i] = card_j
+        if j < hand:
+            hands[g, their, j] = card_i
+        else:
+            deals[g, r, stock + j] = card_i
+
+
+@_compiled
+def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                   seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+    """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
+    rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
+    ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+    _roll_leaves(t, rows, leaves, seat, seed, count, depth, out, np.zeros(SET_SLOTS, np.int64),
+                 np.zeros(SET_SLOTS, np.int64), np.zeros(2, np.float64))
+
+
+@_lean
+def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                 seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64],
+                 table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]) -> None:
+    """:func:`_leaf_rollouts`, given its scratch arrays (allocating nothing, it runs without
+    reference counting)."""
+    for k in range(rows.shape[0]):
+        total0 = 0.0
+        total1 = 0.0
+        for rollout in range(count):
+            _load(t, 0, rows[k])
+            t.rng[0] = _slot_stream(seed, leaves[k], rollout)  # rollout.redeal_key
+            _redeal(t, 0, seat)
+            _play_out(t, 0, depth, table, cards, scores)
+            total0 += scores[0]
+            total1 += scores[1]
+        out[k, 0] = total0 / count
+        out[k, 1] = total1 / count
+
+
+class SilverBarsRollouts:
+    """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
+    same rollouts as ``PythonLeafRollouts`` with 100 Silver Bars' advice, in one compiled call.
+
+    The cards a seat cannot see are the opponent's whole hand and the draw pile (what
+    ``SilverBarsState.hidden_cards`` would say: no card goes from the table into a hand)."""
+
+    compiled = True
+
+    def __init__(self, advice_of_game: Any) -> None:
+        if advice_of_game is not advice.ADVICE:
+            raise ValueError("the compiled rollouts play 100 Silver Bars' own advice only")
+        self._tables: dict[tuple[Any, ...], Tables] = {}
+
+    def run(self, leaves: Sequence[State], seat: int, seed: int, count: int,
+            depth: int | None) -> list[list[float]]:
+        """See ``parlour.batch.rollout.PythonLeafRollouts.run`` (the leaves are 100 Silver Bars' states)."""
+        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
+        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
+        if not playing or count < 1:
+            return results
+        states: list[sb.SilverBarsState] = []
+        for i in playing:
+            leaf = leaves[i]
+            if not isinstance(leaf, sb.SilverBarsState):
+                raise TypeError(f"the compiled rollouts play 100 Silver Bars' states, not {type(leaf).__name__}")
+            states.append(leaf)
+        options = states[0].options
+        rounds = max(state.round_index for state in states) + 1
+        key = tuple(sorted(options.items()))
+        t = self._tables.get(key)
+        if t is None or t.deals.shape[1] < rounds:  # a match without max_rounds may outlast any table
+            t = self._tables[key] = _tables(1, 0, {**options, "max_rounds": max(rounds, options["max_rounds"])}, 1)
+        hand, deck = int(t.params[P_HAND]), int(t.params[P_DECK])
+        rows = np.array([position_row(state, hand, deck) for state in states], np.int64)
+        out = np.zeros((len(playing), 2), np.float64)
+        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
+                       -1 if depth is None else depth, out)
+        for k, i in enumerate(playing):
+            results[i] = out[k].tolist()
+        return results
