@@ -91,6 +91,11 @@ def test_inference_needs_the_games_hooks_and_is_off_without_them() -> None:
     twenty = games.get("twenty")
     state = twenty.new_match(seed=3)
     assert not can_infer(state) and can_infer(position(3, 0))
+    # 100 Silver Bars says which cards are hidden (for the search's re-deals), but two decks hold
+    # each card twice, so its rounds cannot be replayed with two cards exchanged: it does not take part.
+    silver = games.get("silver-bars").new_match(seed=3)
+    assert silver.hidden_cards(0) == silver.hands[1] and not can_infer(silver)  # type: ignore[attr-defined]
+    assert inferred_sampler(games.get("silver-bars"), silver.observation(0), POLICY, random.Random(1))
     for _ in range(4):
         state.apply(state.legal_moves()[0])
     seat = state.current_player()

@@ -6,7 +6,6 @@ plug-in's numbers; and a batched search decides the same with either plug-in."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ from parlour import games  # noqa: E402
 from parlour.batch import rollout  # noqa: E402
 from parlour.batch import silver_bars as compiled  # noqa: E402
 from parlour.bots.heuristic import advice  # noqa: E402
-from parlour.bots.infer import can_infer  # noqa: E402
 from parlour.bots.ismcts import ISMCTSBot  # noqa: E402
 from parlour.envs.spaces import space  # noqa: E402
 from parlour.games.silver_bars import SilverBarsState  # noqa: E402
@@ -51,22 +49,6 @@ def positions(count: int, seed: int, options: dict[str, Any] | None = None, most
         assert isinstance(world, SilverBarsState)
         found += [state, world]
     return found
-
-
-@pytest.fixture(scope="module")
-def hidden_cards() -> Iterator[None]:
-    """The rules engine does not yet say which cards a seat cannot see (``SilverBarsState`` has no
-    ``hidden_cards``, so the Python plug-in cannot re-deal a leaf; reported on issue 36): until it
-    does, this module says it as the compiled plug-in reads it — the opponent's whole hand, as no
-    card goes from the table into a hand — for the Python plug-in to be the reference."""
-    if can_infer(GAME.new_match(seed=0)):
-        yield
-        return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SilverBarsState, "hidden_cards",
-                      lambda self, seat: [c for other, held in enumerate(self.hands) if other != seat for c in held],
-                      raising=False)
-        yield
 
 
 def test_a_loaded_position_plays_as_the_rules_engine() -> None:
@@ -155,7 +137,7 @@ def test_the_compiled_advice_moves_and_judges_as_the_advice() -> None:
     assert moves > 3000 and compared >= 400
 
 
-def test_the_compiled_plugin_gives_the_python_plugins_numbers(hidden_cards: None) -> None:
+def test_the_compiled_plugin_gives_the_python_plugins_numbers() -> None:
     """Leaf rollouts with fresh deals of the hidden cards: the compiled plug-in's averages are the
     Python plug-in's, bit for bit (both seats searching, 16 moves and to the round's end), with
     the game's options and with others (smaller hands, another deck, no round limit)."""
@@ -179,7 +161,7 @@ def test_the_compiled_plugin_gives_the_python_plugins_numbers(hidden_cards: None
             assert fast.run(leaves, seat, k, 4, depth) == python.run(leaves, seat, k, 4, depth)
 
 
-def test_a_batched_search_decides_the_same_with_either_plugin(hidden_cards: None) -> None:
+def test_a_batched_search_decides_the_same_with_either_plugin() -> None:
     """The same search with the compiled plug-in and with the Python one: the same estimates of
     every move, so the same decisions."""
     python = rollout.PythonLeafRollouts(ADVICE)

@@ -81,6 +81,12 @@ def redeal_stream(seed: int, leaf: int, rollout: int) -> Iterator[Callable[[int]
         yield below
 
 
+def can_redeal(state: State) -> bool:
+    """Whether leaf rollouts can deal ``state``'s hidden cards afresh: its game's states keep a draw
+    pile and say which cards of the other hands a seat cannot see (``StockPile.hidden_cards``)."""
+    return isinstance(state, StockPile) and type(state).hidden_cards is not StockPile.hidden_cards
+
+
 def hidden_places(state: State, seat: int) -> list[tuple[int, int]]:
     """Where the cards ``seat`` cannot see lie, in the order a re-deal fills them: (hand, index)
     for each card of another seat's hand that ``seat`` cannot tell from the draw pile's
@@ -182,9 +188,8 @@ def leaf_rollouts(game_id: str, advice: Advice, compiled: bool | None = None) ->
 def _make(game_id: str, advice: Advice, compiled: bool | None) -> Any:
     """:func:`leaf_rollouts`, made afresh."""
     from parlour import games
-    from parlour.bots.infer import can_infer
 
-    if not can_infer(games.get(game_id).new_match(seed=0)):
+    if not can_redeal(games.get(game_id).new_match(seed=0)):
         raise ValueError(f"no leaf rollouts for {game_id!r}: its states do not say which cards a seat cannot see "
                          "(StockPile.hidden_cards)")
     if compiled is None:

@@ -45,7 +45,8 @@ BURN_IN = 0.25
 
 def can_infer(state: State) -> bool:
     """Whether the game's states take part in inference (see the module's notes)."""
-    return isinstance(state, StockPile) and type(state).hidden_cards is not StockPile.hidden_cards
+    return (isinstance(state, StockPile) and type(state).read_from_play
+            and type(state).hidden_cards is not StockPile.hidden_cards)
 
 
 class Chain:

@@ -57,6 +57,10 @@ class StockPile:
     stock_pos: int
     deal: Deal | None
     hands: list[list[Card]]
+    read_from_play: ClassVar[bool] = False
+    """Whether a search may read the hidden cards from the round's moves (:mod:`parlour.bots.infer`):
+    the round must replay with any two cards of :meth:`hidden_cards` or the draw pile exchanged
+    (:meth:`exchange`), which needs every card to be one of a kind (not so with two decks)."""
 
     def stock_left(self) -> list[Card]:
         """The cards still to be drawn, the next one first (the referee's knowledge)."""
@@ -216,6 +220,8 @@ class PlayThenDraw(Turns, StockPile, State):
     :meth:`known_count_now` count them from the cards (the tests hold the two equal).  A move
     of the game is read from a table built once (:data:`Put`, :data:`DRAW_FROM`).
     """
+
+    read_from_play = True
 
     __slots__ = ("_offers", "_over", "_puts", "_reach_codes", "_undo", "drawing", "figures", "hands", "known_count",
                  "own", "pile_played", "piles", "reached", "shown", "stall", "stall_limit", "stock", "stock_pos",

@@ -632,6 +632,11 @@ class SilverBarsState(Turns, StockPile, State):
         return max(totals) >= self.options["target_score"] and totals[0] != totals[1]
 
     # -- views -----------------------------------------------------------------
+    def hidden_cards(self, seat: int) -> list[Card]:
+        """The other hand, all of it: every card reaches a hand from the draw pile, face down, and
+        none from the table (the search's re-deals and its reading of hands: ``StockPile``)."""
+        return [card for other, hand in enumerate(self.hands) if other != seat for card in hand]
+
     def stock_draws(self, move: Move) -> tuple[int, int]:
         # Every play and discard is followed by the draw; a lock and resolving a strike draw nothing.
         return (1, self.to_move) if move.verb in ("play", "discard") else (0, -1)
