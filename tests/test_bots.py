@@ -258,8 +258,11 @@ def test_bots_choose_among_the_moves_they_are_handed(game_id: str, spec: str, co
 
 
 def test_the_readme_gives_hards_search_budgets() -> None:
-    """The README's level table states hard's simulations a move: the range of the games' own."""
+    """The README's level table states hard's simulations a move: the range of the games' own, and
+    the budgets of the games that search in batches (each with a compiled plug-in: else they are slower)."""
     from pathlib import Path
+
+    from parlour.batch.rollout import COMPILED
 
     budgets = [bots.level_iterations("hard", game_id) for game_id in games.ids() if not games.entry(game_id).leaf]
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
@@ -268,4 +271,5 @@ def test_the_readme_gives_hards_search_budgets() -> None:
         if leaf := games.entry(game_id).leaf:
             budget = bots.level_iterations("hard", game_id)
             words = f"{games.get(game_id).name}: {budget} rollouts a move in batches, each leaf rolled out {leaf} times"
+            assert game_id in COMPILED, f"{game_id} batches its levels' rollouts without a compiled plug-in"
             assert words in readme

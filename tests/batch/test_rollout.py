@@ -205,7 +205,7 @@ def test_the_levels_search_in_batches_where_the_games_entry_says() -> None:
     for level in ("hard", "expert"):
         bot = ISMCTSBot(level=level, rollout="heuristic")
         assert bot.leaf_for("minus-twenty") == leaf
-        assert [bot.leaf_for(g) for g in games.ids() if not games.entry(g).leaf] == [None, None, None]
+        assert all(bot.leaf_for(g) is None for g in games.ids() if not games.entry(g).leaf)
     assert ISMCTSBot(level="hard", rollout="heuristic", leaf=0).leaf_for("minus-twenty") is None
     assert ISMCTSBot(level="hard", rollout="heuristic", leaf=4).leaf_for("twenty") == 4
     assert ISMCTSBot(level="hard").leaf_for("minus-twenty") is None  # random rollouts

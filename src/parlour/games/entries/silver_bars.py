@@ -10,7 +10,7 @@ ENTRY = GameEntry(
     terminal="parlour.terminal.silver_bars", web="parlour.web.layouts.silver_bars",
     tutorial="parlour.games.tutorials:silver_bars.json",
     space="parlour.envs.spaces.silver_bars:SilverBarsSpace",
-    levels=MappingProxyType({"hard": 850, "expert": 3400}), reward_scale=0.02,
+    levels=MappingProxyType({"hard": 1700, "expert": 6800}), leaf=16, reward_scale=0.02,
     # The look-ahead in 40% of its decisions, the advice in the rest: measured as strong as looking
     # ahead every time, and 2-3 times as fast.
     sparring=SparringPlan(LOOKAHEAD, share=0.4),
