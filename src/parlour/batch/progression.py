@@ -24,6 +24,15 @@ and ``tests/batch/test_progression.py`` replays the batch's matches through the 
   (:func:`_lean`, as in :mod:`parlour.batch.minus_twenty`); ``play_random`` plays about as fast
   as the numba yardstick (``../shared/yardsticks/lc_numba.py``) on one core.
 
+* The search's rollouts (issue 36): a rules-engine position loads into a slot
+  (:meth:`ProgressionBatch.load`), and :class:`ProgressionRollouts` plays the advice's compiled
+  twin (each function names the advice's function it mirrors) from each leaf of a batched
+  search, re-dealt as ``parlour.batch.rollout`` re-deals it: the very numbers of its
+  ``PythonLeafRollouts`` (``tests/batch/test_progression_rollout.py``).  The advice draws nothing
+  from its ``rng``; its ties go to the first card of the hand, which the rules engine keeps in
+  order (a card put down is deleted where it was, a card drawn goes last), so the rollouts keep
+  the hands in that order (:func:`_apply_in_order`), not as :func:`_apply` does.
+
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
 
