@@ -24,6 +24,15 @@ and ``tests/batch/test_progression.py`` replays the batch's matches through the 
   (:func:`_lean`, as in :mod:`parlour.batch.minus_twenty`); ``play_random`` plays about as fast
   as the numba yardstick (``../shared/yardsticks/lc_numba.py``) on one core.
 
+* The search's rollouts (issue 36): a rules-engine position loads into a slot
+  (:meth:`ProgressionBatch.load`), and :class:`ProgressionRollouts` plays the advice's compiled
+  twin (each function names the advice's function it mirrors) from each leaf of a batched
+  search, re-dealt as ``parlour.batch.rollout`` re-deals it: the very numbers of its
+  ``PythonLeafRollouts`` (``tests/batch/test_progression_rollout.py``).  The advice draws nothing
+  from its ``rng``; its ties go to the first card of the hand, which the rules engine keeps in
+  order (a card put down is deleted where it was, a card drawn goes last), so the rollouts keep
+  the hands in that order (:func:`_apply_in_order`), not as :func:`_apply` does.
+
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
 
@@ -40,14 +49,17 @@ from parlour.batch.common import MATCH as _MATCH
 from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled
+from parlour.batch.common import inlined as _inlined
 from parlour.batch.common import lean as _lean
 from parlour.batch.common import mix as _mix
 from parlour.batch.common import slot_stream as _slot_stream
+from parlour.bots.heuristic import progression as advice
 from parlour.cards import ALL_CARDS, Card
 from parlour.envs.spaces import space
+from parlour.game import State
 from parlour.games import progression as pg
 
-__all__ = ["ProgressionBatch", "play_random"]
+__all__ = ["ProgressionBatch", "ProgressionRollouts", "play_random"]
 
 GAME_ID = "progression"
 PLAYERS = pg.PLAYERS
@@ -633,6 +645,25 @@ class ProgressionBatch(TablesBatch):
     def position(self, card: Card) -> int:
         return int(card)
 
+    def load(self, i: int, state: pg.ProgressionState) -> None:
+        """Set match ``i`` to ``state``, a position of the rules engine in a round in play (issue 36:
+        a search rolls out its leaves here).  The slot then plays on from that position as the rules
+        engine would: the same legal actions, observations (every seat's) and round scores.  Its
+        match totals and first seat come from the state; its record and the rounds after this one
+        are not the state's (the state's deal may be unknown, as in a sampled world), so a loaded slot
+        is for playing the round out, not for records."""
+        self._slot(i)
+        if state.options != self.options:
+            raise ValueError("the state's options are not the batch's")
+        if state.is_round_over():
+            raise ValueError("only a round in play can be loaded")
+        t = self._t
+        load_row(t, i, position_row(state, int(t.params[P_HAND]), int(t.params[P_DECK])))
+        r = state.round_index
+        t.starts[i, :r + 1] = 0
+        for done, result in enumerate(state.history):
+            t.scores[i, done] = result.scores
+
 
 @_compiled
 def _start_match_slot(t: Tables, g: int, first: int) -> None:
@@ -662,3 +693,605 @@ def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArra
 
 
 ProgressionBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)
+
+
+# -- a rules-engine position in a slot, and the search's heuristic rollouts (issue 36) ----------
+
+ROW_HEAD = INFO
+"""Where a :func:`position_row`'s figures begin: its first entries are ``info``'s columns
+(``FIXED`` and ``LOG_LEN`` 0)."""
+_GAP = [[0] * n for n in range(CARDS + 1)]
+"""Zeros after a pile's or a hand's cards, by how many."""
+_BIT = [1 << c for c in range(CARDS)]
+
+
+def row_size(hand: int, deck: int) -> int:
+    """The length of a :func:`position_row` for hands of ``hand`` cards and a pack of ``deck``."""
+    return ROW_HEAD + PLAYERS * 4 * 3 + PLAYERS + 1 + 4 * PILE_CAP + PLAYERS * hand + deck - PLAYERS * hand
+
+
+def position_row(state: pg.ProgressionState, hand: int, deck: int) -> list[int]:
+    """A position of the rules engine as one row of numbers, for :func:`load_row`: ``info``'s
+    columns, each private stack in figures (total, faces, floor), each seat's private cards and the
+    cards that have lain on a public stack as bits, the public stacks, the hands (in the rules
+    engine's order, which the advice's ties follow) and the draw pile (all of it, the cards drawn
+    too)."""
+    hands = state.hands
+    if len(state.stock) != deck - PLAYERS * hand:
+        raise ValueError("a position of other hands or another pack")
+    row = [0] * ROW_HEAD
+    row[TO_MOVE] = state.to_move
+    row[DRAWING] = int(state.drawing)
+    row[PLAYED] = state.pile_played
+    row[STALL] = state.stall
+    row[STOCK_POS] = state.stock_pos
+    row[ROUND] = state.round_index
+    row[STARTER] = state.round_starter(state.round_index)
+    row[FIRST] = state.first
+    row[TOTAL:TOTAL + PLAYERS] = state.totals
+    row[HAND_LEN:HAND_LEN + PLAYERS] = map(len, hands)
+    row[PILE_LEN:PILE_LEN + 4] = map(len, state.public)
+    for figures in state.figures:
+        for total, faces, _, floor in figures:
+            row += (total, faces, floor)
+    row += [sum(_BIT[c] for pile in stacks for c in pile) for stacks in state.private]
+    row.append(sum(bit for bit, lain in zip(_BIT, state.was_on_pile) if lain))
+    for pile in state.public:
+        row += pile
+        row += _GAP[PILE_CAP - len(pile)]
+    for held in hands:
+        row += held
+        row += _GAP[hand - len(held)]
+    row += state.stock
+    return row
+
+
+def load_row(t: Tables, i: int, row: Sequence[int]) -> None:
+    """:meth:`ProgressionBatch.load` of a :func:`position_row`."""
+    if len(row) != row_size(int(t.params[P_HAND]), int(t.params[P_DECK])):
+        raise ValueError("a position row of other hands or another pack")
+    if not 0 <= row[ROUND] < t.deals.shape[1]:
+        raise ValueError(f"round {row[ROUND] + 1} of a batch of {t.deals.shape[1]} rounds a match")
+    _load_rows(t, np.array([i], np.int64), np.array([row], np.int64))
+
+
+@_compiled
+def _load_rows(t: Tables, slots: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+    """Set each of ``slots`` to its row of ``rows`` (:func:`position_row`)."""
+    for k in range(slots.shape[0]):
+        _load(t, slots[k], rows[k])
+
+
+@_inlined
+def _load(t: Tables, g: int, row: npt.NDArray[np.int64]) -> None:
+    """Set match ``g`` to a :func:`position_row`.  Mirrors ``ProgressionState.copy`` (the fields
+    the batch keeps: ``PlayThenDraw.figures`` without the count, the private stacks' cards and
+    ``was_on_pile`` as bits, the draw pile in this round's deal)."""
+    info = t.info
+    hand = t.params[P_HAND]
+    for c in range(ROW_HEAD):
+        info[g, c] = row[c]
+    info[g, FIXED] = 0
+    info[g, LOG_LEN] = 0
+    at = ROW_HEAD
+    for seat in range(PLAYERS):
+        for suit in range(4):
+            for k in range(3):
+                t.stacks[g, seat, suit, k] = row[at]
+                at += 1
+    for seat in range(PLAYERS):
+        t.private_bits[g, seat] = row[at + seat]
+    t.on_pile[g] = row[at + PLAYERS]
+    at += PLAYERS + 1
+    for suit in range(4):
+        for k in range(PILE_CAP):
+            t.piles[g, suit, k] = row[at + suit * PILE_CAP + k]
+    at += 4 * PILE_CAP
+    for seat in range(PLAYERS):
+        for k in range(hand):
+            t.hands[g, seat, k] = row[at + seat * hand + k]
+    at += PLAYERS * hand
+    r = info[g, ROUND]
+    base = PLAYERS * hand
+    for k in range(t.params[P_DECK] - base):
+        t.deals[g, r, base + k] = row[at + k]
+
+
+# The advice's tables and constants (parlour.bots.heuristic.progression), read once.
+_MASK_SUM = np.array(advice.MASK_SUM, np.int64)
+_MASK_COUNT = np.array(advice.MASK_COUNT, np.int64)
+_AT_LEAST = np.array(advice.AT_LEAST, np.int64)
+_DESCENDING = np.array([[*values, *[0] * (9 - len(values))] for values in advice.DESCENDING], np.int64)
+"""``advice.DESCENDING`` with its rows filled out with zeros to nine values."""
+_GIFTS = np.array(advice.GIFTS, np.float64)
+_DRAW_PILE_WORTH, _TEMPO, _FUTURE_WEIGHT = advice.DRAW_PILE_WORTH, advice.TEMPO, advice.FUTURE_WEIGHT
+if not _FUTURE_WEIGHT:
+    raise RuntimeError("the compiled evaluation counts the draw pile's future: FUTURE_WEIGHT must not be 0")
+
+# Rows of the advice's scratch (Scratch.figures): a suit's cards in hand, and what a rollout reads.
+H_MASK, H_SPARE, H_COME = range(3)
+"""``figures[H_*, suit]``: the number values in hand as a mask, the face cards in hand, the number
+values still in the draw pile as a mask."""
+MOST_PROSPECTS = 14
+"""The most entries of a suit's prospects: one, and one for each of its nine numbers and four faces."""
+
+
+class Scratch(NamedTuple):
+    """The arrays the compiled advice works in (made once a call: the rollout loop allocates nothing)."""
+
+    figures: npt.NDArray[np.int64]
+    """``[H_*, suit]``."""
+    played: npt.NDArray[np.float64]
+    """``[suit, value]``: ``suit_moves``' first list."""
+    kept: npt.NDArray[np.float64]
+    """``[suit, value]``: ``suit_moves``' second list."""
+    prospects: npt.NDArray[np.int64]
+    """``[suit, j, 0–2]``: ``prospects_of``'s (score, total, faces) with at most ``j`` cards played."""
+    plan: npt.NDArray[np.int64]
+    """``[suit, 0–2]``: how many prospects, the fewest cards that make the best, the best."""
+    table: npt.NDArray[np.int64]
+    """``[2, cards, 5]``: ``_plan``'s table and the one it merges into: the score, then the cards of each suit."""
+    places: npt.NDArray[np.int64]
+    """The hidden places of a re-deal."""
+    scores: npt.NDArray[np.float64]
+    """A rollout's scores by seat."""
+
+
+@_inlined
+def _hand_code(t: Tables, g: int, seat: int, figures: npt.NDArray[np.int64]) -> None:
+    """``seat``'s hand by suit into ``figures[H_MASK]`` and ``figures[H_SPARE]``.  Mirrors
+    ``heuristic.progression.hand_code`` and ``suit_in``."""
+    for suit in range(4):
+        figures[H_MASK, suit] = 0
+        figures[H_SPARE, suit] = 0
+    for i in range(t.info[g, HAND_LEN + seat]):
+        p = int(t.hands[g, seat, i])
+        value = _value(p)
+        if value:
+            figures[H_MASK, p & 3] |= 1 << value
+        else:
+            figures[H_SPARE, p & 3] += 1
+
+
+@_inlined
+def _outlook(total: int, faces: int, started: bool, floor: int, mask: int, spare: int) -> int:
+    """The best a suit can become (its stack in figures, started or not).  Mirrors
+    ``heuristic.progression.outlook_of``."""
+    total += _MASK_SUM[mask & _AT_LEAST[floor]]
+    if not floor:
+        faces += spare
+    if total == 0:
+        score = -FACE_PENALTY * (faces + 1) if faces else 0
+    else:
+        score = (total - THRESHOLD) * (faces + 1) if total > THRESHOLD else 0
+    return score if started or score > 0 else 0
+
+
+@_inlined
+def _suit_moves(t: Tables, g: int, seat: int, suit: int, mask: int, spare: int, played: npt.NDArray[np.float64],
+                kept: npt.NDArray[np.float64]) -> None:
+    """What each card of ``suit`` in hand scores, played onto the stack (``played[suit, value]``)
+    or put on the public stack (``kept[suit, value]``).  Mirrors ``heuristic.progression.suit_moves``."""
+    total = int(t.stacks[g, seat, suit, S_TOTAL])
+    faces = int(t.stacks[g, seat, suit, S_FACES])
+    floor = int(t.stacks[g, seat, suit, S_FLOOR])
+    started = total > 0 or faces > 0
+    before = _outlook(total, faces, started, floor, mask, spare)
+    for value in range(11):
+        if value == 0:
+            if not spare:
+                continue
+            rest_mask, rest_spare = mask, spare - 1
+        elif (mask >> value) & 1:
+            rest_mask, rest_spare = mask & ~(1 << value), spare
+        else:
+            continue
+        kept[suit, value] = _outlook(total, faces, started, floor, rest_mask, rest_spare) - before
+        if value >= floor:  # it fits: the stack rises to it
+            after = _outlook(total + value, faces + (1 if value == 0 else 0), True, value, rest_mask, rest_spare)
+            score = float(after - before)
+            if after > 0:
+                score += _TEMPO - value / 20
+            played[suit, value] = score
+
+
+@_inlined
+def _started(t: Tables, g: int, seat: int, suit: int) -> bool:
+    """Does ``seat``'s private stack of ``suit`` hold a card?"""
+    return bool(t.stacks[g, seat, suit, S_TOTAL] > 0 or t.stacks[g, seat, suit, S_FACES] > 0)
+
+
+@_inlined
+def _advised(t: Tables, g: int, s: Scratch) -> int:
+    """The advised action in match ``g``.  Mirrors ``heuristic.progression.rollout``: ``best_take``
+    (``draw``, then each public stack that may be taken from, in suit order) or ``best_put`` (each
+    card of the hand in the rules engine's order, its ``play`` when it fits, then its ``public``),
+    the first of the best kept."""
+    info = t.info
+    seat = info[g, TO_MOVE]
+    figures = s.figures
+    _hand_code(t, g, seat, figures)
+    if info[g, DRAWING]:
+        best = DRAW
+        best_score = _DRAW_PILE_WORTH
+        for suit in range(4):
+            if not _may_take(t, g, suit):
+                continue
+            total = int(t.stacks[g, seat, suit, S_TOTAL])
+            faces = int(t.stacks[g, seat, suit, S_FACES])
+            floor = int(t.stacks[g, seat, suit, S_FLOOR])
+            started = total > 0 or faces > 0
+            mask = figures[H_MASK, suit]
+            spare = figures[H_SPARE, suit]
+            value = _value(int(t.piles[g, suit, info[g, PILE_LEN + suit] - 1]))
+            before = _outlook(total, faces, started, floor, mask, spare)
+            if value == 0:  # take_gains
+                gain = _outlook(total, faces, started, floor, mask, spare + 1) - before
+            elif (mask >> value) & 1:
+                gain = 0
+            else:
+                gain = _outlook(total, faces, started, floor, mask | (1 << value), spare) - before
+            if gain > best_score:
+                best, best_score = TAKE + suit, float(gain)
+        return best
+    nearest = (seat + 1) % PLAYERS
+    after = (seat + 2) % PLAYERS
+    done = 0
+    best = -1
+    best_score = -1e9
+    for i in range(info[g, HAND_LEN + seat]):
+        p = int(t.hands[g, seat, i])
+        suit = p & 3
+        value = _value(p)
+        if not (done >> suit) & 1:
+            done |= 1 << suit
+            _suit_moves(t, g, seat, suit, figures[H_MASK, suit], figures[H_SPARE, suit], s.played, s.kept)
+        floor = t.stacks[g, seat, suit, S_FLOOR]
+        if value >= floor:  # it fits its stack
+            score = s.played[suit, value]
+            if score > best_score:
+                best, best_score = PLAY + p, score
+        first = t.stacks[g, nearest, suit, S_FLOOR] + 1 if _started(t, g, nearest, suit) else 0
+        second = t.stacks[g, after, suit, S_FLOOR] + 1 if _started(t, g, after, suit) else 0
+        score = s.kept[suit, value] - _GIFTS[first, second, value]
+        if score > best_score:
+            best, best_score = PUBLIC + p, score
+    return best
+
+
+@_inlined
+def _turns(count: int, offset: int) -> int:
+    """How many of the turns 0, 1, …, ``count`` − 1 are ``offset`` plus a multiple of three.
+    Mirrors ``heuristic.progression._turns``."""
+    return (count - offset + PLAYERS - 1) // PLAYERS if count > offset else 0
+
+
+@_inlined
+def _prospects(t: Tables, g: int, seat: int, suit: int, mask: int, spare: int, limit: int,
+               prospects: npt.NDArray[np.int64], plan: npt.NDArray[np.int64]) -> None:
+    """The best ``suit`` can become with at most ``j`` of the hand's fitting cards played, for each
+    ``j`` (``prospects[suit, j]``: score, total, faces), and in ``plan[suit]`` how many, the fewest
+    cards that make the best, the best.  Mirrors ``heuristic.progression.prospects_of`` and
+    ``_prospects``."""
+    total = int(t.stacks[g, seat, suit, S_TOTAL])
+    faces = int(t.stacks[g, seat, suit, S_FACES])
+    floor = int(t.stacks[g, seat, suit, S_FLOOR])
+    if floor:  # faces, and numbers below the floor, no longer fit
+        mask &= _AT_LEAST[floor]
+        spare = 0
+    numbers = _MASK_COUNT[mask]
+    now = _score_of(total, faces) if total > 0 or faces > 0 else 0
+    prospects[suit, 0, 0] = now
+    prospects[suit, 0, 1] = total
+    prospects[suit, 0, 2] = faces
+    most = min(numbers + spare, limit)
+    for j in range(1, most + 1):
+        top_score = prospects[suit, j - 1, 0]
+        top_total = prospects[suit, j - 1, 1]
+        top_faces = prospects[suit, j - 1, 2]
+        for i in range(min(spare, j) + 1):
+            n = j - i
+            if n > numbers:
+                continue
+            sum_total = total
+            for k in range(n):
+                sum_total += _DESCENDING[mask, k]
+            f = faces + i
+            if sum_total == 0:
+                score = -FACE_PENALTY * (f + 1)
+            else:
+                score = max(sum_total - THRESHOLD, 0) * (f + 1)
+            if score > top_score:
+                top_score, top_total, top_faces = score, sum_total, f
+        prospects[suit, j, 0] = top_score
+        prospects[suit, j, 1] = top_total
+        prospects[suit, j, 2] = top_faces
+    best = prospects[suit, most, 0]
+    first = 0
+    while prospects[suit, first, 0] != best:
+        first += 1
+    plan[suit, 0] = most + 1
+    plan[suit, 1] = first
+    plan[suit, 2] = best
+
+
+@_inlined
+def _plan(plan: npt.NDArray[np.int64], prospects: npt.NDArray[np.int64], limit: int,
+          table: npt.NDArray[np.int64]) -> int:
+    """The best score of all suits with at most ``limit`` cards played, from each suit's
+    :func:`_prospects`: its score, cards and cards per suit into ``table[0, 0]`` (0–4).  Mirrors
+    ``heuristic.progression._plan``: the first of the best kept."""
+    cards = int(plan[0, 1] + plan[1, 1] + plan[2, 1] + plan[3, 1])
+    if cards <= limit:  # time enough for every good card
+        table[0, 0, 0] = plan[0, 2] + plan[1, 2] + plan[2, 2] + plan[3, 2]
+        for suit in range(4):
+            table[0, 0, 1 + suit] = plan[suit, 1]
+        return cards
+    size = 1
+    table[0, 0, 0] = 0
+    for suit in range(4):
+        merged = 0
+        for a in range(size):
+            base = table[0, a, 0]
+            for j in range(min(plan[suit, 0], limit + 1 - a)):
+                k = a + j
+                value = base + prospects[suit, j, 0]
+                if k == merged or value > table[1, k, 0]:
+                    if k == merged:
+                        merged += 1
+                    table[1, k, 0] = value
+                    for other in range(suit):
+                        table[1, k, 1 + other] = table[0, a, 1 + other]
+                    table[1, k, 1 + suit] = j
+        size = merged
+        for k in range(size):
+            for c in range(suit + 2):
+                table[0, k, c] = table[1, k, c]
+    cards = 0
+    for k in range(1, size):
+        if table[0, k, 0] > table[0, cards, 0]:
+            cards = k
+    for c in range(5):
+        table[0, 0, c] = table[0, cards, c]
+    return cards
+
+
+@_inlined
+def _capped(total: float, faces: int) -> float:
+    """A stack's score for a total that may be a fraction.  Mirrors ``heuristic.progression._capped``."""
+    return max(total - THRESHOLD, 0.0) * (faces + 1)
+
+
+@_inlined
+def _evaluate(t: Tables, g: int, s: Scratch, out: npt.NDArray[np.float64]) -> None:
+    """Each seat's expected round score, counting the turns left, into ``out``.  Mirrors
+    ``heuristic.progression.evaluate`` (and ``plays_left``)."""
+    info = t.info
+    figures = s.figures
+    prospects = s.prospects
+    plan = s.plan
+    table = s.table
+    base = PLAYERS * t.params[P_HAND]
+    left = t.params[P_DECK] - base
+    stock = left - info[g, STOCK_POS]
+    mover = info[g, TO_MOVE]
+    drawing = info[g, DRAWING] != 0
+    start = 1 if drawing else 0
+    r = info[g, ROUND]
+    for suit in range(4):
+        figures[H_COME, suit] = 0
+    for k in range(info[g, STOCK_POS], left):
+        p = int(t.deals[g, r, base + k])
+        drawn = _value(p)
+        if drawn:
+            figures[H_COME, p & 3] |= 1 << drawn
+    for seat in range(PLAYERS):
+        offset = (seat - mover) % PLAYERS
+        plays = max(_turns(stock, offset) - _turns(start, offset), 0)
+        usable = plays if drawing and seat == mover else max(plays - 1, 0)
+        _hand_code(t, g, seat, figures)
+        for suit in range(4):
+            _prospects(t, g, seat, suit, figures[H_MASK, suit], figures[H_SPARE, suit], plays, prospects, plan)
+        cards = _plan(plan, prospects, plays, table)
+        value = float(table[0, 0, 0])
+        spare = plays - cards
+        if stock and usable and spare > 0:
+            chance = usable / stock
+            expected = 0.0
+            pips0 = pips1 = pips2 = pips3 = 0.0
+            for suit in range(4):
+                if _started(t, g, seat, suit):  # the numbers to come that fit a started stack
+                    fit = figures[H_COME, suit] & _AT_LEAST[t.stacks[g, seat, suit, S_FLOOR]]
+                    pips = float(_MASK_SUM[fit])
+                    if suit == 0:
+                        pips0 = pips
+                    elif suit == 1:
+                        pips1 = pips
+                    elif suit == 2:
+                        pips2 = pips
+                    else:
+                        pips3 = pips
+                    expected += _MASK_COUNT[fit]
+            expected *= chance
+            share = _FUTURE_WEIGHT * chance * min(1.0, spare / expected) if expected else 0.0
+            for suit in range(4):
+                pips = pips0 if suit == 0 else pips1 if suit == 1 else pips2 if suit == 2 else pips3
+                if pips:
+                    j = table[0, 0, 1 + suit]
+                    total = prospects[suit, j, 1]
+                    faces = prospects[suit, j, 2]
+                    value += _capped(total + share * pips, faces) - max(total - THRESHOLD, 0) * (faces + 1)
+        out[seat] = value
+
+
+@_inlined
+def _apply_in_order(t: Tables, g: int, a: int) -> bool:
+    """:func:`_apply`, the mover's hand kept in the rules engine's order (``PlayThenDraw.apply``
+    deletes the card put down where it was and appends the card drawn; the advice's ties go to
+    the first card in hand): the card put down goes last first, where :func:`_apply` takes it from."""
+    info = t.info
+    hands = t.hands
+    if info[g, DRAWING] == 0:
+        seat = info[g, TO_MOVE]
+        p = a % CARDS
+        last = info[g, HAND_LEN + seat] - 1
+        at = 0
+        while hands[g, seat, at] != p:
+            at += 1
+        for i in range(at, last):
+            hands[g, seat, i] = hands[g, seat, i + 1]
+        hands[g, seat, last] = p
+    return _apply(t, g, a)
+
+
+@_inlined
+def _play_out(t: Tables, g: int, depth: int, s: Scratch, out: npt.NDArray[np.float64]) -> None:
+    """Play match ``g`` on by the advice for ``depth`` actions (−1: to the round's end) and put
+    each seat's round score into ``out``: the scores, if the round ended, else the advice's
+    evaluation.  Mirrors the rollout of ``parlour.batch.rollout.PythonLeafRollouts.run`` with
+    ``Advice.rollout`` and ``evaluate``."""
+    left = depth
+    while left != 0:
+        if _apply_in_order(t, g, _advised(t, g, s)):
+            for seat in range(PLAYERS):
+                out[seat] = _seat_score(t.stacks, g, seat)
+            return
+        left -= 1
+    _evaluate(t, g, s, out)
+
+
+@_compiled
+def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDArray[np.float64]) -> None:
+    """:func:`_play_out` of each of ``slots`` (each seat's round score into ``out[k]``)."""
+    s = Scratch(np.zeros((3, 4), np.int64), np.zeros((4, 11), np.float64), np.zeros((4, 11), np.float64),
+                np.zeros((4, MOST_PROSPECTS, 3), np.int64), np.zeros((4, 3), np.int64),
+                np.zeros((2, CARDS + 1, 5), np.int64), np.zeros(CARDS, np.int64), np.zeros(PLAYERS, np.float64))
+    for k in range(slots.shape[0]):
+        _play_out(t, slots[k], depth, s, out[k])
+
+
+@_inlined
+def _hidden_places(t: Tables, g: int, seat: int, places: npt.NDArray[np.int64]) -> int:
+    """Where the cards ``seat`` cannot see lie in match ``g``, into ``places``; how many: for each
+    other seat in turn, the index (seat × 64 + index) of each card of its hand that has not lain on
+    a public stack, in the hand's order, then (−1 − its index in the round's deal) each card of the
+    draw pile still to be drawn, the next one first.  Mirrors ``parlour.batch.rollout.hidden_places``
+    (``PlayThenDraw.hidden_cards``)."""
+    n = 0
+    on_pile = t.on_pile[g]
+    for other in range(PLAYERS):
+        if other == seat:
+            continue
+        for i in range(t.info[g, HAND_LEN + other]):
+            if not (on_pile >> np.int64(t.hands[g, other, i])) & 1:
+                places[n] = other * 64 + i
+                n += 1
+    base = PLAYERS * t.params[P_HAND]
+    for k in range(t.info[g, STOCK_POS], t.params[P_DECK] - base):
+        places[n] = -1 - (base + k)
+        n += 1
+    return n
+
+
+@_inlined
+def _redeal(t: Tables, g: int, places: npt.NDArray[np.int64], n: int) -> None:
+    """Deal the cards of the ``n`` hidden ``places`` (:func:`_hidden_places`) afresh in match ``g``,
+    from the stream in ``rng[g]``.  Mirrors ``parlour.batch.rollout.redeal`` (Fisher–Yates, the last
+    place first)."""
+    hands = t.hands
+    deals = t.deals
+    r = t.info[g, ROUND]
+    for i in range(n - 1, 0, -1):
+        j = _below(t.rng, g, i + 1)
+        a = places[i]
+        b = places[j]
+        card_i = hands[g, a >> 6, a & 63] if a >= 0 else deals[g, r, -1 - a]
+        card_j = hands[g, b >> 6, b & 63] if b >= 0 else deals[g, r, -1 - b]
+        if a >= 0:
+            hands[g, a >> 6, a & 63] = card_j
+        else:
+            deals[g, r, -1 - a] = card_j
+        if b >= 0:
+            hands[g, b >> 6, b & 63] = card_i
+        else:
+            deals[g, r, -1 - b] = card_i
+
+
+@_compiled
+def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                   seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+    """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
+    rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
+    ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+    s = Scratch(np.zeros((3, 4), np.int64), np.zeros((4, 11), np.float64), np.zeros((4, 11), np.float64),
+                np.zeros((4, MOST_PROSPECTS, 3), np.int64), np.zeros((4, 3), np.int64),
+                np.zeros((2, CARDS + 1, 5), np.int64), np.zeros(CARDS, np.int64), np.zeros(PLAYERS, np.float64))
+    _roll_leaves(t, rows, leaves, seat, seed, count, depth, out, s)
+
+
+@_lean
+def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+                 seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64], s: Scratch) -> None:
+    """:func:`_leaf_rollouts`, given its scratch arrays (allocating nothing, it runs without
+    reference counting; the advice is inlined into it)."""
+    scores = s.scores
+    for k in range(rows.shape[0]):
+        total0 = 0.0
+        total1 = 0.0
+        total2 = 0.0
+        _load(t, 0, rows[k])
+        n = _hidden_places(t, 0, seat, s.places)
+        for rollout in range(count):
+            if rollout:
+                _load(t, 0, rows[k])
+            t.rng[0] = _slot_stream(seed, leaves[k], rollout)  # rollout.redeal_key
+            _redeal(t, 0, s.places, n)
+            _play_out(t, 0, depth, s, scores)
+            total0 += scores[0]
+            total1 += scores[1]
+            total2 += scores[2]
+        out[k, 0] = total0 / count
+        out[k, 1] = total1 / count
+        out[k, 2] = total2 / count
+
+
+class ProgressionRollouts:
+    """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
+    same rollouts as ``PythonLeafRollouts`` with Progression's advice, in one compiled call.
+
+    The cards a seat cannot see are each other seat's cards that it did not take from a public
+    stack (``PlayThenDraw.hidden_cards``), then the draw pile's."""
+
+    compiled = True
+
+    def __init__(self, advice_of_game: Any) -> None:
+        if advice_of_game is not advice.ADVICE:
+            raise ValueError("the compiled rollouts play Progression's own advice only")
+        self._tables: dict[tuple[Any, ...], Tables] = {}
+
+    def run(self, leaves: Sequence[State], seat: int, seed: int, count: int,
+            depth: int | None) -> list[list[float]]:
+        """See ``parlour.batch.rollout.PythonLeafRollouts.run`` (the leaves are Progression's states)."""
+        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
+        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
+        if not playing or count < 1:
+            return results
+        states: list[pg.ProgressionState] = []
+        for i in playing:
+            leaf = leaves[i]
+            if not isinstance(leaf, pg.ProgressionState):
+                raise TypeError(f"the compiled rollouts play Progression's states, not {type(leaf).__name__}")
+            states.append(leaf)
+        options = states[0].options
+        key = tuple(sorted(options.items()))
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = _tables(1, 0, options, 1)
+        hand, deck = int(t.params[P_HAND]), int(t.params[P_DECK])
+        rows = np.array([position_row(state, hand, deck) for state in states], np.int64)
+        out = np.zeros((len(playing), PLAYERS), np.float64)
+        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
+                       -1 if depth is None else depth, out)
+        for k, i in enumerate(playing):
+            results[i] = out[k].tolist()
+        return results

@@ -46,6 +46,7 @@ STREAM = 0xD1B54A32D192ED03
 COMPILED: dict[str, tuple[str, str]] = {
     "minus-twenty": ("parlour.batch.minus_twenty", "MinusTwentyRollouts"),
     "silver-bars": ("parlour.batch.silver_bars", "SilverBarsRollouts"),
+    "progression": ("parlour.batch.progression", "ProgressionRollouts"),
 }
 """Each game with a compiled rollout plug-in: its module and class (a game's batched engine module;
 imported only when asked for).  A game's plug-in takes the game's advice and plays exactly the
