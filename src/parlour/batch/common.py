@@ -233,6 +233,67 @@ class Kernels(NamedTuple):
     """:func:`against_random` with the engine's own rules."""
 
 
+class CompiledRollouts:
+    """The Python face of a game's compiled rollout plug-in of the batched search (see
+    :mod:`parlour.batch.rollout`): the leaves still in play turned into rows of the game's engine
+    (:meth:`rows`) and rolled out in one compiled call (:meth:`roll`), giving exactly what
+    ``PythonLeafRollouts.run`` gives with the game's own advice.  A game's plug-in names its state
+    class, its advice and its player count, and gives the engine's tables for the leaves' options."""
+
+    compiled = True
+    game_name: str
+    """The game's name, for the refusals."""
+    state_type: type
+    """The rules engine's state class of the game."""
+    own_advice: Any
+    """The advice the compiled twin mirrors (any other is refused)."""
+    players: int
+
+    def __init__(self, advice_of_game: Any) -> None:
+        if advice_of_game is not self.own_advice:
+            raise ValueError(f"the compiled rollouts play {self.game_name}'s own advice only")
+        self._tables: dict[tuple[Any, ...], Any] = {}
+
+    def tables(self, states: Sequence[Any]) -> Any:
+        """The engine's tables for these leaves (made once for each set of options)."""
+        options = states[0].options
+        key = tuple(sorted(options.items()))
+        if key not in self._tables:
+            self._tables[key] = self.make_tables(options, states)
+        return self._tables[key]
+
+    def make_tables(self, options: Mapping[str, Any], states: Sequence[Any]) -> Any:
+        """One slot of the game's engine for ``options``."""
+        raise NotImplementedError
+
+    def rows(self, tables: Any, states: Sequence[Any]) -> npt.NDArray[np.int64]:
+        """Each leaf as a row the engine loads."""
+        raise NotImplementedError
+
+    def roll(self, tables: Any, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+             seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+        """The compiled rollouts of the rows (leaf ``leaves[k]`` of the search's call), into ``out``."""
+        raise NotImplementedError
+
+    def run(self, leaves: Sequence[Any], seat: int, seed: int, count: int, depth: int | None) -> list[list[float]]:
+        """See ``parlour.batch.rollout.PythonLeafRollouts.run``."""
+        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
+        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
+        if not playing or count < 1:
+            return results
+        states = [leaves[i] for i in playing]
+        for state in states:
+            if not isinstance(state, self.state_type):
+                raise TypeError(f"the compiled rollouts play {self.game_name}'s states, not {type(state).__name__}")
+        tables = self.tables(states)
+        out = np.zeros((len(playing), self.players), np.float64)
+        self.roll(tables, self.rows(tables, states), np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)),
+                  count, -1 if depth is None else depth, out)
+        for k, i in enumerate(playing):
+            results[i] = out[k].tolist()
+        return results
+
+
 class TablesBatch:
     """``n`` matches of a game played side by side, dealt from a seeded stream: the methods every
     engine that keeps its matches in one ``Tables`` shares (Minus Twenty, Progression, 100 Silver

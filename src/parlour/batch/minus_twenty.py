@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from parlour import games
 from parlour.batch.common import MATCH as _MATCH
-from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
+from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled
 from parlour.batch.common import lean as _lean
@@ -1202,35 +1202,19 @@ def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[n
         out[k, 1] = total1 / count
 
 
-class MinusTwentyRollouts:
+class MinusTwentyRollouts(CompiledRollouts):
     """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
     same rollouts as ``PythonLeafRollouts`` with Minus Twenty's advice, in one compiled call."""
 
-    compiled = True
+    game_name, state_type, own_advice, players = "Minus Twenty", mt.MinusTwentyState, advice.ADVICE, 2
 
-    def __init__(self, advice_of_game: Any) -> None:
-        if advice_of_game is not advice.ADVICE:
-            raise ValueError("the compiled rollouts play Minus Twenty's own advice only")
-        self._batches: dict[tuple[Any, ...], MinusTwentyBatch] = {}
+    def make_tables(self, options: Mapping[str, Any], states: Sequence[Any]) -> Tables:
+        tables: Tables = MinusTwentyBatch(1, 0, options)._t
+        return tables
 
-    def run(self, leaves: Sequence[mt.MinusTwentyState], seat: int, seed: int, count: int,
-            depth: int | None) -> list[list[float]]:
-        """See ``parlour.batch.rollout.PythonLeafRollouts.run``."""
-        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
-        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
-        if not playing or count < 1:
-            return results
-        options = leaves[playing[0]].options
-        key = tuple(sorted(options.items()))
-        found = self._batches.get(key)
-        if found is None:
-            found = self._batches[key] = MinusTwentyBatch(1, 0, options)
-        t = found._t
-        hand = t.hands.shape[2]
-        rows = np.array([position_row(leaves[i], hand) for i in playing], np.int64)
-        out = np.zeros((len(playing), 2), np.float64)
-        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
-                       -1 if depth is None else depth, out)
-        for k, i in enumerate(playing):
-            results[i] = out[k].tolist()
-        return results
+    def rows(self, tables: Tables, states: Sequence[Any]) -> npt.NDArray[np.int64]:
+        return np.array([position_row(state, tables.hands.shape[2]) for state in states], np.int64)
+
+    def roll(self, tables: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+             seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+        _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)

@@ -46,7 +46,7 @@ import numpy.typing as npt
 
 from parlour import games
 from parlour.batch.common import MATCH as _MATCH
-from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
+from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled
 from parlour.batch.common import inlined as _inlined
@@ -56,7 +56,6 @@ from parlour.batch.common import slot_stream as _slot_stream
 from parlour.bots.heuristic import progression as advice
 from parlour.cards import ALL_CARDS, Card
 from parlour.envs.spaces import space
-from parlour.game import State
 from parlour.games import progression as pg
 
 __all__ = ["ProgressionBatch", "ProgressionRollouts", "play_random"]
@@ -1255,43 +1254,22 @@ def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.
         out[k, 2] = total2 / count
 
 
-class ProgressionRollouts:
+class ProgressionRollouts(CompiledRollouts):
     """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
     same rollouts as ``PythonLeafRollouts`` with Progression's advice, in one compiled call.
 
     The cards a seat cannot see are each other seat's cards that it did not take from a public
     stack (``PlayThenDraw.hidden_cards``), then the draw pile's."""
 
-    compiled = True
+    game_name, state_type, own_advice, players = "Progression", pg.ProgressionState, advice.ADVICE, PLAYERS
 
-    def __init__(self, advice_of_game: Any) -> None:
-        if advice_of_game is not advice.ADVICE:
-            raise ValueError("the compiled rollouts play Progression's own advice only")
-        self._tables: dict[tuple[Any, ...], Tables] = {}
+    def make_tables(self, options: Mapping[str, Any], states: Sequence[Any]) -> Tables:
+        return _tables(1, 0, options, 1)
 
-    def run(self, leaves: Sequence[State], seat: int, seed: int, count: int,
-            depth: int | None) -> list[list[float]]:
-        """See ``parlour.batch.rollout.PythonLeafRollouts.run`` (the leaves are Progression's states)."""
-        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
-        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
-        if not playing or count < 1:
-            return results
-        states: list[pg.ProgressionState] = []
-        for i in playing:
-            leaf = leaves[i]
-            if not isinstance(leaf, pg.ProgressionState):
-                raise TypeError(f"the compiled rollouts play Progression's states, not {type(leaf).__name__}")
-            states.append(leaf)
-        options = states[0].options
-        key = tuple(sorted(options.items()))
-        t = self._tables.get(key)
-        if t is None:
-            t = self._tables[key] = _tables(1, 0, options, 1)
-        hand, deck = int(t.params[P_HAND]), int(t.params[P_DECK])
-        rows = np.array([position_row(state, hand, deck) for state in states], np.int64)
-        out = np.zeros((len(playing), PLAYERS), np.float64)
-        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
-                       -1 if depth is None else depth, out)
-        for k, i in enumerate(playing):
-            results[i] = out[k].tolist()
-        return results
+    def rows(self, tables: Tables, states: Sequence[Any]) -> npt.NDArray[np.int64]:
+        hand, deck = int(tables.params[P_HAND]), int(tables.params[P_DECK])
+        return np.array([position_row(state, hand, deck) for state in states], np.int64)
+
+    def roll(self, tables: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+             seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+        _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)

@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from parlour import games
 from parlour.batch.common import MATCH as _MATCH
-from parlour.batch.common import Columns, Kernels, TablesBatch, against_random
+from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled
 from parlour.batch.common import inlined as _inlined
@@ -61,7 +61,6 @@ from parlour.batch.common import slot_stream as _slot_stream
 from parlour.bots.heuristic import silver_bars as advice
 from parlour.cards import Card
 from parlour.envs.spaces import space
-from parlour.game import State
 from parlour.games import silver_bars as sb
 from parlour.games.silver_bars import tables as tb
 
@@ -1264,44 +1263,31 @@ def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.
         out[k, 1] = total1 / count
 
 
-class SilverBarsRollouts:
+class SilverBarsRollouts(CompiledRollouts):
     """The compiled rollout plug-in of the batched search (see :mod:`parlour.batch.rollout`): the
     same rollouts as ``PythonLeafRollouts`` with 100 Silver Bars' advice, in one compiled call.
 
-    The cards a seat cannot see are the opponent's whole hand and the draw pile (what
-    ``SilverBarsState.hidden_cards`` would say: no card goes from the table into a hand)."""
+    The cards a seat cannot see are the opponent's whole hand and the draw pile
+    (``SilverBarsState.hidden_cards``: no card goes from the table into a hand)."""
 
-    compiled = True
+    game_name, state_type, own_advice, players = "100 Silver Bars", sb.SilverBarsState, advice.ADVICE, 2
 
-    def __init__(self, advice_of_game: Any) -> None:
-        if advice_of_game is not advice.ADVICE:
-            raise ValueError("the compiled rollouts play 100 Silver Bars' own advice only")
-        self._tables: dict[tuple[Any, ...], Tables] = {}
-
-    def run(self, leaves: Sequence[State], seat: int, seed: int, count: int,
-            depth: int | None) -> list[list[float]]:
-        """See ``parlour.batch.rollout.PythonLeafRollouts.run`` (the leaves are 100 Silver Bars' states)."""
-        results: list[list[float]] = [[float(s) for s in leaf.scores] for leaf in leaves]
-        playing = [i for i, leaf in enumerate(leaves) if leaf.current_player() is not None]
-        if not playing or count < 1:
-            return results
-        states: list[sb.SilverBarsState] = []
-        for i in playing:
-            leaf = leaves[i]
-            if not isinstance(leaf, sb.SilverBarsState):
-                raise TypeError(f"the compiled rollouts play 100 Silver Bars' states, not {type(leaf).__name__}")
-            states.append(leaf)
-        options = states[0].options
+    def tables(self, states: Sequence[Any]) -> Tables:
         rounds = max(state.round_index for state in states) + 1
-        key = tuple(sorted(options.items()))
-        t = self._tables.get(key)
-        if t is None or t.deals.shape[1] < rounds:  # a match without max_rounds may outlast any table
-            t = self._tables[key] = _tables(1, 0, {**options, "max_rounds": max(rounds, options["max_rounds"])}, 1)
-        hand, deck = int(t.params[P_HAND]), int(t.params[P_DECK])
-        rows = np.array([position_row(state, hand, deck) for state in states], np.int64)
-        out = np.zeros((len(playing), 2), np.float64)
-        _leaf_rollouts(t, rows, np.array(playing, np.int64), seat, np.uint64(seed % (1 << 64)), count,
-                       -1 if depth is None else depth, out)
-        for k, i in enumerate(playing):
-            results[i] = out[k].tolist()
-        return results
+        t: Tables = super().tables(states)
+        if t.deals.shape[1] < rounds:  # a match without max_rounds may outlast any table
+            options = states[0].options
+            t = self._tables[tuple(sorted(options.items()))] = self.make_tables(options, states)
+        return t
+
+    def make_tables(self, options: Mapping[str, Any], states: Sequence[Any]) -> Tables:
+        rounds = max(state.round_index for state in states) + 1
+        return _tables(1, 0, {**options, "max_rounds": max(rounds, options["max_rounds"])}, 1)
+
+    def rows(self, tables: Tables, states: Sequence[Any]) -> npt.NDArray[np.int64]:
+        hand, deck = int(tables.params[P_HAND]), int(tables.params[P_DECK])
+        return np.array([position_row(state, hand, deck) for state in states], np.int64)
+
+    def roll(self, tables: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
+             seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
+        _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)
