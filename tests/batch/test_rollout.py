@@ -244,3 +244,18 @@ def test_warm_compiles_the_plugins_the_levels_use() -> None:
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == names
     assert expected["on"] or not batch.available()
+
+
+@pytest.mark.parametrize("game_id", sorted(rollout.COMPILED))
+def test_a_compiled_plugin_refuses_another_advice_and_another_games_states(game_id: str) -> None:
+    pytest.importorskip("numba")
+    plugin = rollout.leaf_rollouts(game_id, advice(game_id), compiled=True)
+    with pytest.raises(ValueError, match="own advice only"):
+        type(plugin)(advice("twenty"))
+    other = games.get("twenty").new_match(seed=1)
+    with pytest.raises(TypeError, match="states, not TwentyState"):
+        plugin.run([other], 0, 0, 1, 1)
+    over = games.get(game_id).new_match(seed=1)
+    while over.current_player() is not None:
+        over.apply(over.legal_moves()[0])
+    assert plugin.run([over], 0, 0, 4, None) == [[float(s) for s in over.scores]]  # nothing left to roll out
