@@ -14,8 +14,8 @@ DB ?= sqlite:///parlour.db
 
 .PHONY: serve play test quicktest test-setup lint typecheck pytest bench clean
 
-# What serving and playing need: parlour and its compiled engines (numba: the hard search's rollouts
-# in Minus Twenty), compiled once here so that no player's first move waits for them.
+# What serving and playing need: parlour and its compiled engines (numba: the search levels' rollouts
+# in Minus Twenty, Progression and 100 Silver Bars), compiled once here so no player's first move waits.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

@@ -96,7 +96,7 @@ def hard_seconds(game_id: str, positions: int,
     return statistics.median(times), max(times)
 
 
-UNBATCHED_HARD_ITERATIONS = {"minus-twenty": 1850, "silver-bars": 850}
+UNBATCHED_HARD_ITERATIONS = {"minus-twenty": 1850, "progression": 2400, "silver-bars": 850}
 """``hard``'s iterations in a game before its registry entry batched its rollouts (``GameEntry.leaf``;
 one Python rollout a simulation): what the batched ``hard`` is measured against."""
 

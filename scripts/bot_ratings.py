@@ -24,9 +24,10 @@ from parlour import games
 from parlour.store import Store
 
 LEVELS = {"progression": "easy,medium,hard"}
-"""The levels rated: all four unless given here.  Progression's expert (9600 simulations a decision, some
-140 decisions a seat) would take hours on this machine; it is not rated yet, and rated tables refuse it.
-(Minus Twenty's expert is rated since its levels search in batches, on the compiled engine.)"""
+"""The levels rated: all four unless given here.  Progression's expert (19,200 rollouts a decision, some
+140 decisions a seat, three seats) is not rated yet, and rated tables refuse it; since its levels search in
+batches on the compiled engine its ladder would take some tens of minutes, as Minus Twenty's did.
+(Minus Twenty's expert is rated since its levels search in batches.)"""
 MATCHES = {"twenty": 6, "minus-twenty": 6, "progression": 6}
 """Matches per pairing (or triple): 4 unless given here.  Each game's ladder takes a few minutes on one core."""
 SEED = 34

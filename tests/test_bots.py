@@ -258,18 +258,18 @@ def test_bots_choose_among_the_moves_they_are_handed(game_id: str, spec: str, co
 
 
 def test_the_readme_gives_hards_search_budgets() -> None:
-    """The README's level table states hard's simulations a move: the range of the games' own, and
-    the budgets of the games that search in batches (each with a compiled plug-in: else they are slower)."""
+    """The README's level table states hard's budget in each game: its simulations a move, or, where
+    it searches in batches (``GameEntry.leaf``; only with a compiled plug-in: else it is slower), its
+    rollouts a move and how many a leaf."""
     from pathlib import Path
 
     from parlour.batch.rollout import COMPILED
 
-    budgets = [bots.level_iterations("hard", game_id) for game_id in games.ids() if not games.entry(game_id).leaf]
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert f"{min(budgets)}–{max(budgets)} simulations a move, per game" in readme
-    for game_id in games.ids():  # the games whose levels search in batches (GameEntry.leaf)
-        if leaf := games.entry(game_id).leaf:
-            budget = bots.level_iterations("hard", game_id)
-            words = f"{games.get(game_id).name}: {budget} rollouts a move in batches, each leaf rolled out {leaf} times"
+    for game_id in games.ids():
+        budget, leaf, name = bots.level_iterations("hard", game_id), games.entry(game_id).leaf, games.get(game_id).name
+        if leaf:
             assert game_id in COMPILED, f"{game_id} batches its levels' rollouts without a compiled plug-in"
-            assert words in readme
+            assert f"{name}: {budget} rollouts a move in batches, each leaf rolled out {leaf} times" in readme
+        else:
+            assert f"{name}: {budget} simulations a move" in readme

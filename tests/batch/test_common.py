@@ -48,22 +48,3 @@ def test_an_unwritable_cache_is_left_alone(tmp_path: Path) -> None:
     (package / "batch").mkdir(parents=True)
     (package / "batch" / "__pycache__").write_text("a file where the folder should be")
     assert not common.discard_stale_compilations(package)
-
-
-def test_the_shuffle_deals_every_order_alike() -> None:
-    """Two places a word: each of the 24 orders of 4 cards (and each of the 120 of 5, an odd count)
-    comes out about as often as the others over 60,000 seeded shuffles, each card everywhere."""
-    import numpy as np
-
-    for n, draws in ((4, 48_000), (5, 60_000)):
-        rng = np.array([common.mix(np.uint64(2026 + n))], np.uint64)
-        counts: dict[bytes, int] = {}
-        for _ in range(draws):
-            deck = np.arange(n, dtype=np.int8)
-            common.shuffle(rng, 0, deck, n)
-            counts[deck.tobytes()] = counts.get(deck.tobytes(), 0) + 1
-        orders = 24 if n == 4 else 120
-        assert len(counts) == orders
-        expected = draws / orders
-        chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-        assert chi2 < 2 * orders  # about `orders` − 1 for a fair shuffle; a place drawn from a wrong range is far off

@@ -232,8 +232,8 @@ WARM = "from parlour.batch.rollout import warm; print(','.join(warm()))"
 
 
 def test_warm_compiles_the_plugins_the_levels_use() -> None:
-    """The set-up and each bot worker warm the compiled plug-ins of the games whose levels batch
-    (none where numba is missing or turned off)."""
+    """The set-up warms the compiled plug-ins of the games whose levels batch (none where numba is
+    missing or turned off)."""
     expected = {"on": ",".join(g for g in games.ids() if games.entry(g).leaf and g in rollout.COMPILED),
                 "off": ""}
     if not batch.available():

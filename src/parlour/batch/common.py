@@ -102,28 +102,6 @@ def below(rng: npt.NDArray[np.uint64], g: int, k: int) -> int:  # pragma: no cov
     return int(((mix(rng[g]) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
-@inlined
-def shuffle(rng: npt.NDArray[np.uint64], g: int, deck: npt.NDArray[np.int8], n: int) -> None:  # pragma: no cover
-    """Fisher–Yates over ``deck[:n]`` from match ``g``'s stream, the last place first: two places a
-    mixed word (its high 32 bits scaled to ``k`` + 1 for place ``k``, its low 32 bits to ``k`` for
-    place ``k`` − 1), so a shuffle costs half the words of one :func:`below` a place."""
-    k = n - 1
-    while k > 0:
-        rng[g] += GOLDEN
-        word = mix(rng[g])
-        j = int(((word >> np.uint64(32)) * np.uint64(k + 1)) >> np.uint64(32))
-        t = deck[k]
-        deck[k] = deck[j]
-        deck[j] = t
-        k -= 1
-        if k > 0:
-            j = int(((word & np.uint64(0xFFFFFFFF)) * np.uint64(k + 1)) >> np.uint64(32))
-            t = deck[k]
-            deck[k] = deck[j]
-            deck[j] = t
-            k -= 1
-
-
 @lean
 def slot_stream(seed: np.uint64, g: int, matches: int) -> np.uint64:  # pragma: no cover - compiled
     """Where the stream of slot ``g``'s match number ``matches`` starts: from (seed, slot, match) alone."""

@@ -207,9 +207,9 @@ def _make(game_id: str, advice: Advice, compiled: bool | None) -> Any:
 
 def warm() -> list[str]:
     """Compile (or load from numba's cache) the compiled plug-ins of the games whose search levels
-    roll out in batches (``GameEntry.leaf``), so that no player's first move waits for numba: the
-    set-up calls it once, and a bot worker at its start.  Returns those games' ids (none without
-    numba)."""
+    roll out in batches (``GameEntry.leaf``), so that no player's first move waits for numba to
+    compile: the set-up (``make serve``) calls it once; a bot worker then loads them from numba's
+    cache at its first batched search.  Returns those games' ids (none without numba)."""
     from parlour import games
     from parlour.bots.heuristic import advice
 

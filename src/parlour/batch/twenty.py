@@ -35,7 +35,6 @@ from parlour import games
 from parlour.batch.common import MIX2
 from parlour.batch.common import below as _below
 from parlour.batch.common import mix as _mix
-from parlour.batch.common import shuffle as _shuffle
 from parlour.batch.common import slot_stream as _slot_stream
 from parlour.cards import ALL_CARDS
 from parlour.games import twenty as tw
@@ -123,7 +122,11 @@ def _deal_round(i, g, hand, tally, loc, deals, params, pack, rng):  # type: igno
     else:
         for k in range(n):
             deck[k] = pack[k]
-        _shuffle(rng, i, deck, n)
+        for k in range(n - 1, 0, -1):
+            j = _below(rng, i, k + 1)
+            t = deck[k]
+            deck[k] = deck[j]
+            deck[j] = t
     _begin_round(i, g, hand, tally, loc, deals, params)
 
 

@@ -36,8 +36,9 @@ fewer trips through its Python tree.  Its budget counts rollouts: ``iterations=1
 walks the tree 231 times, each leaf rolled out 8 times.  Where numba is installed and the game has a compiled
 plug-in, the rollouts are compiled; elsewhere the plug-in plays the very same rollouts on the
 rules engine, so the decisions are the same either way.  The levels search so in a game
-whose registry entry says so (``GameEntry.leaf``: Minus Twenty, where the compiled rollouts make
-``hard`` about ten times faster at the same strength; ``docs/strength-batched.md``).
+whose registry entry says so (``GameEntry.leaf``: Minus Twenty, Progression and 100 Silver Bars,
+where the compiled rollouts make ``hard`` about twelve times faster at the same strength;
+``docs/strength-batched.md``).
 
 Where the game takes part (``GameEntry.inference``), the samples do not guess
 the others' hidden cards uniformly: :mod:`parlour.bots.infer` draws them by how

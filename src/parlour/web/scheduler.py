@@ -166,9 +166,6 @@ def review_verdict(analyst: str, observation: dict[str, Any], legal: list[str], 
 
 def _worker_init() -> None:
     die_with_parent()
-    from parlour.batch.rollout import warm  # the compiled search's rollouts, before the first move
-
-    warm()
 
 
 def _background_worker_init() -> None:

@@ -10,7 +10,7 @@ ENTRY = GameEntry(
     terminal="parlour.terminal.progression", web="parlour.web.layouts.progression",
     tutorial="parlour.games.tutorials:progression.json",
     space="parlour.envs.spaces.progression:ProgressionSpace",
-    levels=MappingProxyType({"hard": 2400, "expert": 9600}), reward_scale=0.02,
+    levels=MappingProxyType({"hard": 4800, "expert": 19200}), leaf=16, reward_scale=0.02,
     # The look-ahead on what to play, in 75% of those decisions; the advice on what to draw (the
     # look-ahead drew worse: 23.9% of 300 rounds against two medium, and played better: 51.7%) and
     # in the other plays: 1,000 env steps a CPU-second against two of it, still clearly stronger
