@@ -1,7 +1,7 @@
-"""Progression's rollouts in the batched engine (issue 36): a loaded position is the rules
-engine's; the compiled advice keeps the hands in the rules engine's order, moves as the advice
-moves and judges as it judges, to the last bit; the compiled leaf plug-in gives the Python
-plug-in's numbers; and a batched search decides the same with either plug-in."""
+"""Progression's rollouts in the batched engine (issue 36; a loaded position plays as the rules engine:
+``test_loaded_positions.py``): the compiled advice keeps the hands in the rules engine's order,
+moves as the advice moves and judges as it judges, to the last bit; the compiled leaf plug-in gives
+the Python plug-in's numbers; and a batched search decides the same with either plug-in."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from parlour.bots.ismcts import ISMCTSBot  # noqa: E402
 from parlour.envs.spaces import space  # noqa: E402
 from parlour.games.progression import ProgressionState  # noqa: E402
 
+from .positions import round_positions  # noqa: E402
+
 GAME = games.get("progression")
 ADVICE = advice("progression")
 SPACE = space("progression")
@@ -28,55 +30,10 @@ PLAYERS = 3
 
 
 def positions(count: int, seed: int, options: dict[str, Any] | None = None, most: int = 120) -> list[ProgressionState]:
-    """Positions in a round in play: ``count`` seeded matches played at random for fewer than
-    ``most`` moves (the first round or two), each followed by a world the search would sample
-    from it (``GAME.sampler``)."""
-    rng = random.Random(seed)
-    found: list[ProgressionState] = []
-    for number in range(count):
-        state = GAME.new_match(options=options, seed=seed * 1000 + number)
-        for _ in range(rng.randrange(0, most)):
-            if state.is_round_over():
-                if state.is_match_over():
-                    break
-                state.next_round()
-            state.apply(rng.choice(state.legal_moves()))
-        if state.is_round_over():
-            continue
-        seat = state.current_player()
-        assert seat is not None and isinstance(state, ProgressionState)
-        world = GAME.sampler(state.observation(seat))(rng)
-        assert isinstance(world, ProgressionState)
-        found += [state, world]
-    return found
-
-
-def test_a_loaded_position_plays_as_the_rules_engine() -> None:
-    """Positions of 12 seeded matches (and a world sampled from each) loaded into a slot: the same
-    legal actions and observations (every seat) as the rules engine at every step of the round
-    played on at random, and the same round scores."""
-    batch = compiled.ProgressionBatch(3, 0)
-    rng = random.Random(5)
-    steps = loaded = 0
-    for k, state in enumerate(positions(12, 3)):
-        state = state.copy()
-        i = k % 3
-        batch.load(i, state)
-        loaded += 1
-        while True:
-            assert np.array_equal(batch.legal_mask()[i], SPACE.mask(state.legal_moves()).astype(bool))
-            for seat in range(PLAYERS):
-                assert np.array_equal(batch.observe(seat)[i], SPACE.encode_state(state, seat))
-            move = rng.choice(state.legal_moves())
-            actions = np.full(3, -1)
-            actions[i] = SPACE.index[move]
-            batch.step(actions)
-            state.apply(move)
-            steps += 1
-            if state.is_round_over():
-                assert batch._t.scores[i, state.round_index].tolist() == state.scores
-                break
-    assert loaded >= 20 and steps > 1000
+    """Positions in a round in play (:func:`round_positions`, the first round or two)."""
+    found = round_positions("progression", count, seed, options, most)
+    assert all(isinstance(state, ProgressionState) for state in found)
+    return found  # type: ignore[return-value]
 
 
 def test_the_compiled_advice_moves_and_judges_as_the_advice() -> None:

@@ -1,7 +1,7 @@
-"""The search's rollouts in the batched engine (issue 36): a loaded position is the rules
-engine's; the compiled advice plays and judges as the Python advice does, to the last bit; the
-compiled leaf plug-in gives the Python plug-in's numbers; and a batched search decides the same
-with either plug-in, and the same again for the same seed."""
+"""The search's rollouts in the batched engine (issue 36; a loaded position plays as the rules engine:
+``test_loaded_positions.py``): the compiled advice plays and judges as the Python advice does, to
+the last bit; the compiled leaf plug-in gives the Python plug-in's numbers; and a batched search
+decides the same with either plug-in, and the same again for the same seed."""
 
 from __future__ import annotations
 
@@ -22,30 +22,15 @@ from parlour.bots.levels import level_iterations
 from parlour.game import State
 from parlour.store import Store
 
+from .positions import round_positions
+
 GAME = games.get("minus-twenty")
 ADVICE = advice("minus-twenty")
 
 
 def positions(count: int, seed: int) -> list[State]:
-    """Positions in a round in play: ``count`` seeded matches played at random for a random number
-    of moves (rounds 1 to 3), each followed by a world the search would sample from it."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    for number in range(count):
-        state = GAME.new_match(seed=seed * 1000 + number)
-        for _ in range(rng.randrange(0, 220)):
-            if state.is_round_over():
-                if state.is_match_over():
-                    break
-                state.next_round()
-            state.apply(rng.choice(state.legal_moves()))
-        if state.is_round_over():
-            continue
-        found.append(state)
-        seat = state.current_player()
-        assert seat is not None
-        found.append(GAME.sampler(state.observation(seat))(rng))
-    return found
+    """Minus Twenty's positions in a round in play (:func:`round_positions`: rounds 1 to 3)."""
+    return round_positions("minus-twenty", count, seed)
 
 
 def test_redeal_moves_only_what_the_seat_cannot_see() -> None:
@@ -81,38 +66,6 @@ def compiled() -> object:
     from parlour.batch import minus_twenty
 
     return minus_twenty
-
-
-def test_a_loaded_position_plays_as_the_rules_engine(compiled: object) -> None:
-    """Positions of 40 seeded matches (and a world sampled from each) loaded into a slot: the same
-    legal actions and observations (both seats) as the rules engine at every step of the round
-    played on at random, and the same round scores."""
-    np = pytest.importorskip("numpy")
-    from parlour.envs.spaces import space
-
-    the_space = space("minus-twenty")
-    batch = compiled.MinusTwentyBatch(3, 0)  # type: ignore[attr-defined]
-    rng = random.Random(5)
-    steps = loaded = 0
-    for k, state in enumerate(positions(40, 3)):
-        state = state.copy()
-        i = k % 3
-        batch.load(i, state)
-        loaded += 1
-        while True:
-            assert np.array_equal(batch.legal_mask()[i], the_space.mask(state.legal_moves()).astype(bool))
-            for seat in (0, 1):
-                assert np.array_equal(batch.observe(seat)[i], the_space.encode_state(state, seat))
-            move = rng.choice(state.legal_moves())
-            actions = np.full(3, -1)
-            actions[i] = the_space.actions.index(move)
-            batch.step(actions)
-            state.apply(move)
-            steps += 1
-            if state.is_round_over():
-                assert batch._t.scores[i, state.round_index].tolist() == state.scores
-                break
-    assert loaded >= 50 and steps > 1000
 
 
 def test_the_compiled_advice_plays_and_judges_as_the_advice(compiled: object) -> None:
