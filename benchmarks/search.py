@@ -24,6 +24,11 @@ where numba and the game's plug-in are installed) and ``SPEC`` if given, the sim
 through the tree) and rollouts a CPU-second, the CPU seconds of a decision (median and worst
 over round starts and mid-round positions), and the ratio of the CPU seconds.  The compiled
 functions are compiled (or loaded from numba's cache) before anything is timed.
+
+Where a batched ``hard`` decision spends its CPU time (``cProfile``: the compiled rollouts, loading
+the leaves into the engine, the tree walk, the rest):
+
+    python benchmarks/search.py --profile [--positions 5] [GAME ...]
 """
 
 from __future__ import annotations
@@ -165,6 +170,36 @@ def batched_side_by_side(game_ids: list[str], positions: int, batched: str | Non
                   f"{speed:>9}", flush=True)
 
 
+def where_the_time_goes(game_ids: list[str], positions: int) -> None:
+    """Print, for ``hard`` as the game's entry has it, the shares of a decision's CPU time spent
+    rolling out (the plug-in's compiled call), loading the leaves (the plug-in's rows), walking the
+    tree (``ISMCTSBot._descend``, the advice as its prior) and the rest (sampling, book-keeping):
+    ``cProfile`` over :func:`decision_costs`' positions."""
+    import cProfile
+    import pstats
+
+    from parlour import bots
+
+    print(f"{'game':<14} {'rollouts':>9} {'loading':>8} {'tree':>6} {'rest':>6}   (share of hard's CPU, cProfile)")
+    for game_id in game_ids:
+        bot = bots.make("ismcts:level=hard,rollout=heuristic")
+        assert isinstance(bot, ISMCTSBot)
+        if not bot.leaf_for(game_id):
+            print(f"{game_id:<14} hard is not batched here")
+            continue
+        plugin = bot._plugin(game_id)
+        plugin.run([games.get(game_id).new_match(seed=0)], 0, 0, 1, 1)  # compile (or load) first
+        profile = cProfile.Profile()
+        profile.runcall(decision_costs, game_id, "ismcts:level=hard,rollout=heuristic", positions)
+        stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+        total = sum(tt for (_, _, name), (_, _, tt, _, _) in stats.items())
+
+        roll, rows, tree = (sum(ct for (_, _, found), (_, _, _, ct, _) in stats.items() if found == name)
+                            for name in ("roll", "rows", "_descend"))
+        print(f"{game_id:<14} {roll / total:>8.0%} {rows / total:>8.0%} {tree / total:>6.0%} "
+              f"{1 - (roll + rows + tree) / total:>6.0%}", flush=True)
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--cpu-rates"]:  # one side of a side-by-side run, in its own process
         game_id, iterations, positions = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -182,9 +217,14 @@ def main() -> None:
                         help="with --against: also the CPU seconds of a hard decision in each version (its own budget)")
     parser.add_argument("--batched", action="store_true",
                         help="hard with and without the batched rollouts, side by side (see above)")
+    parser.add_argument("--profile", action="store_true",
+                        help="where a batched hard decision's CPU time goes: rollouts, loading leaves, tree, rest")
     parser.add_argument("--batched-spec", help="with --batched: another search to compare too (e.g. "
                         "ismcts:iterations=3200,rollout=heuristic,leaf=32)")
     args = parser.parse_args()
+    if args.profile:
+        where_the_time_goes(args.games, args.positions)
+        return
     if args.batched:
         batched_side_by_side(args.games, args.positions, args.batched_spec)
         return

@@ -105,3 +105,13 @@ def test_search_prints_hard_beside_the_batched_search() -> None:
     assert re.search(rf"^minus-twenty\s+unbatched\s+python{number * 4}\s*$", out, re.M), out
     for name in ("hard", "batched"):  # hard is batched in Minus Twenty (GameEntry.leaf)
         assert re.search(rf"^minus-twenty\s+{name}\s+(compiled|python){number * 4}\s+[\d.]+x$", out, re.M), out
+
+
+def test_search_prints_where_a_batched_decision_spends_its_time() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "search.py"), "--profile", "--positions", "1",
+               "minus-twenty", "twenty"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    shares = re.search(r"^minus-twenty\s+(\d+)%\s+(\d+)%\s+(\d+)%\s+(-?\d+)%$", out, re.M)
+    assert shares, out
+    assert 97 <= sum(map(int, shares.groups())) <= 103 and all(int(x) > 0 for x in shares.groups()[:3]), out
+    assert re.search(r"^twenty\s+hard is not batched here$", out, re.M), out

@@ -95,7 +95,9 @@ def test_inference_needs_the_games_hooks_and_is_off_without_them() -> None:
     # each card twice, so its rounds cannot be replayed with two cards exchanged: it does not take part.
     silver = games.get("silver-bars").new_match(seed=3)
     assert silver.hidden_cards(0) == silver.hands[1] and not can_infer(silver)  # type: ignore[attr-defined]
-    assert inferred_sampler(games.get("silver-bars"), silver.observation(0), POLICY, random.Random(1))
+    plain = games.get("silver-bars").sampler(silver.observation(0))(random.Random(2))
+    sample = inferred_sampler(games.get("silver-bars"), silver.observation(0), POLICY, random.Random(1))
+    assert sample(random.Random(2)).snapshot() == plain.snapshot()  # the uniform sampler's very worlds
     for _ in range(4):
         state.apply(state.legal_moves()[0])
     seat = state.current_player()
