@@ -14,6 +14,7 @@ compilations away whenever any of those sources changes.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
@@ -110,7 +111,7 @@ def slot_stream(seed: np.uint64, g: int, matches: int) -> np.uint64:  # pragma: 
     return mix(key ^ (np.uint64(matches) * MATCH + np.uint64(1)))
 
 
-def _generic(function: F) -> F:
+def generic(function: F) -> F:
     """:func:`lean`, inlined into its callers and not cached itself: a function that takes compiled
     functions as arguments (numba cannot keep those in its cache; each engine's cached caller holds
     the compiled code)."""
@@ -118,7 +119,7 @@ def _generic(function: F) -> F:
     return cast(F, numba.njit(**options)(function))
 
 
-@_generic
+@generic
 def against_random(legal_actions: Any, apply: Any, end_round: Any, observe: Any, t: Any, to_move: int,
                    log_len: int, actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
                    chooser: npt.NDArray[np.uint64], scale: np.float32, rewards: npt.NDArray[np.float32],
@@ -209,6 +210,9 @@ class Kernels(NamedTuple):
     """``(t, g, first)``: slot ``g``'s match again, from its given deals."""
     against_random: Callable[..., Any]
     """:func:`against_random` with the engine's own rules."""
+    random_rounds: Callable[..., Any] | None = None
+    """:func:`random_rounds` with the engine's own rules, when it gives the legal actions in the rules
+    engine's order (``(t, slots, words, positions, log, made, legal) -> slots played``)."""
 
 
 class CompiledRollouts:
@@ -293,6 +297,9 @@ class TablesBatch:
     _BLOCKS: tuple[str, ...]
     """The space's blocks whose offsets the engine's ``_observe`` is given, in this order."""
     MOST_MOVES_A_STEP = 64
+    plays_random_rounds = False
+    """Whether :meth:`random_rounds` can play (the engine gives the legal actions in the rules engine's
+    order: ``Kernels.random_rounds``)."""
     """More moves than one call of :meth:`step_against_random` adds to a match's log."""
 
     def __init__(self, n: int, seed: int, options: Mapping[str, Any] | None = None) -> None:
@@ -317,6 +324,8 @@ class TablesBatch:
         self._rewards = np.zeros((n, self.players), np.float32)
         self._done = np.zeros(n, np.bool_)
         self._legal = np.empty(self.num_actions, np.int64)
+        self._deck: tuple[Counter[Any], dict[Any, int]] | None = None
+        """The options' deck, counted, and each card's position (made at the first :meth:`set_match`)."""
         self.reset()
 
     # -- what a subclass may say otherwise ---------------------------------------------------------
@@ -414,6 +423,15 @@ class TablesBatch:
             self._refuse(int(actions[bad]), bad)
         self._longest = longest
 
+    def random_rounds(self, slots: npt.NDArray[np.int64], words: npt.NDArray[np.uint32],
+                      positions: npt.NDArray[np.int64], log: npt.NDArray[np.int64], made: npt.NDArray[np.int64]) -> int:
+        """The lab's random bots play the round in play of each match ``slots[s]`` to its end, in one
+        compiled call (:func:`parlour.batch.arena.random_rounds`, which says what the arguments hold)."""
+        if self.kernels.random_rounds is None:
+            raise NotImplementedError(f"the {self.game.name} engine does not give the rules engine's order of moves")
+        played: int = self.kernels.random_rounds(self._t, slots, words, positions, log, made, self._legal)
+        return played
+
     def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
         """Restart match ``i`` with ``first`` to play first and the given deals (a record's
         ``deal`` objects, of cards, one a round from round 1); later rounds come from the stream."""
@@ -426,13 +444,18 @@ class TablesBatch:
         if len(deals) > t.deals.shape[1]:
             raise ValueError(f"a match of these options lasts at most {t.deals.shape[1]} rounds, not {len(deals)}")
         hand = self.options["hand_size"]
+        if self._deck is None:
+            deck = self.deck()
+            self._deck = (Counter(deck), {card: self.position(card) for card in deck})
+        counts, position = self._deck
         positions = []
         for r, deal in enumerate(deals):
             if [len(h) for h in deal["hands"]] != [hand] * self.players:
                 raise ValueError(f"deal of round {r + 1}: each hand must hold {hand} cards")
             cards = [*(card for held in deal["hands"] for card in held), *deal["stock"]]
-            check_deck(cards, self.deck(), self.game.name, f"round {r + 1}")
-            positions.append([self.position(c) for c in cards])
+            if Counter(cards) != counts:
+                check_deck(cards, counts.elements(), self.game.name, f"round {r + 1}")
+            positions.append([position[c] for c in cards])
         for r, cards in enumerate(positions):
             t.deals[i, r, :len(cards)] = cards
         t.info[i, self.columns.fixed] = len(deals)

@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from parlour import games
 from parlour.batch.common import MATCH as _MATCH
+from parlour.batch.arena import random_rounds
 from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled
@@ -683,7 +684,6 @@ def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArra
                           chooser, scale, rewards, done, paid, ended, at, obs, mask, legal)
 
 
-MinusTwentyBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)
 
 
 # -- a rules-engine position in a slot, and the search's heuristic rollouts (issue 36) ----------
@@ -1218,3 +1218,20 @@ class MinusTwentyRollouts(CompiledRollouts):
     def roll(self, tables: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
              seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
         _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)
+
+
+@_compiled
+def _random_rounds(t: Tables, slots: npt.NDArray[np.int64], words: npt.NDArray[np.uint32],
+                   positions: npt.NDArray[np.int64], log: npt.NDArray[np.int64], made: npt.NDArray[np.int64],
+                   legal: npt.NDArray[np.int64]) -> int:
+    """The lab's random bots on this engine (:func:`parlour.batch.arena.random_rounds`): the legal actions
+    of :func:`_legal_actions` are in ``PlayThenDraw.legal_moves``'s order once the hands are kept in
+    the rules engine's order (:func:`_apply_in_order`)."""
+    played: int = random_rounds(_legal_actions, _apply_in_order, t, TO_MOVE, slots, words, positions, 2,
+                                log, made, legal)
+    return played
+
+
+MinusTwentyBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random,
+                                    _random_rounds)
+MinusTwentyBatch.plays_random_rounds = True
