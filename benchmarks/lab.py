@@ -9,7 +9,10 @@ read from a replayed sample of records) for ``--report-matches`` stored matches
 (1,000 by default, duplicate deals of the medium bots with playtest noise).
 
 The engine's figure is random matches played through the contract alone (as
-``benchmarks/engine.py`` plays them), on one core.  Aims: the lab at one job at
+``benchmarks/engine.py`` plays them), on one core.  Where numba is installed the lab plays random
+bots on the batched engines (``parlour.batch.arena``: the decisions compiled, the rules engine
+replaying them for the records and events), and a fourth run a round times the lab at one job
+with them turned off (``PARLOUR_BATCH=off``), to print what they give side by side.  Aims: the lab at one job at
 least 40% of the engine, and two jobs at least 1.8 x one job.  Runs alternate
 (engine, one job, two jobs) and the median of each is printed, so a slow spell
 of a busy machine falls on all three.  The default run is long enough (about six
@@ -20,6 +23,7 @@ are a small part of it; ``--matches 4000`` shows them.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -28,7 +32,7 @@ from pathlib import Path
 
 from engine import random_match
 
-from parlour import games
+from parlour import batch, games
 from parlour.lab import plan, report, runner
 from parlour.store import Store
 
@@ -38,15 +42,25 @@ def players(game: str) -> list[str]:
     return ["random"] * games.get(game).players
 
 
-def lab_rate(game: str, matches: int, jobs: int, seed: int) -> float:
-    """Stored matches per second for one run of ``matches`` random matches with ``jobs`` workers."""
+def lab_rate(game: str, matches: int, jobs: int, seed: int, batched: bool = True) -> float:
+    """Stored matches per second for one run of ``matches`` random matches with ``jobs`` workers
+    (``batched=False``: with the batched engines turned off)."""
     spec = plan.make_spec(game=game, players=players(game), matches=matches, seed=seed)
-    with tempfile.TemporaryDirectory() as folder:
-        store = Store(Path(folder) / "lab.sqlite")
-        start = time.perf_counter()
-        runner.run([spec], store, jobs=jobs)
-        elapsed = time.perf_counter() - start
-        store.close()
+    before = os.environ.get(batch.OFF)
+    if not batched:
+        os.environ[batch.OFF] = "off"
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            store = Store(Path(folder) / "lab.sqlite")
+            start = time.perf_counter()
+            runner.run([spec], store, jobs=jobs)
+            elapsed = time.perf_counter() - start
+            store.close()
+    finally:
+        if before is None:
+            os.environ.pop(batch.OFF, None)
+        else:
+            os.environ[batch.OFF] = before
     return matches / elapsed
 
 
@@ -84,16 +98,29 @@ def main() -> None:
     parser.add_argument("--report-matches", type=int, default=1000,
                         help="stored matches the report is timed on (0: do not time it)")
     args = parser.parse_args()
-    figures: dict[str, list[float]] = {"engine": [], "one": [], "two": []}
+    on = batch.random_matches(args.game, players(args.game))
+    if on:
+        from parlour.batch import arena
+
+        arena.warm()  # compiled (or loaded) before any run is timed
+    figures: dict[str, list[float]] = {"engine": [], "one": [], "two": [], "off": []}
     for run in range(args.runs):
         figures["engine"].append(engine_rate(args.game, args.matches, run))
         figures["one"].append(lab_rate(args.game, args.matches, 1, run))
         figures["two"].append(lab_rate(args.game, args.matches, 2, run))
+        if on:
+            figures["off"].append(lab_rate(args.game, args.matches, 1, run, batched=False))
     engine, one, two = (statistics.median(figures[k]) for k in ("engine", "one", "two"))
     print(f"{args.game}, {args.matches} random matches, median of {args.runs} alternating runs:")
     print(f"  bare engine: {engine:8.1f} matches/s   (one core, nothing stored)")
     print(f"  lab, 1 job:  {one:8.1f} matches/s   ({one / engine:.0%} of the engine; aim ≥ 40%)")
     print(f"  lab, 2 jobs: {two:8.1f} matches/s   ({two / one:.2f} × one job; aim ≥ 1.8)")
+    if on:
+        off = statistics.median(figures["off"])
+        print(f"  lab, 1 job, batched engine off: {off:8.1f} matches/s   "
+              f"(the batched lab plays {one / off:.2f} × as many)")
+    else:
+        print("  (random bots played by the rules engine: numba is not installed, or PARLOUR_BATCH=off)")
     if args.report_matches:
         seconds, replayed = report_seconds(args.game, args.report_matches)
         print(f"  the full report for {args.report_matches} matches: {seconds:.1f} s "

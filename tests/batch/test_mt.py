@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from parlour.batch import mt  # noqa: E402
+from parlour.batch import mt
 
 
 def test_below_is_random_choice_draw_by_draw() -> None:
@@ -17,7 +17,7 @@ def test_below_is_random_choice_draw_by_draw() -> None:
     two, sizes that reject often (``2**k + 1``) and large ones."""
     sizes = [1, 2, 3, 5, 8, 9, 17, 33, 64, 65, 100, 1000, 2**31 - 1, 2**31 + 1]
     python = [random.Random(f"parlour-arena-bot:{seed}:0,1:0") for seed in (7, 8)]
-    words, positions = mt.states([random.Random(f"parlour-arena-bot:{seed}:0,1:0") for seed in (7, 8)])
+    words, positions = mt.seeded([f"parlour-arena-bot:{seed}:0,1:0" for seed in (7, 8)])
     for draw in range(3000):
         n = sizes[draw % len(sizes)]
         for row, generator in enumerate(python):
@@ -28,10 +28,14 @@ def test_below_is_random_choice_draw_by_draw() -> None:
         assert positions[row] == generator.getstate()[1][mt.N]
 
 
-def test_states_refuse_another_generator() -> None:
-    class Other(random.Random):
-        def getstate(self):  # type: ignore[no-untyped-def]
-            return (2, (0,) * 10, None)
-
-    with pytest.raises(ValueError, match="Mersenne Twister"):
-        mt.states([Other(1)])
+def test_seeded_is_random_random_of_the_text() -> None:
+    """The states :func:`mt.seeded` makes are ``random.Random(text)``'s, word for word, for the
+    lab's seeds and for texts of every length (an empty one, one whose key is a single word's
+    worth, one longer than the generator's 624 words)."""
+    texts = [f"parlour-arena-bot:{seed}:1,0:{seat}" for seed in range(40) for seat in (0, 1)]
+    texts += ["", "a", "é" * 2000]
+    words, positions = mt.seeded(texts)
+    for row, text in enumerate(texts):
+        state = random.Random(text).getstate()[1]
+        assert list(words[row]) == list(state[:mt.N]), text[:20]
+        assert positions[row] == state[mt.N]

@@ -3,8 +3,8 @@ results as :func:`parlour.lab.arena.play_match`.
 
 Each match is the rules engine's own :class:`~parlour.game.State`, dealt from the match's seed as
 the lab deals it.  What the batched engine does is the part that costs: every decision (the legal
-moves, in the rules engine's order, and each random bot's ``rng.choice`` among them, continued
-from the bot's own generator by :mod:`parlour.batch.mt`), for all the matches of a unit of work in
+moves, in the rules engine's order, and each random bot's ``rng.choice`` among them, drawn from
+the bot's own generator, seeded and continued by :mod:`parlour.batch.mt`), for all the matches of a unit of work in
 one compiled call a round.  A round at a time: every match's round is set in the engine from the
 state's deal and starter and played out there, and its moves are then made on the state, which
 scores them, words their events and deals the next round from its own generator, exactly as in a
@@ -24,7 +24,7 @@ import numpy.typing as npt
 from parlour import batch, games
 from parlour.batch.common import generic
 from parlour.batch.mt import below as mt_below
-from parlour.batch.mt import states as mt_states
+from parlour.batch.mt import seeded as mt_seeded
 from parlour.game import State
 
 RANDOM = "random"
@@ -33,14 +33,32 @@ ROUND_LOG = 1024
 """Actions a match's row of the log holds in one call (a longer round continues in the next)."""
 
 
+class Unsupported(ValueError):
+    """The game's batched engine does not take these options (the rules engine plays them)."""
+
+
 def supports(game_id: str, specs: Sequence[str], noise: float = 0.0) -> bool:
     """Whether :func:`play_matches` can play these matches: numba installed and turned on, every
     player the plain random bot (no slips), and a batched engine for the game that gives its legal
-    moves in the rules engine's order."""
+    moves in the rules engine's order (``plays_random_rounds``)."""
     if noise or any(spec != RANDOM for spec in specs) or game_id not in batch.ENGINES or not batch.available():
         return False
     module, name = batch.ENGINES[game_id]
     return getattr(getattr(importlib.import_module(module), name), "plays_random_rounds", False) is True
+
+
+def warm() -> list[str]:
+    """Compile (or load from numba's cache) the random rounds of every game whose engine plays them:
+    the set-up calls it once, so that no lab run waits for numba.  Returns those games' ids."""
+    from parlour.lab.arena import player_labels
+
+    warmed = []
+    for game_id in games.ids():
+        specs = [RANDOM] * games.get(game_id).players
+        if supports(game_id, specs):
+            play_matches(game_id, [0], [tuple(range(len(specs)))], player_labels(specs), rounds_only=True)
+            warmed.append(game_id)
+    return warmed
 
 
 @generic
@@ -75,28 +93,31 @@ def random_rounds(legal_in_order: Any, apply_in_order: Any, t: Any, to_move: int
             if apply_in_order(t, g, a):
                 break
         made[s] = k
-    return slots.shape[0]
+    return len(slots)
 
 
 def play_matches(game_id: str, seeds: Sequence[int], seatings: Sequence[Sequence[int]], names: Sequence[str], *,
                  options: Mapping[str, Any] | None = None, rounds_only: bool = False) -> list[State]:
     """Match ``k`` of random bots dealt from ``seeds[k]`` with players seated as ``seatings[k]``, each
     as :func:`parlour.lab.arena.play_match` plays it (``names``: the players' names, by player, as
-    :func:`parlour.lab.arena.player_labels` gives them).  Raises :class:`ValueError` for options the
+    :func:`parlour.lab.arena.player_labels` gives them).  Raises :class:`Unsupported` for options the
     batched engine does not take (the rules engine plays them)."""
     from parlour.envs.spaces import space
-    from parlour.lab.arena import arena_bot_rng
+    from parlour.lab.arena import arena_bot_seed
 
     game = games.get(game_id)
     players = game.players
     n = len(seeds)
     if n == 0:
         return []
-    engine = batch.engine(game_id, n, 0, options)
+    try:
+        engine = batch.engine(game_id, n, 0, options)
+    except ValueError as refused:
+        raise Unsupported(str(refused)) from refused
     moves = space(game_id).actions
     states = [game.new_match(seed=seed, options=options, names=[names[p] for p in seating])
               for seed, seating in zip(seeds, seatings)]
-    words, positions = mt_states([arena_bot_rng(seed, seating, seat)
+    words, positions = mt_seeded([arena_bot_seed(seed, seating, seat)
                                   for seed, seating in zip(seeds, seatings) for seat in range(players)])
     log = np.empty((n, ROUND_LOG), np.int64)
     made = np.zeros(n, np.int64)

@@ -45,8 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour import games
-from parlour.batch.common import MATCH as _MATCH
 from parlour.batch.arena import random_rounds
+from parlour.batch.common import MATCH as _MATCH
 from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
 from parlour.batch.common import compiled as _compiled

@@ -76,7 +76,12 @@ def play_match(
 def arena_bot_rng(seed: int, seating: Sequence[int], seat: int) -> random.Random:
     """The RNG the bot in ``seat`` uses in the lab's match played from ``seed`` with ``seating``
     (seeded otherwise than :func:`parlour.match.bot_rng`, which the lab's stored results keep)."""
-    return random.Random(f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{seat}")
+    return random.Random(arena_bot_seed(seed, seating, seat))
+
+
+def arena_bot_seed(seed: int, seating: Sequence[int], seat: int) -> str:
+    """The text :func:`arena_bot_rng` seeds its RNG with."""
+    return f"parlour-arena-bot:{seed}:{','.join(map(str, seating))}:{seat}"
 
 
 def outcome(state: State, rounds_only: bool) -> tuple[list[int], list[int]]:

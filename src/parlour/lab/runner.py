@@ -22,9 +22,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from itertools import islice
 from typing import Any
 
-from parlour import record
+from parlour import batch, record
 from parlour.children import die_with_parent
-from parlour.lab.arena import outcome, play_match
+from parlour.game import State
+from parlour.lab.arena import outcome, play_match, player_labels
 from parlour.lab.spec import ExperimentSpec, Task
 from parlour.store import MatchData, Store
 
@@ -47,6 +48,29 @@ def play_task(spec: ExperimentSpec, task: Task) -> MatchData:
     """Play one match of an experiment and describe it for the store."""
     state = play_match(spec.game, spec.players, task.seed, task.seating, options=spec.options,
                        rounds_only=spec.rounds_only, noise=spec.noise)
+    return describe(spec, task, state)
+
+
+def play_tasks(spec: ExperimentSpec, tasks: Sequence[Task]) -> list[MatchData]:
+    """Play several matches of an experiment and describe them for the store: matches of random bots
+    all at once on the game's batched engine where it is installed (:mod:`parlour.batch.arena`, the
+    same matches to the move), any other one by one."""
+    if len(tasks) > 1 and batch.random_matches(spec.game, spec.players, spec.noise):
+        from parlour.batch import arena as batched
+
+        try:
+            states = batched.play_matches(spec.game, [task.seed for task in tasks], [task.seating for task in tasks],
+                                          player_labels(spec.players), options=spec.options,
+                                          rounds_only=spec.rounds_only)
+        except batched.Unsupported:
+            pass  # options the engine does not take: the rules engine plays them
+        else:
+            return [describe(spec, task, state) for task, state in zip(tasks, states)]
+    return [play_task(spec, task) for task in tasks]
+
+
+def describe(spec: ExperimentSpec, task: Task, state: State) -> MatchData:
+    """A finished match of an experiment, as the store keeps it."""
     totals, winners = outcome(state, spec.rounds_only)
     finished = [(r.scores, r.moves, r.events) for r in state.history]
     finished.append((state.scores, state.moves, state.events))
@@ -71,7 +95,7 @@ Played = tuple[int, list[MatchData], float]
 def play_chunk(experiment_id: int, spec: ExperimentSpec, tasks: Sequence[Task]) -> Played:
     """Play several tasks of one experiment (a worker's unit of work)."""
     start = time.process_time()
-    played = [play_task(spec, task) for task in tasks]
+    played = play_tasks(spec, tasks)
     return experiment_id, played, time.process_time() - start
 
 
