@@ -1275,7 +1275,7 @@ class ProgressionRollouts(CompiledRollouts):
         _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)
 
 
-@_compiled
+@_lean
 def _random_rounds(t: Tables, slots: npt.NDArray[np.int64], words: npt.NDArray[np.uint32],
                    positions: npt.NDArray[np.int64], log: npt.NDArray[np.int64], made: npt.NDArray[np.int64],
                    legal: npt.NDArray[np.int64]) -> int:
