@@ -119,3 +119,11 @@ def test_the_batched_random_bots_play_the_labs_matches(options: dict[str, Any] |
         expected = arena.play_match("silver-bars", specs, seed, seating, options=options)
         assert json.dumps(record.to_data(state, {})) == json.dumps(record.to_data(expected, {}))
         assert state.events == expected.events and state.totals == expected.totals
+
+
+def test_the_spaces_moves_are_the_rules_engines_own() -> None:
+    """Every action of the space is the very object of the rules engine's tables, so a replayed
+    move takes ``SilverBarsState.apply``'s fast path (known by its identity)."""
+    from parlour.games.silver_bars.tables import ACTIONS
+
+    assert all(id(move) in ACTIONS for move in SPACE.actions)

@@ -37,6 +37,11 @@ and ``tests/batch/test_silver_bars.py`` replays the batch's matches through the 
   ``PythonLeafRollouts`` (``tests/batch/test_silver_rollout.py``).  The advice's ties go to the
   first of the legal moves, whose order follows the rules engine's set of the hand's cards, so
   the twin reads the hand in the order of CPython 3.11's set (:func:`_hand_in_set_order`).
+* The lab's random bots (:mod:`parlour.batch.arena`): :func:`_legal_in_order` gives the legal
+  actions in the very order of ``SilverBarsState.legal_moves`` (the walk the advice's twin takes
+  too, :func:`_in_order`), the hands kept in the rules engine's order (:func:`_apply_in_order`),
+  so :func:`_random_rounds` draws what ``rng.choice(state.legal_moves())`` draws
+  (``tests/batch/test_silver_bars_order.py``).
 
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
