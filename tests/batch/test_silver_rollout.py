@@ -64,8 +64,7 @@ def test_the_compiled_advice_moves_and_judges_as_the_advice() -> None:
     the advice's rollout on the rules engine, then ``evaluate`` (or the round's scores)."""
     batch = compiled.SilverBarsBatch(1, 0)
     t = batch._t
-    table = np.zeros(compiled.SET_SLOTS, np.int64)
-    cards = np.zeros(compiled.SET_SLOTS, np.int64)
+    legal = np.zeros(compiled.SCRATCH, np.int64)
     quiet = random.Random(0)
     moves = compared = 0
     for state in positions(50, 4):
@@ -73,7 +72,7 @@ def test_the_compiled_advice_moves_and_judges_as_the_advice() -> None:
         played = state.copy()
         while played.current_player() is not None:
             move = ADVICE.rollout(played, quiet)
-            assert compiled._advised(t, 0, table, cards) == SPACE.index[move]
+            assert compiled._advised(t, 0, legal) == SPACE.index[move]
             compiled._apply_in_order(t, 0, SPACE.index[move])
             played.apply(move)
             moves += 1

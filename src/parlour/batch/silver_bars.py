@@ -37,6 +37,11 @@ and ``tests/batch/test_silver_bars.py`` replays the batch's matches through the 
   ``PythonLeafRollouts`` (``tests/batch/test_silver_rollout.py``).  The advice's ties go to the
   first of the legal moves, whose order follows the rules engine's set of the hand's cards, so
   the twin reads the hand in the order of CPython 3.11's set (:func:`_hand_in_set_order`).
+* The lab's random bots (:mod:`parlour.batch.arena`): :func:`_legal_in_order` gives the legal
+  actions in the very order of ``SilverBarsState.legal_moves`` (the walk the advice's twin takes
+  too, :func:`_in_order`), the hands kept in the rules engine's order (:func:`_apply_in_order`),
+  so :func:`_random_rounds` draws what ``rng.choice(state.legal_moves())`` draws
+  (``tests/batch/test_silver_bars_order.py``).
 
 numba is an optional extra (``parlour[fast]``): this module needs it, nothing else does.
 """
@@ -50,6 +55,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour import games
+from parlour.batch.arena import random_rounds
 from parlour.batch.common import MATCH as _MATCH
 from parlour.batch.common import Columns, CompiledRollouts, Kernels, TablesBatch, against_random
 from parlour.batch.common import below as _below
@@ -801,7 +807,6 @@ def _against_random(t: Tables, actions: npt.NDArray[np.int64], seats: npt.NDArra
                           chooser, scale, rewards, done, paid, ended, at, obs, mask, legal)
 
 
-SilverBarsBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random)
 
 
 # -- a rules-engine position in a slot, and the search's heuristic rollouts (issue 36) ----------
@@ -1036,53 +1041,83 @@ def _locked_bars(t: Tables, g: int, seat: int) -> int:
     return total
 
 
+SCRATCH = ACTIONS
+"""What ``out`` of :func:`_legal_in_order` holds: the legal actions from its start, the set twin's
+scratch (:func:`_hand_in_set_order`) at its end."""
+MOST_LEGAL = VAULTS + HAND * (VAULTS * VAULTS + 1)
+"""The most legal actions a decision offers (every lock, and seven thieves of 25 steals and a discard)."""
+if MOST_LEGAL + VAULTS > SCRATCH - 2 * SET_SLOTS:
+    raise RuntimeError("the legal actions and the set twin's scratch outgrow an action table's length")
+
+
 @_inlined
-def _advised(t: Tables, g: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64]) -> int:
-    """The advised action in match ``g``.  Mirrors ``heuristic.silver_bars.rollout`` and
-    ``best_move``: the legal moves in the rules engine's order (``SilverBarsState.legal_moves``:
-    the locks, then each card of the hand's set, :func:`_hand_in_set_order`, its plays and its
-    discard; a thief's as ``tables.thief_row``), each judged as the advice judges it, the first
-    of the best kept."""
+def _in_order(t: Tables, g: int, out: npt.NDArray[np.int64], judge: bool) -> tuple[int, int]:
+    """Match ``g``'s legal actions into ``out`` (``SCRATCH`` entries: its last ``2 * SET_SLOTS`` are
+    the set twin's scratch) in the very order of the rules engine, and, when ``judge``, the first
+    of those the advice judges best: (how many, the advised action or −1).  The one home of that
+    order, for :func:`_legal_in_order` and :func:`_advised` (``judge`` is a constant in each,
+    so the compiler keeps only the half it asks for).
+
+    Mirrors ``SilverBarsState.legal_moves``: resolving a pending strike; or the locks
+    (``LOCK_MOVES``: the vaults with a silver bar on top, lowest first), then each card of the
+    hand's set ``{*hand}`` (:func:`_hand_in_set_order`; the hands are kept in the rules engine's
+    order by :func:`_apply_in_order`) with its plays (``TARGETS``' tables: vault by vault; a
+    thief's as ``tables.thief_row``: every tied source × every vault that takes the bar) and its
+    discard.  And ``heuristic.silver_bars.rollout`` and ``best_move``: each move judged as the
+    advice judges it, the first of the best kept."""
     info = t.info
     bits = t.bits
     vstate = t.vstate
     hands = t.hands
     seat = info[g, TO_MOVE]
     if info[g, AGAINST] == seat:
-        return RESOLVE
+        out[0] = RESOLVE
+        return 1, RESOLVE
     other = 1 - seat
     fill = bits[g, seat, 0]
     own = bits[g, seat, 1]
     theirs = bits[g, other, 1]
-    turns_left = (t.params[P_DECK] - info[g, STOCK_POS]) / 2
-    locks_left = LOCKS - info[g, LOCKED_VAULTS + seat]
+    aux = (own & 31) | (theirs & (31 << EMPTY_SHIFT)) | ALWAYS
+    turns_left = 0.0
+    locks_left = 0
     highest = 0
-    for h in range(t.params[P_HAND]):
-        highest = max(highest, _VALUE[hands[g, seat, h]])
+    if judge:
+        turns_left = (t.params[P_DECK] - info[g, STOCK_POS]) / 2
+        locks_left = LOCKS - info[g, LOCKED_VAULTS + seat]
+        for h in range(t.params[P_HAND]):
+            highest = max(highest, _VALUE[hands[g, seat, h]])
     best = -1
     best_value = -1e9
+    k = 0
     mask = (fill >> TOP_BAR_SHIFT) & 31
     if mask:
-        mine = _locked_bars(t, g, seat)
-        their_locked = _locked_bars(t, g, other)
+        mine = 0
+        their_locked = 0
+        if judge:
+            mine = _locked_bars(t, g, seat)
+            their_locked = _locked_bars(t, g, other)
         for q in range(_COUNT[mask]):
             v = _VAULT[mask, q]
-            bars = t.bars[g, seat, v]
-            if locks_left == 1 and mine + bars > their_locked + 4:
-                value = 30.0 + bars  # lock out while ahead
-            elif turns_left <= _COUNT[mask] + 1:
-                value = 20.0 + bars
-            else:
-                value = bars - LOCK_AT + 0.5
-            if value > best_value:
-                best, best_value = LOCK0 + v, value
-    aux = (own & 31) | (theirs & (31 << EMPTY_SHIFT)) | ALWAYS
-    for k in range(_hand_in_set_order(t, g, seat, table, cards)):
-        p = cards[k]
+            if not judge:
+                out[k] = LOCK0 + v
+            k += 1
+            if judge:
+                bars = t.bars[g, seat, v]
+                if locks_left == 1 and mine + bars > their_locked + 4:
+                    value = 30.0 + bars  # lock out while ahead
+                elif turns_left <= _COUNT[mask] + 1:
+                    value = 20.0 + bars
+                else:
+                    value = bars - LOCK_AT + 0.5
+                if value > best_value:
+                    best, best_value = LOCK0 + v, value
+    cards = out[SCRATCH - SET_SLOTS:]
+    for c in range(_hand_in_set_order(t, g, seat, out[SCRATCH - 2 * SET_SLOTS:SCRATCH - SET_SLOTS], cards)):
+        p = cards[c]
         kind = _KIND[p]
         base = _PLAYS[p]
         source = _SOURCE[p]
-        if source == THIEF:  # tables.thief_row: every tied source × every vault that takes the bar
+        if source == THIEF:
             tops = theirs >> TOP_VALUE_SHIFT
             if tops:
                 field = -1
@@ -1101,42 +1136,70 @@ def _advised(t: Tables, g: int, table: npt.NDArray[np.int64], cards: npt.NDArray
                     sources = (tops >> (5 * field)) & 31
                     for q in range(_COUNT[sources]):
                         i = _VAULT[sources, q]
-                        value = 1.5 * (vstate[g, other, i] - BAR_TOP) + 1.0
+                        value = 1.5 * (vstate[g, other, i] - BAR_TOP) + 1.0 if judge else 0.0
                         for r in range(_COUNT[into]):
-                            if value > best_value:
+                            if not judge:
+                                out[k] = base + VAULTS * i + _VAULT[into, r]
+                            k += 1
+                            if judge and value > best_value:
                                 best, best_value = base + VAULTS * i + _VAULT[into, r], value
         else:
             targets = ((aux if source == FROM_AUX else fill) >> _OFFSET[p]) & 31
             for q in range(_COUNT[targets]):
                 v = _VAULT[targets, q]
-                if kind == BAR:
-                    bar = _VALUE[p]
-                    if vstate[g, seat, v] <= RUBBLED:
-                        value = 2.0 + (6 - bar) * 0.4
+                if not judge:
+                    out[k] = base + v
+                k += 1
+                if judge:
+                    if kind == BAR:
+                        bar = _VALUE[p]
+                        if vstate[g, seat, v] <= RUBBLED:
+                            value = 2.0 + (6 - bar) * 0.4
+                        else:
+                            value = 2.0 + bar
+                    elif kind == MINER:
+                        under = vstate[g, seat, v] - BAR_TOP  # a miner goes on a bar
+                        if under < 6:
+                            value = 2.5 if highest > under else 0.8
+                        else:
+                            value = -3.0
+                    elif kind == RUBBLE:
+                        value = 2.5
+                    elif kind == SHOVEL:
+                        value = 2.5 if highest else 0.5
+                    elif kind == STRIKE:
+                        value = 2.0 * _COUNT[(theirs >> TOP_MINER_SHIFT) & 31] + 1.5
                     else:
-                        value = 2.0 + bar
-                elif kind == MINER:
-                    under = vstate[g, seat, v] - BAR_TOP  # a miner goes on a bar
-                    if under < 6:
-                        value = 2.5 if highest > under else 0.8
-                    else:
-                        value = -3.0
-                elif kind == RUBBLE:
-                    value = 2.5
-                elif kind == SHOVEL:
-                    value = 2.5 if highest else 0.5
-                elif kind == STRIKE:
-                    value = 2.0 * _COUNT[(theirs >> TOP_MINER_SHIFT) & 31] + 1.5
-                else:
-                    value = 0.0
-                if value > best_value:
-                    best, best_value = base + v, value
-        if kind == BAR:
-            value = -_KEEP_BAR[p] - 0.5
-        else:
-            value = -_keep(kind, own, theirs) - 0.5
-        if value > best_value:
-            best, best_value = _DISCARDS[p], value
+                        value = 0.0
+                    if value > best_value:
+                        best, best_value = base + v, value
+        if not judge:
+            out[k] = _DISCARDS[p]
+        k += 1
+        if judge:
+            if kind == BAR:
+                value = -_KEEP_BAR[p] - 0.5
+            else:
+                value = -_keep(kind, own, theirs) - 0.5
+            if value > best_value:
+                best, best_value = _DISCARDS[p], value
+    return k, best
+
+
+@_inlined
+def _legal_in_order(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
+    """Match ``g``'s legal actions into ``out`` (``SCRATCH`` entries) in the order of
+    ``SilverBarsState.legal_moves`` (:func:`_in_order`); how many."""
+    n, _ = _in_order(t, g, out, False)
+    return n
+
+
+@_inlined
+def _advised(t: Tables, g: int, legal: npt.NDArray[np.int64]) -> int:
+    """The advised action in match ``g`` (``legal``: ``SCRATCH`` entries of scratch).  Mirrors
+    ``heuristic.silver_bars.rollout`` and ``best_move``: the legal moves in the rules engine's
+    order, each judged as the advice judges it, the first of the best kept (:func:`_in_order`)."""
+    _, best = _in_order(t, g, legal, True)
     return best
 
 
@@ -1181,15 +1244,14 @@ def _apply_in_order(t: Tables, g: int, a: int) -> bool:
 
 
 @_inlined
-def _play_out(t: Tables, g: int, depth: int, table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64],
-              out: npt.NDArray[np.float64]) -> None:
+def _play_out(t: Tables, g: int, depth: int, legal: npt.NDArray[np.int64], out: npt.NDArray[np.float64]) -> None:
     """Play match ``g`` on by the advice for ``depth`` actions (−1: to the round's end) and put
     each seat's round score into ``out``: the scores (the bars of the locked vaults), if the
     round ended, else the advice's evaluation.  Mirrors the rollout of
     ``parlour.batch.rollout.PythonLeafRollouts.run`` with ``Advice.rollout`` and ``evaluate``."""
     left = depth
     while left != 0:
-        if _apply_in_order(t, g, _advised(t, g, table, cards)):
+        if _apply_in_order(t, g, _advised(t, g, legal)):
             out[0] = t.info[g, SCORE]
             out[1] = t.info[g, SCORE + 1]
             return
@@ -1200,10 +1262,9 @@ def _play_out(t: Tables, g: int, depth: int, table: npt.NDArray[np.int64], cards
 @_compiled
 def _rollouts(t: Tables, slots: npt.NDArray[np.int64], depth: int, out: npt.NDArray[np.float64]) -> None:
     """:func:`_play_out` of each of ``slots`` (each seat's round score into ``out[k]``)."""
-    table = np.zeros(SET_SLOTS, np.int64)
-    cards = np.zeros(SET_SLOTS, np.int64)
+    legal = np.zeros(SCRATCH, np.int64)
     for k in range(slots.shape[0]):
-        _play_out(t, slots[k], depth, table, cards, out[k])
+        _play_out(t, slots[k], depth, legal, out[k])
 
 
 @_inlined
@@ -1239,14 +1300,13 @@ def _leaf_rollouts(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[n
     """Each row's (:func:`position_row`, leaf ``leaves[k]``) round scores averaged over ``count``
     rollouts, each on the position with the cards ``seat`` cannot see dealt afresh, into
     ``out[k]``.  Mirrors ``parlour.batch.rollout.PythonLeafRollouts.run``."""
-    _roll_leaves(t, rows, leaves, seat, seed, count, depth, out, np.zeros(SET_SLOTS, np.int64),
-                 np.zeros(SET_SLOTS, np.int64), np.zeros(2, np.float64))
+    _roll_leaves(t, rows, leaves, seat, seed, count, depth, out, np.zeros(SCRATCH, np.int64), np.zeros(2, np.float64))
 
 
 @_lean
 def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
                  seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64],
-                 table: npt.NDArray[np.int64], cards: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]) -> None:
+                 legal: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]) -> None:
     """:func:`_leaf_rollouts`, given its scratch arrays (allocating nothing, it runs without
     reference counting)."""
     for k in range(rows.shape[0]):
@@ -1256,7 +1316,7 @@ def _roll_leaves(t: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.
             _load(t, 0, rows[k])
             t.rng[0] = _slot_stream(seed, leaves[k], rollout)  # rollout.redeal_key
             _redeal(t, 0, seat)
-            _play_out(t, 0, depth, table, cards, scores)
+            _play_out(t, 0, depth, legal, scores)
             total0 += scores[0]
             total1 += scores[1]
         out[k, 0] = total0 / count
@@ -1291,3 +1351,38 @@ class SilverBarsRollouts(CompiledRollouts):
     def roll(self, tables: Tables, rows: npt.NDArray[np.int64], leaves: npt.NDArray[np.int64], seat: int,
              seed: np.uint64, count: int, depth: int, out: npt.NDArray[np.float64]) -> None:
         _leaf_rollouts(tables, rows, leaves, seat, seed, count, depth, out)
+
+
+# -- the lab's random bots (parlour.batch.arena) ----------------------------------------------------
+
+@_lean
+def _random_rounds(t: Tables, slots: npt.NDArray[np.int64], words: npt.NDArray[np.uint32],
+                   positions: npt.NDArray[np.int64], log: npt.NDArray[np.int64], made: npt.NDArray[np.int64],
+                   legal: npt.NDArray[np.int64]) -> int:
+    """The lab's random bots on this engine (:func:`parlour.batch.arena.random_rounds`): the legal actions
+    of :func:`_legal_in_order` (``SilverBarsState.legal_moves``'s order), the hands kept in the rules
+    engine's order by :func:`_apply_in_order` (``SilverBarsState.apply``).  Lean (it allocates
+    nothing): with numba's reference counting, a decision cost five times as much (about 1 µs
+    against 0.2 µs), each array taken out of ``Tables`` counted."""
+    played: int = random_rounds(_legal_in_order, _apply_in_order, t, TO_MOVE, slots, words, positions, 2,
+                                log, made, legal)
+    return played
+
+
+@_compiled
+def _legal_in_order_slot(t: Tables, g: int, out: npt.NDArray[np.int64]) -> int:
+    """:func:`_legal_in_order`, called from Python (``out``: ``SCRATCH`` entries)."""
+    n: int = _legal_in_order(t, g, out)
+    return n
+
+
+@_compiled
+def _apply_in_order_slot(t: Tables, g: int, a: int) -> bool:
+    """:func:`_apply_in_order`, called from Python."""
+    ends: bool = _apply_in_order(t, g, a)
+    return ends
+
+
+SilverBarsBatch.kernels = Kernels(_tables, _reset, _legal_mask, _step, _observe, _start_match_slot, _against_random,
+                                  _random_rounds)
+SilverBarsBatch.plays_random_rounds = True

@@ -23,6 +23,7 @@ from parlour.envs.spaces.base import (
 )
 from parlour.game import Move, Observation
 from parlour.games import silver_bars as sb
+from parlour.games.silver_bars.tables import STEAL
 
 __all__ = ["SilverBarsSpace"]
 
@@ -67,7 +68,9 @@ class SilverBarsSpace(GameSpace):
     (from their vault V into own vault W, 25 pairs); then ``discard C`` for
     every card, ``lock 1``–``lock 5`` and ``resolve``.  Twins share a move,
     and the deck options change only how many copies there are, so the
-    table is the same for every option.
+    table is the same for every option.  The moves are the rules engine's own
+    objects (``tables.PLAY_AT``, ``STEAL``, ``DISCARD``, ``LOCK``, ``RESOLVE``), so
+    ``SilverBarsState.apply`` knows each of them by its identity (``tables.ACTIONS``).
 
     Card planes have 48 entries, one per card name that the deck can hold
     (twins share one, so entries are counts).  Blocks after the shared
@@ -91,7 +94,7 @@ class SilverBarsSpace(GameSpace):
             if kind == sb.STRIKE:
                 actions.append(sb.PLAY_ALONE[c])
             elif kind in (sb.LO_THIEF, sb.HI_THIEF):
-                actions += [Move("play", (c, i, j)) for i in range(1, 6) for j in range(1, 6)]
+                actions += [move for row in STEAL[c] for move in row]
             else:
                 actions += sb.PLAY_AT[c]
         actions += [sb.DISCARD[c] for c in self.CARDS]
