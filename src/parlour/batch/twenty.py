@@ -24,7 +24,7 @@ numba is an optional extra (``parlour[fast]``); this package is the only one tha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numba
@@ -36,6 +36,7 @@ from parlour.batch.common import MIX2
 from parlour.batch.common import below as _below
 from parlour.batch.common import mix as _mix
 from parlour.batch.common import slot_stream as _slot_stream
+from parlour.batch.mt import below as _mt_below
 from parlour.cards import ALL_CARDS
 from parlour.games import twenty as tw
 
@@ -62,11 +63,19 @@ set aside, revealed."""
 """Seat to move; last scorer (−1: none); round index; ``first``; End of Round Bonus; hands dealt
 (2 columns); hand lengths (2); cards on the tally; its value; next stock card (index in the
 round's deck); moves made this round; the round's scores (2); the finished rounds' totals (2);
-matches the slot has finished; 1 when the match's deals were given (:meth:`TwentyBatch.load`)."""
+matches the slot has finished; how many of the match's rounds, from round 1, were dealt as given
+(:meth:`TwentyBatch.set_match`; the later ones from the stream)."""
 FIELDS = 19
 
 # Compiled parameters (``params``).
 P_PACK, P_HAND, P_HANDS, P_ROUNDS, P_OPEN = 0, 1, 2, 3, 4
+
+_LEAN: dict[str, Any] = {"cache": True, "_nrt": False}
+"""numba's options for the loops of every decision (:func:`_random_matches`, :func:`_play`,
+:func:`_against_random`, :func:`_random_rounds`): no reference counting (a flag numba's stubs do not
+name), which cost each array view a step takes a count up and down (:func:`_play_random`'s loop ran
+4.4 times faster without it); they allocate nothing (the copies are made element by element)."""
+
 
 @numba.njit(cache=True, inline="always")
 def _begin_round(i, g, hand, tally, loc, deals, params):  # type: ignore[no-untyped-def]  # pragma: no cover
@@ -110,7 +119,7 @@ def _deal_round(i, g, hand, tally, loc, deals, params, pack, rng):  # type: igno
     n = params[P_PACK]
     hs = params[P_HAND]
     deck = deals[i, r]
-    if g[i, FIXED]:
+    if r < g[i, FIXED]:  # dealt as given (TwentyBatch.set_match)
         pass
     elif params[P_OPEN] and r % 2 == 1:
         prev = deals[i, r - 1]
@@ -314,8 +323,8 @@ def _observe(seats, out, offs, g, loc, params):  # type: ignore[no-untyped-def] 
 @numba.njit(cache=True)
 def _play_random(games_n, seed, params, pack):  # type: ignore[no-untyped-def]  # pragma: no cover
     """``games_n`` matches with uniformly random legal moves in one slot (the same compiled steps as
-    :class:`TwentyBatch`: ``_start_match``, ``_apply``, ``_deal_round``); returns (decisions, the sum
-    of every match's totals)."""
+    :class:`TwentyBatch`: ``_start_match``, ``_apply``, ``_deal_round``, in :func:`_random_matches`);
+    returns (decisions, the sum of every match's totals)."""
     rounds = params[P_ROUNDS]
     g = np.zeros((1, FIELDS), np.int64)
     hand = np.zeros((1, 2, HAND), np.int8)
@@ -327,6 +336,15 @@ def _play_random(games_n, seed, params, pack):  # type: ignore[no-untyped-def]  
     rng = np.zeros(1, np.uint64)
     pick = np.zeros(1, np.uint64)
     pick[0] = _mix(seed ^ MIX2)
+    return _random_matches(games_n, seed, params, pack, g, hand, tally, loc, deals, moves, rscores, rng, pick)
+
+
+@numba.njit(**_LEAN)
+def _random_matches(games_n, seed, params, pack, g, hand, tally, loc, deals, moves, rscores, rng, pick):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The loop of :func:`_play_random` (each match: ``Game.new_match``, then ``TwentyState.apply`` and
+    ``State.next_round`` to its end), without numba's reference counting (which cost it a count up and
+    down on each array view a step takes): it allocates nothing."""
+    rounds = params[P_ROUNDS]
     decisions = 0
     total = 0
     for m in range(games_n):
@@ -395,6 +413,8 @@ class TwentyBatch:
         self._done = np.zeros(n, bool)
         self._mask = np.zeros((n, NUM_ACTIONS), bool)
         self._offsets: npt.NDArray[np.int64] | None = None
+        self._sorted_pack: list[Any] | None = None
+        """The options' pack in card order (made at the first :meth:`set_match`)."""
         self.reset()
 
     def reset(self) -> None:
@@ -407,7 +427,7 @@ class TwentyBatch:
 
     def load(self, i: int, record: Mapping[str, Any]) -> None:
         """Start slot i's match again from a parlour-record/1 record's ``first`` and deals (its moves
-        are for the caller to step); the record's options must be the batch's."""
+        are for the caller to step); the record's options must be the batch's (:meth:`set_match`)."""
         from parlour import record as rec
 
         match = rec.from_data(record)
@@ -415,18 +435,71 @@ class TwentyBatch:
             raise ValueError(f"the record's options {match.options} are not the batch's {self.options}")
         if len(match.rounds) != self.options["rounds"]:
             raise ValueError(f"the record holds {len(match.rounds)} rounds, the match {self.options['rounds']}")
+        self.set_match(i, match.first, [played.deal for played in match.rounds])
+
+    def set_match(self, i: int, first: int, deals: Sequence[Mapping[str, Any]]) -> None:
+        """Restart match ``i`` with ``first`` to play first and the given deals (a record's ``deal``
+        objects, of cards, one a round from round 1, each checked as ``Twenty.check_deal`` checks
+        it); later rounds come from the slot's stream (with ``open_hands``, an odd round not given
+        replays the round before's deal with the hands exchanged, as ``Twenty.random_deal`` does).
+        The hands are then in the deal's order, which :meth:`random_rounds` keeps."""
+        from parlour.game import check_deck
+
+        if not 0 <= i < self.n:
+            raise IndexError(f"no match {i} in a batch of {self.n}")
+        if first not in (0, 1):
+            raise ValueError(f"first must be a seat from 0 to 1, not {first}")
+        rounds = self.options["rounds"]
+        if len(deals) > rounds:
+            raise ValueError(f"a match of these options lasts {rounds} round(s), not {len(deals)}")
         hs = self.options["hand_size"]
-        pack = sorted(self.pack.tolist())
-        for r, played in enumerate(match.rounds):
-            deal = played.deal
-            deck = [*deal["revealed"], *deal["hands"][0], *deal["hands"][1], *deal["stock"]]
-            if sorted(deck) != pack or len(deal["revealed"]) != 2 or any(len(h) != hs for h in deal["hands"]):
-                raise ValueError(f"round {r + 1}: the deal is not the pack dealt as the options say")
-            self.deals[i, r, :len(deck)] = deck
-        g = self.g[i]
-        g[FIRST], g[FIXED], g[ROUND], g[TOTAL], g[TOTAL + 1] = match.first, 1, 0, 0, 0
-        _begin_round(i, self.g, self.hand, self.tally, self.loc, self.deals, self.params)
+        if self._sorted_pack is None:
+            self._sorted_pack = sorted(tw.GAME.deck(self.options))
+        pack = self._sorted_pack
+        decks: list[list[Any]] = []
+        for r, deal in enumerate(deals):
+            revealed, hands, stock = deal["revealed"], deal["hands"], deal["stock"]
+            if len(revealed) != tw.REVEALED:
+                raise ValueError(f"deal of round {r + 1}: revealed must hold {tw.REVEALED} cards, not {len(revealed)}")
+            if len(hands) != 2 or len(hands[0]) != hs or len(hands[1]) != hs:
+                raise ValueError(f"deal of round {r + 1}: hands must be two hands of {hs} cards")
+            deck = [*revealed, *hands[0], *hands[1], *stock]
+            if sorted(deck) != pack:
+                check_deck(deck, pack, "Twenty", f"round {r + 1}")
+                raise ValueError(f"deal of round {r + 1}: not the {len(pack)}-card pack")  # pragma: no cover
+            if r % 2 == 1 and self.options["open_hands"]:
+                before = decks[r - 1]
+                if deck != [*before[:2], *before[2 + hs:2 + 2 * hs], *before[2:2 + hs], *before[2 + 2 * hs:]]:
+                    raise ValueError(f"deal of round {r + 1}: with open_hands, it must be round {r}'s deal with "
+                                     "the hands exchanged")
+            decks.append(deck)
+        size = len(pack)
+        for r, deck in enumerate(decks):  # card codes 0-51: bytes() takes them as they are
+            self.deals[i, r, :size] = np.frombuffer(bytes(deck), np.int8)
+        _set_match(i, first, len(decks), self.g, self.hand, self.tally, self.loc, self.deals, self.params, self.pack,
+                   self.rng)
         self._finished[i] = False
+
+    def legal_actions(self, i: int) -> list[int]:
+        """Match ``i``'s legal actions in the rules engine's order (``TwentyState.legal_moves``: the hand
+        to move, as held), which the hands keep from :meth:`set_match` on while only :meth:`random_rounds`
+        plays (:meth:`step` keeps each hand as a set)."""
+        seat = int(self.g[i, TO_MOVE])
+        return [int(c) for c in self.hand[i, seat, :self.g[i, HLEN + seat]]]
+
+    plays_random_rounds = True
+    """:meth:`random_rounds` plays (the legal actions in the rules engine's order, for
+    :mod:`parlour.batch.arena`)."""
+
+    def random_rounds(self, slots: npt.NDArray[np.int64], words: npt.NDArray[np.uint32],
+                      positions: npt.NDArray[np.int64], log: npt.NDArray[np.int64], made: npt.NDArray[np.int64]) -> int:
+        """The lab's random bots play the round in play of each match ``slots[s]`` to its end, in one
+        compiled call (:func:`parlour.batch.arena.random_rounds`, which says what the arguments hold:
+        generator ``slots[s] * 2 + seat``, the actions into ``log``, their count into ``made``; returns
+        how many slots finished their round).  A round's end is not followed by the next deal."""
+        played: int = _random_rounds(slots, words, positions, log, made, self.g, self.hand, self.tally, self.loc,
+                                     self.deals, self.moves, self.rscores, self.params)
+        return played
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(n, 52) bool in the order of ``space("twenty").actions``: the cards of the hand to move."""
@@ -566,11 +639,6 @@ def play_random(n: int, seed: int, options: Mapping[str, Any] | None = None) -> 
 
 # -- the learner against random opponents (parlour.batch.vector) ------------------------------------
 
-_LEAN: dict[str, Any] = {"cache": True, "_nrt": False}
-"""numba's options for the two functions below: no reference counting (a flag numba's stubs do not
-name), which doubled their time; they allocate nothing (the copies are made element by element)."""
-
-
 @numba.njit(**_LEAN)
 def _play(i, c, seed, g, hand, tally, loc, deals, moves, rscores, params, pack, rng,  # type: ignore[no-untyped-def]
           last_deals, last_moves, last_rscores, last_g):  # pragma: no cover
@@ -636,3 +704,63 @@ def _against_random(actions, seats, chooser, scale, rewards, done, obs, mask, of
     _legal(g, loc, mask)
     _observe(seats, obs, offs, g, loc, params)
     return -1
+
+
+# -- the lab's random bots (parlour.batch.arena) ---------------------------------------------------
+
+_INLINED: dict[str, Any] = {**_LEAN, "inline": "always"}
+"""numba's options for :func:`_apply_in_order`: :data:`_LEAN`, inlined into its caller."""
+
+
+@numba.njit(cache=True)
+def _set_match(i, first, given, g, hand, tally, loc, deals, params, pack, rng):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Slot i's match again, seat ``first`` first and its first ``given`` rounds dealt as ``deals[i]``
+    holds them: mirrors ``Game.new_match(first=..., deal=...)`` (round 1 dealt, through
+    :func:`_deal_round`: ``TwentyState._start_round``)."""
+    g[i, FIRST] = first
+    g[i, FIXED] = given
+    g[i, ROUND] = 0
+    g[i, TOTAL] = 0
+    g[i, TOTAL + 1] = 0
+    _deal_round(i, g, hand, tally, loc, deals, params, pack, rng)
+
+
+@numba.njit(**_INLINED)
+def _apply_in_order(i, c, g, hand, tally, loc, deals, moves, rscores, params):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """:func:`_apply`, the mover's hand kept in the rules engine's order: mirrors ``TwentyState.apply``'s
+    ``del hand[index]`` (the cards after the played one move up a place; :func:`_apply` then finds it
+    last).  New hands come in the stock's order, as the rules engine deals them."""
+    seat = g[i, TO_MOVE]
+    last = g[i, HLEN + seat] - 1
+    at = 0
+    while hand[i, seat, at] != c:
+        at += 1
+    for k in range(at, last):
+        hand[i, seat, k] = hand[i, seat, k + 1]
+    hand[i, seat, last] = c
+    return _apply(i, c, g, hand, tally, loc, deals, moves, rscores, params)
+
+
+@numba.njit(**_LEAN)
+def _random_rounds(slots, words, positions, log, made, g, hand, tally, loc, deals, moves, rscores,  # type: ignore[no-untyped-def]
+                   params):  # pragma: no cover
+    """The lab's random bots (``RandomBot.choose``: ``rng.choice(state.legal_moves())``) play the round
+    in play of each slot ``slots[s]`` to its end: mirrors :func:`parlour.batch.arena.random_rounds`
+    (the same arguments, ``log``/``made`` and count returned), with ``TwentyState.legal_moves`` (the
+    hand to move, in its order) and ``TwentyState.apply`` (:func:`_apply_in_order`)."""
+    most = log.shape[1]
+    for s in range(slots.shape[0]):
+        i = slots[s]
+        k = 0
+        while True:
+            if k == most:
+                made[s] = k
+                return s
+            seat = g[i, TO_MOVE]
+            c = hand[i, seat, _mt_below(words, positions, i * 2 + seat, g[i, HLEN + seat])]
+            log[s, k] = c
+            k += 1
+            if _apply_in_order(i, c, g, hand, tally, loc, deals, moves, rscores, params):
+                break
+        made[s] = k
+    return slots.shape[0]
