@@ -25,7 +25,15 @@ VARIANTS: list[tuple[str, dict[str, Any], int]] = [
     ("progression", dict(games.get("progression").micro_options), 24),
     ("progression", {"suits": 2, "numbers": 5, "faces": 1, "hand_size": 3, "stall_limit": 2, "rounds": 3}, 16),
     ("progression", {"takeback": False, "target_score": 15, "suits": 2, "hand_size": 4}, 12),
+    ("twenty", {}, 24),
+    ("twenty", dict(games.get("twenty").micro_options), 24),
+    ("twenty", {"open_hands": True, "rounds": 3, "suits": 3, "hand_size": 4, "hands": 3}, 16),
+    ("silver-bars", {}, 12),
+    ("silver-bars", dict(games.get("silver-bars").micro_options), 24),
+    ("silver-bars", {"mining_packs": 4, "lo_thieves": 8, "hi_thieves": 4, "max_rounds": 3, "target_score": 1000}, 6),
+    ("silver-bars", {"hand_size": 3, "rubble": 0, "shovels": 0, "strikes": 0}, 12),
 ]
+GAMES = sorted({game_id for game_id, _, _ in VARIANTS})
 
 
 def spec_of(game_id: str, options: dict[str, Any], count: int, **kw: Any) -> ExperimentSpec:
@@ -50,7 +58,7 @@ def test_the_batched_lab_stores_what_the_rules_engine_stores(game_id: str, optio
     assert len(batched) == spec.total and all(match.moves > 0 for match in batched)
 
 
-@pytest.mark.parametrize("game_id", ["minus-twenty", "progression"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_first_rounds_only(game_id: str) -> None:
     batched, python = both_ways(spec_of(game_id, {}, 10, rounds_only=True))
     assert batched == python
@@ -89,24 +97,19 @@ def test_the_batched_engine_is_used_for_random_bots_only(monkeypatch: pytest.Mon
     assert calls == [len(tasks)]
 
 
-def test_options_the_engine_refuses_go_to_the_rules_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An engine that refuses the options (here: told to, as one refuses an option it cannot
-    hold) leaves the matches to the rules engine, which plays them as ever."""
-    def refuse(*args: Any, **kw: Any) -> Any:
-        raise ValueError("not these options")
-
-    spec = spec_of("progression", {}, 2)
+def test_options_the_engine_refuses_go_to_the_rules_engine() -> None:
+    """100 Silver Bars without a limit on rounds (``max_rounds`` 0) is for the rules engine only:
+    the batched engine refuses it, and the lab plays those matches as ever."""
+    spec = spec_of("silver-bars", {"max_rounds": 0, "target_score": 30}, 2)
     tasks = list(spec.tasks())
-    expected = [runner.play_task(spec, task) for task in tasks]
-    monkeypatch.setattr(batch, "engine", refuse)
-    with pytest.raises(arena.Unsupported, match="not these options"):
-        arena.play_matches(spec.game, [tasks[0].seed], [tasks[0].seating], ["a", "b", "c"])
-    assert runner.play_tasks(spec, tasks) == expected
+    with pytest.raises(arena.Unsupported, match="max_rounds"):
+        arena.play_matches(spec.game, [tasks[0].seed], [tasks[0].seating], ["a", "b"], options=spec.options)
+    assert runner.play_tasks(spec, tasks) == [runner.play_task(spec, task) for task in tasks]
 
 
 def test_warm_plays_every_engine_that_takes_random_rounds() -> None:
     warmed = arena.warm()
-    assert {"minus-twenty", "progression"} <= set(warmed)
+    assert sorted(warmed) == sorted(games.ids()) == GAMES
     assert all(arena.supports(g, ["random"] * games.get(g).players) for g in warmed)
     assert not arena.supports("minus-twenty", ["random", "medium"])
     assert not arena.supports("minus-twenty", ["random", "random"], noise=0.05)

@@ -35,7 +35,7 @@ def _walk(options: dict[str, Any] | None, seed: int) -> int:
     engine = TwentyBatch(2, seed, options)
     seeds = [f"order:{seed}:{seat}" for seat in range(2)]
     chooser = [random.Random(text) for text in seeds]
-    words, positions = mt.states([random.Random(0), random.Random(1), *map(random.Random, seeds)])  # slot 1: rows 2, 3
+    words, positions = mt.seeded(["0", "1", *seeds])  # slot 1: rows 2, 3
     slots = np.array([1], np.int64)
     log = np.full((1, 1), -1, np.int64)
     made = np.zeros(1, np.int64)
@@ -75,7 +75,7 @@ def test_whole_rounds_in_one_call() -> None:
     options = {"rounds": 1}
     states = [GAME.new_match(seed=seed, options=options) for seed in (11, 12)]
     texts = [f"whole:{k}:{seat}" for k in range(2) for seat in range(2)]
-    words, positions = mt.states([random.Random(text) for text in texts])
+    words, positions = mt.seeded(texts)
     chooser = [random.Random(text) for text in texts]
     engine = TwentyBatch(2, 0, options)
     for k, state in enumerate(states):
