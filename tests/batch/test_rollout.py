@@ -181,13 +181,14 @@ def test_hard_decides_the_same_with_or_without_numba(compiled: object) -> None:
     assert level_iterations("hard", "minus-twenty") * 0.8 <= rollouts <= level_iterations("hard", "minus-twenty")
 
 
-WARM = "from parlour.batch.rollout import warm; print(','.join(warm()))"
+WARM = "from parlour.batch import warm; print(','.join(warm()))"
 
 
 def test_warm_compiles_the_plugins_the_levels_use() -> None:
-    """The set-up warms the compiled plug-ins of the games whose levels batch (none where numba is
-    missing or turned off)."""
-    expected = {"on": ",".join(g for g in games.ids() if games.entry(g).leaf and g in rollout.COMPILED),
+    """The set-up (``parlour.batch.warm``) warms the compiled plug-ins of the games whose levels batch
+    and the lab's random rounds of every game (nothing where numba is missing or turned off)."""
+    batched = [g for g in games.ids() if games.entry(g).leaf and g in rollout.COMPILED]
+    expected = {"on": ",".join([*(f"rollouts:{g}" for g in batched), *(f"random:{g}" for g in games.ids())]),
                 "off": ""}
     if not batch.available():
         expected["on"] = ""
