@@ -330,6 +330,14 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- API -------------------------------------------------------------------------
+    @app.get("/healthz", responses={503: {"description": "This process cannot serve now"}})
+    async def healthz() -> JSONResponse:
+        """Whether this server process can serve: it reaches the database and (with several processes on
+        PostgreSQL) hears the others and holds its leases.  503 when not, for a load balancer."""
+        found = await manager().health()
+        return AsciiJSON(found, status_code=200 if found["status"] == "ok" else 503,
+                         headers={"Cache-Control": "no-store"})
+
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
         return [{"id": g.id, "name": g.name, "players": g.players, "summary": g.summary, "version": g.version,
@@ -691,6 +699,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlou
     ignored, so that a client cannot choose the address its limits are counted under."""
     import uvicorn
 
+    from parlour.web.cluster import SqliteInUse, lock_sqlite
+
+    try:
+        lock_sqlite(db)
+    except SqliteInUse as refused:
+        print(f"parlour serve: {refused}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/", limits=limits,
                      https_only=https_only, allowed_origins=allowed_origins,

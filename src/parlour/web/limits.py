@@ -205,6 +205,10 @@ class Gauge:
         self._held[key] = held + 1
         return True
 
+    def total(self) -> int:
+        """Everything taken, over every key."""
+        return sum(self._held.values())
+
     def give_back(self, key: str) -> None:
         held = self._held.get(key, 0) - 1
         if held > 0:

@@ -27,11 +27,13 @@ from parlour.game import Game
 from parlour.match import discard_question, face_card_thrown_away
 from parlour.web import broadcast, ratings
 from parlour.web.again import rotated_seats
-from parlour.web.chat import TableChat
+from parlour.web.chat import TableChat, line_of
+from parlour.web.cluster import LEASE_SECONDS, Cluster
 from parlour.web.limits import Gauge, Limits
 from parlour.web.protocol import (
     Acting,
     AskHint,
+    Chat,
     Hello,
     MakeMove,
     NewTable,
@@ -53,6 +55,7 @@ from parlour.web.scheduler import Autoplay
 from parlour.web.seating import Seating
 from parlour.web.store import (
     NEXT_ROUND,
+    Conflict,
     MoveWrite,
     MoveWriter,
     RatingWrite,
@@ -107,6 +110,13 @@ class TableManager:
         """Of them, those watching a table, per address."""
         self.book = ratings.RatingBook()
         """The people's ratings (loaded by :meth:`start`)."""
+        self.cluster = Cluster(store, self._run_db, changed=self._changed_elsewhere, claimed=self._take_over,
+                               owns=self._owns, resync=self._resync)
+        """This process among the server processes sharing the database (:mod:`parlour.web.cluster`)."""
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        """Tables being read again after another process changed them."""
+        self._stale: set[str] = set()
+        """Of them, those changed again meanwhile (read once more when the reading ends)."""
 
     async def _run_db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -115,6 +125,7 @@ class TableManager:
     async def start(self) -> None:
         """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
         cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
+        await self.cluster.start()
         await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
         self.book = ratings.RatingBook(await self._run_db(self.store.standings),
                                        await self._run_db(self.store.handles))
@@ -123,13 +134,17 @@ class TableManager:
                 await self._rate(await self.get(table_id))
             except Exception:  # a table that no longer loads (its game is gone) must not stop the server
                 log.exception("while rating table %s", table_id)
-        for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
-            table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
-            self.tables[table.id] = table
-            if table.active <= time.time() - self._idle_limit(table):  # nobody can be at it yet
-                await self._abandon(table)
-                continue
-            self._after_change(table)
+        if self.cluster.shared:  # the live tables no process alive owns (all of them, at a first start)
+            await self._take_over(await self._run_db(self.store.claim_tables, self.cluster.node, LEASE_SECONDS,
+                                                     10**9))
+        else:
+            for table_row, seat_rows, move_rows in await self._run_db(self.store.live, cutoff):
+                table = self._rebuild(table_row, seat_rows, [(m.seat, m.move) for m in move_rows])
+                self.tables[table.id] = table
+                if table.active <= time.time() - self._idle_limit(table):  # nobody can be at it yet
+                    await self._abandon(table)
+                    continue
+                self._after_change(table)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
@@ -139,6 +154,7 @@ class TableManager:
             if table.task is not None:
                 table.task.cancel()
         self.autoplay.stop()
+        await self.cluster.stop()
         self.db.shutdown(wait=True)
         self.store.close()
 
@@ -152,7 +168,8 @@ class TableManager:
         table = Table(row.id, game, row.options, row.seed, row.turn_seconds, seats, state, row.version, changes,
                       created=row.created.isoformat() + "Z", host=row.host, abandoned=row.status == "abandoned",
                       active=active.replace(tzinfo=_dt.UTC).timestamp(), address=row.address,
-                      rated=bool(row.rated), book=self.book)
+                      rated=bool(row.rated), book=self.book,
+                      owned=not self.cluster.shared or row.owner == self.cluster.node)
         table.played = table.person_moved()
         return table
 
@@ -171,6 +188,150 @@ class TableManager:
         if table.status == "finished":
             table.again.next_table = await self._run_db(self.store.next_table, table_id)
         return self.tables.setdefault(table_id, table)
+
+    # -- several server processes (parlour.web.cluster) -----------------------------------------------
+    async def _changed_elsewhere(self, kind: str, table_id: str, version: int) -> None:
+        """Another server process changed ``table_id``: a table held here is read again (a chat line is
+        read alone and told)."""
+        if kind == "c":
+            await self._chat_elsewhere(table_id, version)
+            return
+        table = self.tables.get(table_id)
+        if table is None or (kind == "m" and table.version >= version):
+            return  # nobody here looks at it, or this process has that version already
+        self._refresh_soon(table_id)
+
+    def _refresh_soon(self, table_id: str) -> None:
+        """Read the table again, once at a time (changes that come meanwhile are read after)."""
+        if table_id in self._refreshing:
+            self._stale.add(table_id)
+            return
+        self._refreshing[table_id] = asyncio.create_task(self._refresh(table_id))
+
+    async def _refresh(self, table_id: str) -> None:
+        try:
+            while True:
+                self._stale.discard(table_id)
+                table = self.tables.get(table_id)
+                if table is None:
+                    return
+                async with table.lock:
+                    await self._catch_up(table)
+                if table_id not in self._stale:
+                    return
+        except Exception:  # a database hiccup: the next change reads it again
+            log.exception("while reading table %s again", table_id)
+        finally:
+            self._refreshing.pop(table_id, None)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Read ``table`` from the database (holding its lock) and take what other server processes
+        changed: its moves (or an undo), seats, status and owner; every connection is then sent its
+        viewer's state.  Whether anything changed."""
+        loaded = await self._run_db(self.store.load, table.id)
+        if loaded is None:
+            return False
+        row, seat_rows, move_rows = loaded
+        changed = False
+        seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seat_rows]
+        if seats != table.seats:
+            table.seats[:] = seats
+            changed = True
+        changes = [(m.seat, m.move) for m in move_rows]
+        if changes != table.changes or row.version != table.version:
+            self._take_changes(table, changes)
+            table.version = row.version
+            changed = True
+        if (row.status == "abandoned") != table.abandoned:
+            table.abandoned = row.status == "abandoned"
+            changed = True
+        active = row.active or row.updated or row.created
+        table.active = max(table.active, active.replace(tzinfo=_dt.UTC).timestamp())
+        owned = row.owner == self.cluster.node
+        if owned != table.owned:
+            table.owned, table.owned_since = owned, time.monotonic()
+            changed = True
+        if table.status == "finished" and table.again.next_table is None:
+            table.again.next_table = await self._run_db(self.store.next_table, table.id)
+        if changed:
+            table.messages.clear()
+            self._after_change(table)
+        return changed
+
+    @staticmethod
+    def _take_changes(table: Table, changes: list[tuple[int | None, str]]) -> None:
+        """Bring the table's changes to ``changes``: what it has beyond their common start taken back (an
+        undo made elsewhere), then the new ones made; rebuilt from the start where taking back cannot
+        reach (past a new round)."""
+        common = 0
+        for mine, theirs in zip(table.changes, changes):
+            if mine != theirs:
+                break
+            common += 1
+        back = len(table.changes) - common
+        if back > len(table.state.moves) or any(c == NEXT_ROUND for _, c in table.changes[common:]):
+            table.state = new_state(table.game, table.options, table.seed, [s.name for s in table.seats])
+            table.changes, table.narration = [], {}
+            common = 0
+        elif back:
+            table.take_back(back)
+        for seat, change in changes[common:]:
+            table.finish_change(table.begin_change(seat, change))
+        table.played = table.person_moved()
+
+    async def _chat_elsewhere(self, table_id: str, line: int) -> None:
+        """A chat line said at another server process: kept and told here too."""
+        table = self.tables.get(table_id)
+        if table is None or (table.chat is None and not table.connections):
+            return
+        row = await self._run_db(self.store.chat_line, line)
+        if row is None or row.table_id != table_id:
+            return
+        said = line_of(row)
+        if table.chat is not None:
+            table.chat.append(said)
+        text = encode(Chat(**said))
+        for conn in list(table.connections):
+            conn.send_text(text)
+
+    async def _take_over(self, table_ids: list[str]) -> None:
+        """This process now owns these tables (their owner was given up, or never was): each is read from
+        the database and its bots and timers set going here (a table left alone too long ends)."""
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is None:
+                loaded = await self._run_db(self.store.load, table_id)
+                if loaded is None:
+                    continue
+                row, seat_rows, move_rows = loaded
+                table = self.tables.setdefault(table_id, self._rebuild(row, seat_rows,
+                                                                       [(m.seat, m.move) for m in move_rows]))
+            async with table.lock:
+                await self._catch_up(table)
+                if not table.owned:  # taken by another process meanwhile
+                    continue
+                table.owned_since = time.monotonic()
+                abandon = table.live and not table.attended() and table.active <= time.time() - self._idle_limit(table)
+            if abandon:
+                await self._abandon(table)
+            else:
+                self._after_change(table)
+
+    async def _owns(self, table_ids: set[str], since: float) -> None:
+        """This process owns only ``table_ids`` of the live tables it owned before ``since``: it lets go of
+        the others (another process took them over while this one was thought dead)."""
+        for table in list(self.tables.values()):
+            if table.owned and table.live and table.id not in table_ids and table.owned_since < since:
+                table.owned = False
+                if table.task is not None:
+                    table.task.cancel()
+                    table.task = None
+                log.warning("table %s is another process's now", table.id)
+
+    async def _resync(self) -> None:
+        """Notifications may have been missed: every table held here is read again."""
+        for table_id in list(self.tables):
+            self._refresh_soon(table_id)
 
     async def _sweep_forever(self) -> None:
         """Now and then: end idle tables as abandoned and unload tables nobody is at."""
@@ -193,6 +354,10 @@ class TableManager:
         count) as abandoned; unload ended tables that nobody is looking at."""
         clock = time.time()
         for table in list(self.tables.values()):
+            if table.live and not table.owned:  # another process's: kept while someone here looks at it
+                if not table.connections:
+                    self.tables.pop(table.id, None)
+                continue
             if table.live:
                 if table.attended() or table.active > clock - self._idle_limit(table):
                     continue
@@ -211,6 +376,21 @@ class TableManager:
             table.abandoned, table.task, table.deadline = True, None, None
             broadcast.changed(table)
         return True
+
+    async def health(self) -> dict[str, Any]:
+        """How this process is (``GET /healthz``): whether it reaches the database (and, with several
+        processes, hears the others and is not given up for dead), its tables and connections."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3)
+            database = True
+        except Exception:  # away, or too slow to answer
+            database = False
+        ok = database and (not self.cluster.shared or (self.cluster.listening and self.cluster.alive))
+        return {"status": "ok" if ok else "failing", "database": database,
+                "processes": "several" if self.cluster.shared else "one", "node": self.cluster.node,
+                "notifications": self.cluster.listening if self.cluster.shared else None,
+                "tables": {"held": len(self.tables), "owned": sum(t.owned and t.live for t in self.tables.values())},
+                "connections": self.sockets.total()}
 
     # -- HTTP ---------------------------------------------------------------------
     async def create(self, request: Any, player: str, address: str = "unknown") -> dict[str, Any]:
@@ -284,7 +464,7 @@ class TableManager:
             seed = secrets.randbits(62)
             row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
                            status="playing", created=now(), host=host, active=now(), address=where,
-                           rated=rated)
+                           rated=rated, owner=self.cluster.node)
             state = new_state(game, options, seed, [s.name for s in seats])
             await self._run_db(self.store.add_table, row, seats)
             table = Table(table_id, game, options, seed, turn,
@@ -480,6 +660,10 @@ class TableManager:
         try:
             await self.writer.write(MoveWrite(table.id, len(table.changes), seat, change, table.version + 1,
                                               pending.status, table.by_person(seat)))
+        except Conflict:
+            table.abort_change(pending)
+            await self._catch_up(table)
+            raise ProtocolError("stale", "the table moved on meanwhile: here it is as it is now") from None
         except BaseException:
             table.abort_change(pending)
             raise
@@ -521,7 +705,11 @@ class TableManager:
                 raise ProtocolError("not_allowed", reach.why_not)
             count = reach.moves
             first = len(table.changes) - count
-            await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
+            try:
+                await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
+            except Conflict:
+                await self._catch_up(table)
+                raise ProtocolError("stale", "the table moved on meanwhile: here it is as it is now") from None
             table.take_back(count)
             self._after_change(table)
 

@@ -216,28 +216,30 @@ class Autoplay:
 
     # -- bots and timers ------------------------------------------------------------------------
     def set_going(self, table: Table) -> None:
-        """After a change: set going whatever must happen next by itself (and forget the old hints)."""
+        """After a change: set going whatever must happen next by itself (and forget the old hints).
+        At a table another server process owns (:attr:`Table.owned`) nothing is set going here, but
+        the turn's deadline is kept, to be shown."""
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
         table.task, table.deadline = None, None
+        table.hints.clear()
         state = table.state
         seat = state.current_player()
+        later: tuple[int | None, str | None, float] | None = None
         if seat is None:
             if table.status == "round_over":
                 if not table.people:
-                    table.task = asyncio.create_task(self._later(table, table.version, None, None, self.bot_delay))
+                    later = (None, None, self.bot_delay)
                 elif table.turn_seconds:
                     table.deadline = time.time() + table.turn_seconds
-                    table.task = asyncio.create_task(
-                        self._later(table, table.version, None, None, table.turn_seconds))
+                    later = (None, None, table.turn_seconds)
         elif table.seats[seat].is_bot:
-            level = table.seats[seat].level or "medium"
-            table.task = asyncio.create_task(self._later(table, table.version, seat, level, self.bot_delay))
+            later = (seat, table.seats[seat].level or "medium", self.bot_delay)
         elif table.turn_seconds and table.seats[seat].owner is not None:  # nobody's seat: nobody's timer
             table.deadline = time.time() + table.turn_seconds
-            table.task = asyncio.create_task(
-                self._later(table, table.version, seat, levels.TIMER_LEVEL, table.turn_seconds))
-        table.hints.clear()
+            later = (seat, levels.TIMER_LEVEL, table.turn_seconds)
+        if later is not None and table.owned:
+            table.task = asyncio.create_task(self._later(table, table.version, *later))
 
     async def _later(self, table: Table, version: int, seat: int | None, spec: str | None, delay: float) -> None:
         """After ``delay``: a bot's move for ``seat`` (or the next round), if nothing changed meanwhile."""
@@ -245,7 +247,7 @@ class Autoplay:
             await asyncio.sleep(delay)
             if seat is None:
                 async with table.lock:
-                    if table.version == version and table.status == "round_over":
+                    if table.version == version and table.status == "round_over" and table.owned:
                         await self.commit(table, None, NEXT_ROUND)
                 return
             assert spec is not None
@@ -255,10 +257,12 @@ class Autoplay:
             move = await pool.run(lane(table), BOT, bot_move, spec, observation, legal,
                                   f"bot:{table.seed}:{seat}:{version}")
             async with table.lock:
-                if table.version == version:
+                if table.version == version and table.owned:
                     await self.commit(table, seat, move)
         except asyncio.CancelledError:
             pass
+        except ProtocolError as exc:  # another server process moved the table on first: it is read again
+            log.info("table %s: %s", table.id, exc)
 
     # -- hints ------------------------------------------------------------------------------------
     def hint(self, conn: Connection, table: Table, version: int) -> None:

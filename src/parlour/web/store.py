@@ -32,6 +32,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     Float,
     ForeignKey,
@@ -39,13 +40,16 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    bindparam,
+    case,
+    column,
     delete,
     false,
     func,
     insert,
+    or_,
     select,
     update,
+    values,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -99,6 +103,22 @@ class TableRow(Base):
     ``None`` for tables of earlier releases)."""
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # -- ratings --
     """Whether the match updates the people's ratings (:mod:`parlour.web.ratings`; False before 0007)."""
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)  # -- cluster --
+    """The server process (:class:`NodeRow`) whose bots, timers and housekeeping the table has: its lease,
+    held while that process beats (:mod:`parlour.web.cluster`; None before 0010, or never owned)."""
+
+
+class NodeRow(Base):
+    """A server process sharing the database (:mod:`parlour.web.cluster`), alive while it beats."""
+
+    __tablename__ = "web_nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    """Where it runs, for people: host, process id and the address it listens on."""
+    started: Mapped[_dt.datetime] = mapped_column(DateTime)
+    beat: Mapped[_dt.datetime] = mapped_column(DateTime)
+    """Its last heartbeat, by the database's clock (UTC)."""
 
 
 class PlayerRow(Base):
@@ -320,11 +340,35 @@ class MoveWrite:
 
 _ADD_MOVES = insert(MoveRow)
 """Accepted moves, each as ``table_id``, ``seq``, ``seat``, ``move``, ``made``."""
-_MOVED = (update(TableRow).where(TableRow.id == bindparam("row_id"))
-          .values(version=bindparam("new_version"), status=bindparam("new_status"), updated=bindparam("stamp")))
-"""A table's new version and status after moves, each as ``row_id``, ``new_version``, ``new_status``, ``stamp``."""
-_MOVED_BY_PERSON = _MOVED.values(active=bindparam("stamp"))
-"""The same, after moves of which one at least was a person's (the table is ``active`` too)."""
+CHANNEL = "parlour_tables"
+"""The PostgreSQL ``NOTIFY`` channel on which the server processes tell each other what changed
+(:mod:`parlour.web.cluster`)."""
+NOTIFY_BYTES = 7000
+"""The most bytes of one notification's payload (PostgreSQL takes up to 8000)."""
+
+
+class Conflict(Exception):
+    """A change was made against a version of the table that another server process has moved on from
+    meanwhile (:meth:`TableStore.add_moves`): nothing of it was stored."""
+
+
+def changed_payloads(kind: str, items: Sequence[tuple[str, int]], node: str) -> list[str]:
+    """Notification payloads saying that the server process ``node`` changed these (table, version)
+    (``kind``: ``m`` a move, ``u`` an undo, ``s`` its seats or status, ``c`` its chat, where the number
+    is the line's), as few as fit: ``kind:table:version:node`` words (:func:`parlour.web.cluster.parse`)."""
+    payloads: list[str] = []
+    words: list[str] = []
+    size = 0
+    for table_id, version in items:
+        word = f"{kind}:{table_id}:{version}:{node}"
+        if words and size + len(word) + 1 > NOTIFY_BYTES:
+            payloads.append(" ".join(words))
+            words, size = [], 0
+        words.append(word)
+        size += len(word) + 1
+    if words:
+        payloads.append(" ".join(words))
+    return payloads
 
 
 class TableStore:
@@ -337,6 +381,8 @@ class TableStore:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._address_key: bytes | None = None
         self._handle_key: bytes | None = None  # -- ratings --
+        self.node = ""
+        """The server process using this store, named in its notifications (:mod:`parlour.web.cluster`)."""
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -347,6 +393,11 @@ class TableStore:
     def close(self) -> None:
         """Release the database."""
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database something (raises if it does not answer)."""
+        with self.engine.connect() as connection:
+            connection.execute(select(1))
 
     def add_table(self, table: TableRow, seats: list[SeatRow]) -> None:
         """Store a new table with its seats."""
@@ -371,6 +422,7 @@ class TableStore:
         with self.session() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status.in_(LIVE))
                             .values(status="abandoned", updated=now()))
+            self._notify(session.connection(), "s", [(table_id, 0)])
 
     def touch(self, table_id: str) -> None:
         """A person was at the table just now."""
@@ -422,8 +474,12 @@ class TableStore:
             return row.value
 
     def load(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[MoveRow]] | None:
-        """One table with its seats and moves, or None."""
-        with self.session() as session:
+        """One table with its seats and moves, or None: all read at one moment (on PostgreSQL, whose
+        statements would otherwise each see the changes committed before it, a version could come with
+        a later move)."""
+        with self._sessions() as session, session.begin():
+            if self.shared:
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             table = session.get(TableRow, table_id)
             if table is None:
                 return None
@@ -435,36 +491,133 @@ class TableStore:
         moves = session.scalars(select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.seq)).all()
         return list(seats), list(moves)
 
-    def add_moves(self, moves: Sequence[MoveWrite]) -> None:
+    def add_moves(self, moves: Sequence[MoveWrite]) -> set[str]:
         """Commit accepted moves (or ``next round``) in one transaction: many tables' moves share one
-        commit under load.
+        commit under load.  Returns the tables whose moves were refused: made against a version another
+        server process had already moved on from (nothing of theirs is stored).
 
-        The rows go in as two or three statements executed for many parameter sets (the moves, then
-        each table's newest version and status, with or without a person's ``active`` time), not
-        through the ORM, whose work for each move was a quarter of the move's whole cost to the server."""
+        Each table's version goes up only from the version its move was made at (one statement for
+        every table: compare and set), and only the moves of the tables that went up are stored, so
+        that two processes never both store a move at one version; then the other processes are told
+        (:meth:`notify`, in the same transaction).  Neither goes through the ORM, whose work for each
+        move was a quarter of the move's whole cost to the server."""
         if not moves:
-            return
+            return set()
         stamp = now()
         tables: dict[str, dict[str, Any]] = {}
         for write in moves:
-            table = tables.setdefault(write.table_id, {"row_id": write.table_id, "person": False, "stamp": stamp})
-            table.update(new_version=write.version, new_status=write.status)
+            table = tables.setdefault(write.table_id,
+                                      {"id": write.table_id, "person": False, "old": write.version - 1})
+            table.update(new=write.version, status=write.status)
             table["person"] = table["person"] or write.by_person
+        rows = list(tables.values())
         with self.engine.begin() as connection:
-            connection.execute(_ADD_MOVES, [
-                {"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "made": stamp}
-                for w in moves])
-            for statement, person in ((_MOVED_BY_PERSON, True), (_MOVED, False)):
-                rows = [t for t in tables.values() if t["person"] is person]
-                if rows:
-                    connection.execute(statement, rows)
+            won = self._move_tables(connection, rows, stamp)
+            stored = [{"table_id": w.table_id, "seq": w.seq, "seat": w.seat, "move": w.move, "made": stamp}
+                      for w in moves if w.table_id in won]
+            if stored:
+                connection.execute(_ADD_MOVES, stored)
+            self._notify(connection, "m", [(t["id"], t["new"]) for t in rows if t["id"] in won])
+        return set(tables) - won
+
+    def _move_tables(self, connection: Connection, rows: Sequence[dict[str, Any]], stamp: _dt.datetime) -> set[str]:
+        """Each table's new version, status and times, where it is still at the version its moves were
+        made at (``old``): the ids of those moved.  On PostgreSQL one statement for them all; on SQLite
+        (one server process, whose own lock keeps a table's changes in order) one a table."""
+        if self.shared:
+            given = values(column("id", String(32)), column("old", Integer), column("new", Integer),
+                           column("status", String(20)), column("person", Boolean), name="given").data(
+                [(t["id"], t["old"], t["new"], t["status"], t["person"]) for t in rows])
+            moved = (update(TableRow).where(TableRow.id == given.c.id, TableRow.version == given.c.old)
+                     .values(version=given.c.new, status=given.c.status, updated=stamp,
+                             active=case((given.c.person, stamp), else_=TableRow.active))
+                     .returning(TableRow.id))
+            return set(connection.scalars(moved))
+        won = set()
+        for t in rows:
+            change = {"version": t["new"], "status": t["status"], "updated": stamp}
+            if t["person"]:
+                change["active"] = stamp
+            done = connection.execute(update(TableRow).where(TableRow.id == t["id"], TableRow.version == t["old"])
+                                      .values(**change))
+            if done.rowcount == 1:
+                won.add(t["id"])
+        return won
 
     def undo_moves(self, table_id: str, first_seq: int, version: int, status: str) -> None:
-        """Delete the moves from ``first_seq`` on (an undo) and store the new version."""
+        """Delete the moves from ``first_seq`` on (an undo) and store the new version, if the table is
+        still at the version before (else :class:`Conflict`, and nothing is changed)."""
         with self.session() as session:
+            done = session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.version == version - 1)
+                                   .values(version=version, status=status, updated=now()))
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise Conflict(table_id)
             session.execute(delete(MoveRow).where(MoveRow.table_id == table_id, MoveRow.seq >= first_seq))
-            session.execute(update(TableRow).where(TableRow.id == table_id)
-                            .values(version=version, status=status, updated=now()))
+            self._notify(session.connection(), "u", [(table_id, version)])
+
+    # -- cluster: several server processes on one database ------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Whether several server processes can share this database (PostgreSQL; SQLite is one process's)."""
+        return self.engine.url.get_backend_name() == "postgresql"
+
+    def _notify(self, connection: Connection, kind: str, items: Sequence[tuple[str, int]]) -> None:
+        """Tell the other server processes, once the transaction commits, that these tables changed."""
+        if self.shared:
+            for payload in changed_payloads(kind, items, self.node):
+                connection.execute(select(func.pg_notify(CHANNEL, payload)))
+
+    def notify(self, kind: str, table_id: str, version: int = 0) -> None:
+        """Tell the other server processes that ``table_id`` changed (``kind``: see :func:`changed_payloads`)."""
+        if self.shared:
+            with self.engine.begin() as connection:
+                self._notify(connection, kind, [(table_id, version)])
+
+    def add_node(self, node: str, name: str) -> None:
+        """A server process starts: it beats from now on."""
+        with self.engine.begin() as connection:
+            connection.execute(insert(NodeRow).values(id=node, name=name[:200], started=func.now(), beat=func.now()))
+
+    def beat(self, node: str) -> bool:
+        """``node`` is alive; False if it was given up for dead meanwhile (its row is gone)."""
+        with self.engine.begin() as connection:
+            done = connection.execute(update(NodeRow).where(NodeRow.id == node).values(beat=func.now()))
+            return bool(done.rowcount == 1)
+
+    def remove_node(self, node: str) -> None:
+        """A server process stops (politely): its tables are free for the others to take at once."""
+        with self.engine.begin() as connection:
+            connection.execute(update(TableRow).where(TableRow.owner == node).values(owner=None))
+            connection.execute(delete(NodeRow).where(NodeRow.id == node))
+
+    def nodes(self, ttl: float) -> list[tuple[str, str, bool]]:
+        """Every server process known: (id, name, alive: beat within ``ttl`` seconds)."""
+        with self.engine.begin() as connection:
+            fresh = NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl)
+            found = connection.execute(select(NodeRow.id, NodeRow.name, fresh.label("alive")).order_by(NodeRow.started))
+            return [(r.id, r.name, bool(r.alive)) for r in found]
+
+    def claim_tables(self, node: str, ttl: float, limit: int = 100) -> list[str]:
+        """Make ``node`` the owner of up to ``limit`` live tables that no live process owns (never
+        owned, or owned by a process that has not beaten for ``ttl`` seconds); their ids.  Processes
+        claiming at once share them out (PostgreSQL's ``SKIP LOCKED``), never claiming one table twice."""
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+        orphans = (select(TableRow.id).where(TableRow.status.in_(LIVE),
+                                             or_(TableRow.owner.is_(None), TableRow.owner.not_in(alive)))
+                   .order_by(TableRow.created).limit(limit).with_for_update(skip_locked=True))
+        with self.engine.begin() as connection:
+            claimed = list(connection.scalars(update(TableRow).where(TableRow.id.in_(orphans.scalar_subquery()))
+                                              .values(owner=node).returning(TableRow.id)))
+            connection.execute(delete(NodeRow).where(
+                NodeRow.beat < func.now() - _dt.timedelta(seconds=ttl),
+                ~select(TableRow.id).where(TableRow.owner == NodeRow.id, TableRow.status.in_(LIVE)).exists()))
+            return claimed
+
+    def owned_by(self, node: str) -> set[str]:
+        """The live tables ``node`` owns."""
+        with self.engine.begin() as connection:
+            return set(connection.scalars(select(TableRow.id).where(TableRow.owner == node,
+                                                                    TableRow.status.in_(LIVE))))
 
     def claim_seat(self, table_id: str, seat: int, owner: str, name: str,
                    renamed: Sequence[tuple[str, int, str]] = ()) -> bool:
@@ -480,13 +633,14 @@ class TableStore:
             if not result.rowcount:  # type: ignore[attr-defined]
                 return False
             self._rename(session, renamed)
+            self._notify(session.connection(), "s", [(table_id, 0)])
             return True
 
-    @staticmethod
-    def _rename(session: Session, seats: Sequence[tuple[str, int, str]]) -> None:
+    def _rename(self, session: Session, seats: Sequence[tuple[str, int, str]]) -> None:
         for table_id, seat, seat_name in seats:
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .values(name=seat_name))
+        self._notify(session.connection(), "s", sorted({(table_id, 0) for table_id, _, _ in seats}))
 
     def review(self, table_id: str, seat: int) -> dict[str, Any] | None:
         """The stored review of ``seat`` at a finished table, if one was made."""
@@ -523,12 +677,14 @@ class TableStore:
         with self.session() as session:
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .values(owner=None, kind="friend", invite=invite, token_digest=digest(invite)))
+            self._notify(session.connection(), "s", [(table_id, 0)])
 
     # -- again --
     def link_again(self, table_id: str, next_table: str) -> None:
         """Keep that the people of finished ``table_id`` went on at ``next_table``."""
         with self.session() as session:
             session.merge(PlayAgainRow(table_id=table_id, next_table=next_table, made=now()))
+            self._notify(session.connection(), "s", [(table_id, 0)])
 
     def next_table(self, table_id: str) -> str | None:
         """The table the people of ``table_id`` went on at, if they played again."""
@@ -546,6 +702,12 @@ class TableStore:
                                          .order_by(ChatRow.id.desc()).offset(keep - 1).limit(1))
             if oldest_kept is not None:
                 session.execute(delete(ChatRow).where(ChatRow.table_id == row.table_id, ChatRow.id < oldest_kept))
+            self._notify(session.connection(), "c", [(row.table_id, row.id)])
+
+    def chat_line(self, line: int) -> ChatRow | None:
+        """One chat message by its number (None if it is no longer kept)."""
+        with self.session() as session:
+            return session.get(ChatRow, line)
 
     def chat(self, table_id: str, count: int) -> list[ChatRow]:
         """The newest ``count`` chat messages of a table, oldest first."""
@@ -704,7 +866,8 @@ class MoveWriter:
         self._writer: asyncio.Task[None] | None = None
 
     async def write(self, move: MoveWrite) -> None:
-        """Commit one move (with the moves that arrive meanwhile); returns once it is committed."""
+        """Commit one move (with the moves that arrive meanwhile); returns once it is committed, or
+        raises :class:`Conflict` if another server process moved the table on first."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((move, done))
         if self._writer is None or self._writer.done():
@@ -716,15 +879,18 @@ class MoveWriter:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await loop.run_in_executor(self.executor, self.store.add_moves, [m for m, _ in batch])
+                refused = await loop.run_in_executor(self.executor, self.store.add_moves, [m for m, _ in batch])
             except Exception as exc:
                 for _m, done in batch:
                     if not done.done():
                         done.set_exception(exc)
                 continue
-            for _m, done in batch:
+            for move, done in batch:
                 if not done.done():
-                    done.set_result(None)
+                    if move.table_id in refused:
+                        done.set_exception(Conflict(move.table_id))
+                    else:
+                        done.set_result(None)
 
 
 def migrate(engine: Engine) -> None:

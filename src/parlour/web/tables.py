@@ -180,6 +180,11 @@ class Table:
     """Whether the match updates the people's ratings (:mod:`parlour.web.ratings`): no undo, no hints."""
     book: RatingBook | None = None
     """The server's ratings, shown beside the seats' names."""
+    owned: bool = True
+    """Whether this server process owns the table (:mod:`parlour.web.cluster`): its bots, timers and
+    housekeeping are this process's; another process's table is a copy kept for the connections here."""
+    owned_since: float = field(default_factory=time.monotonic)
+    """When this process came to own it (:func:`time.monotonic`)."""
 
     @property
     def status(self) -> str:

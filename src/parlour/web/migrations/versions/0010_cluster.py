@@ -1,0 +1,33 @@
+"""Several server processes on one database: the processes (nodes) alive, and which one owns each table.
+
+Revision ID: 0010
+Revises: 0009
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0010"
+down_revision = "0009"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "web_nodes",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("started", sa.DateTime(), nullable=False),
+        sa.Column("beat", sa.DateTime(), nullable=False),
+    )
+    with op.batch_alter_table("web_tables") as batch:
+        batch.add_column(sa.Column("owner", sa.String(32), nullable=True))
+    op.create_index("ix_web_tables_owner", "web_tables", ["owner"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_web_tables_owner", "web_tables")
+    with op.batch_alter_table("web_tables") as batch:
+        batch.drop_column("owner")
+    op.drop_table("web_nodes")

@@ -1,0 +1,132 @@
+"""Several ``parlour serve`` processes on one real PostgreSQL database (:mod:`parlour.web.cluster`):
+people connected to different processes play one table, a spectator on a third sees every move and
+no hidden card, a process killed mid-round loses nothing, two processes never both take a move at one
+version; and SQLite refuses a second process."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from parlour import record as records
+
+from .conftest import FAST_CLIENTS, Client, ServerProcess, play_to_end, states_by_version
+from .test_ws import check_frames, record_of
+
+
+def processes(postgres_url: str, tmp_path: Path, count: int) -> list[ServerProcess]:
+    """``count`` server processes on the one database, started one after the other."""
+    return [ServerProcess(postgres_url, log_path=tmp_path / f"serve-{n + 1}.log", extra=FAST_CLIENTS).start()
+            for n in range(count)]
+
+
+def test_people_on_two_processes_play_to_the_end_and_a_spectator_on_a_third_sees_it_all(
+        postgres_url: str, tmp_path: Path) -> None:
+    first, second, third = processes(postgres_url, tmp_path, 3)
+    table = first.create_table("twenty")
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    seated = [Client(first, table_id, host), Client(second, table_id, friend)]
+    assert [c.welcome["seat"] for c in seated if c.welcome] == [0, 1]
+    watcher = Client(third, table_id, None)
+    last = play_to_end(seated, random.Random(37), watchers=(watcher,))
+    assert last["status"] == "finished"
+
+    data = record_of(third, table_id)
+    assert data == record_of(first, table_id) == record_of(second, table_id)
+    final = records.replay(records.from_data(data))
+    assert final.totals == last["summary"]["totals"]
+    states = states_by_version(data)
+    assert len(states) == last["version"] + 1
+    assert check_frames(seated[0], states, 0) > 50
+    assert check_frames(seated[1], states, 1) > 50
+    assert check_frames(watcher, states, None) > 50
+    assert third.table(table_id)["status"] == "finished"
+
+
+def test_a_process_killed_mid_round_loses_nothing_and_its_bots_go_on_elsewhere(
+        postgres_url: str, tmp_path: Path) -> None:
+    """The table's owner (where it was made: its bot moves there) is killed with SIGKILL in the middle of
+    a round; the person, connected to the other process, goes on playing, the bot moves again (the other
+    process has taken the table over), and a person who was connected to the dead process comes back
+    at the other one and finds everything."""
+    owner, other = processes(postgres_url, tmp_path, 2)
+    table = owner.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    table_id = table["table_id"]
+    person = table["seats"][0]["person"]
+    rng = random.Random(7)
+    with Client(other, table_id, person) as player, Client(owner, table_id, person) as tab:
+        middle = play_to_end([player], rng, stop_at=12)
+        assert middle["status"] == "playing" and middle["version"] >= 12
+        tab.wait_version(middle["version"])
+        owner.kill()
+        killed_at = time.monotonic()
+        last = play_to_end([player], rng, timeout=30)
+        assert last["status"] == "finished"
+        took_over = time.monotonic() - killed_at
+    data = record_of(other, table_id)
+    moves = sum(len(r["moves"]) for r in data["rounds"]) + len(data["rounds"]) - 1
+    assert moves == last["version"]  # every change kept, none twice
+    states = states_by_version(data)
+    assert check_frames(player, states, 0) > 20
+    assert took_over < 60
+    with Client(other, table_id, person) as back:  # the tab of the dead process, reconnected
+        assert back.welcome is not None and back.welcome["seat"] == 0
+        assert back.state is not None and back.state["version"] == last["version"]
+
+
+def test_two_processes_never_both_take_a_move_at_one_version(postgres_url: str, tmp_path: Path) -> None:
+    """The same person's two tabs, on two processes, send a move at the same version at once, turn after
+    turn: exactly one is taken each time (the other is told the table is stale), and the table never
+    skips or repeats a version."""
+    first, second = processes(postgres_url, tmp_path, 2)
+    table = first.create_table("twenty")
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    rng = random.Random(3)
+    tabs = [Client(first, table_id, host), Client(second, table_id, host)]
+    other = Client(second, table_id, friend)
+    races = 0
+    for _ in range(24):
+        version = max(c.state["version"] for c in (*tabs, other) if c.state)
+        for c in (*tabs, other):
+            c.wait_version(version)
+        if tabs[0].state and tabs[0].state["legal"]:
+            legal = tabs[0].state["legal"]
+            seen = [len(tab.frames) for tab in tabs]
+            for tab, move in zip(tabs, (legal[0], legal[-1])):
+                tab.send({"type": "move", "move": move, "version": version})
+            for tab in tabs:
+                tab.wait_version(version + 1)
+                tab.ping()  # an answer to its move comes before the pong
+            stale = [f for tab, start in zip(tabs, seen) for f in tab.frames[start:]
+                     if f.get("type") == "error" and f.get("code") == "stale"]
+            assert len(stale) == 1, stale  # one move taken, the other refused
+            races += 1
+        elif other.state and other.state["legal"]:
+            other.send({"type": "move", "move": rng.choice(other.state["legal"]), "version": version})
+        elif tabs[0].state and tabs[0].state["status"] == "round_over":
+            tabs[0].send({"type": "next_round", "version": version})
+        for c in (*tabs, other):
+            assert c.wait_version(version + 1)["version"] == version + 1
+    last = play_to_end([tabs[0], other], rng, watchers=(tabs[1],))
+    data = record_of(first, table_id)
+    assert sum(len(r["moves"]) for r in data["rounds"]) + len(data["rounds"]) - 1 == last["version"]
+    assert check_frames(tabs[1], states_by_version(data), 0) > 30  # every version once, in order
+    assert races >= 8
+    for c in (*tabs, other):
+        c.close()
+
+
+def test_a_second_process_on_one_sqlite_database_is_refused_with_one_line(sqlite_url: str, tmp_path: Path) -> None:
+    ServerProcess(sqlite_url, log_path=tmp_path / "first.log").start()
+    second = ServerProcess(sqlite_url, log_path=tmp_path / "second.log")
+    with pytest.raises(RuntimeError):
+        second.start(timeout=20)
+    said = [line for line in second.output().splitlines() if line.startswith("parlour serve:")]
+    assert len(said) == 1 and "in use by another parlour serve" in said[0] and "PostgreSQL" in said[0], \
+        second.output()
+    assert "Traceback" not in second.output()
