@@ -364,6 +364,20 @@ def _same_turn_next(state: State) -> str | None:
     return None
 
 
+def _networks(given: list[str] | None) -> tuple[str, ...]:
+    """``--metrics-from`` checked (default: loopback)."""
+    import ipaddress
+
+    from parlour.web.metrics import LOOPBACK
+
+    for network in given or ():
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise _fail(f"--metrics-from {network!r} is not a network (e.g. 10.0.0.0/8 or 192.168.1.5)") from None
+    return tuple(given) if given else LOOPBACK
+
+
 @app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="the address to listen on (0.0.0.0: every interface)")] = "127.0.0.1",
@@ -416,6 +430,9 @@ def serve_command(
         min=1, help="steps of the guided first matches one address may ask for in a minute")] = 120,
     kb_rate: Annotated[float, typer.Option(
         min=1.0, help="kB a second one connection may send (bursts of 32 times as many): more closes it")] = 64.0,
+    metrics_from: Annotated[list[str] | None, typer.Option(
+        help="a network whose addresses may read /metrics (Prometheus), e.g. 10.0.0.0/8; repeatable "
+             "(default: this machine only, 127.0.0.0/8 and ::1)")] = None,
 ) -> None:
     """Play in the browser: tables, friends, bots, spectators and replays. Open the printed address.
 
@@ -443,7 +460,7 @@ def serve_command(
     try:
         serve(host=host, port=port, db=db, bot_delay=bot_delay, limits=limits, https_only=https_only,
               allowed_origins=frozenset(allow_origin or ()), allowed_hosts=allowed_host or (),
-              trusted_proxies=trust_proxy or ())
+              trusted_proxies=trust_proxy or (), metrics_from=_networks(metrics_from))
     except (SQLAlchemyError, ImportError) as exc:  # the database is opened (and migrated) before the first request
         raise _database_error(db, exc) from None
 

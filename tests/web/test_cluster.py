@@ -130,3 +130,28 @@ def test_a_second_process_on_one_sqlite_database_is_refused_with_one_line(sqlite
     assert len(said) == 1 and "in use by another parlour serve" in said[0] and "PostgreSQL" in said[0], \
         second.output()
     assert "Traceback" not in second.output()
+
+
+def test_each_process_says_how_it_is_and_counts_for_prometheus(postgres_url: str, tmp_path: Path) -> None:
+    """``/healthz`` of each process (several, hearing each other) and its ``/metrics``: the moves it made,
+    by whom, its tables and connections; ``/metrics`` is for the addresses ``--metrics-from`` names."""
+    first, second = processes(postgres_url, tmp_path, 2)
+    for proc in (first, second):
+        health = proc.get("/healthz")
+        assert health.status_code == 200, health.text
+        found = health.json()
+        assert found["status"] == "ok" and found["processes"] == "several" and found["notifications"] is True
+    table = first.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    with Client(second, table["table_id"], table["seats"][0]["person"]) as player:
+        last = play_to_end([player], random.Random(2), stop_at=10)
+        text = second.get("/metrics").text
+        assert 'parlour_moves_total{by="person"}' in text and "parlour_connections 1.0" in text
+        assert "parlour_tables_owned 0.0" in text  # the table is the first process's
+        assert 'parlour_moves_total{by="bot"}' in first.get("/metrics").text
+        assert "parlour_move_seconds_count" in text
+        assert second.get("/healthz").json()["tables"] == {"held": 1, "owned": 0}
+        assert last["version"] >= 10
+    closed = ServerProcess(postgres_url, log_path=tmp_path / "closed.log",
+                           extra=(*FAST_CLIENTS, "--metrics-from", "10.0.0.0/8")).start()
+    assert closed.get("/metrics").status_code == 404
+    assert closed.get("/healthz").status_code == 200

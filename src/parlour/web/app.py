@@ -43,6 +43,7 @@ from parlour.web import lessons, openapi, replays
 from parlour.web.accounts import Accounts, TooManyAttempts
 from parlour.web.limits import KeyedBuckets, Limits, address_of, retry_text
 from parlour.web.manager import TableManager
+from parlour.web.metrics import CONTENT_TYPE, LOOPBACK, Metrics
 from parlour.web.mygames import MyGames
 from parlour.web.players import Players
 from parlour.web.protocol import Error, ErrorCode, Hello, Ping, Pong, ProtocolError, encode, parse, valid_unicode
@@ -228,7 +229,8 @@ class AsciiJSON(JSONResponse):
 
 def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announce: str | None = None,
                limits: Limits | None = None, secret_key: str | None = None, https_only: bool = False,
-               allowed_origins: frozenset[str] = frozenset(), hosts: Hosts | None = None) -> FastAPI:
+               allowed_origins: frozenset[str] = frozenset(), hosts: Hosts | None = None,
+               metrics_from: Sequence[str] = LOOPBACK) -> FastAPI:
     """The web app over the database ``db``; bots wait ``bot_delay`` seconds before moving.
 
     ``secret_key`` signs the session cookies (default: ``$PARLOUR_SECRET_KEY``, else a key kept in
@@ -237,6 +239,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     people: dict[str, Players] = {}
     reviewers: dict[str, Reviews] = {}
     limits = limits or Limits()
+    metrics = Metrics(metrics_from)
     store = TableStore(db)
     my_games = MyGames(store)
     accounts = Accounts(store, limits)
@@ -244,7 +247,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        manager = TableManager(store, bot_delay=bot_delay, limits=limits)
+        manager = TableManager(store, bot_delay=bot_delay, limits=limits, metrics=metrics)
         await manager.start()
         holder["manager"] = manager
         people["players"] = Players(store, manager.db, my_games)
@@ -283,6 +286,8 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+        if exc.status == 429:
+            metrics.refused.labels(limit="http").inc()
         return AsciiJSON({"error": sentence(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(Exception)
@@ -337,6 +342,13 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         found = await manager().health()
         return AsciiJSON(found, status_code=200 if found["status"] == "ok" else 503,
                          headers={"Cache-Control": "no-store"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus(request: Request) -> Response:
+        """This process's figures for Prometheus (to the addresses of ``--metrics-from`` only)."""
+        if not metrics.allows(request.client.host if request.client else ""):
+            return AsciiJSON({"error": "Not found"}, status_code=404)
+        return Response(metrics.text(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"})
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -501,6 +513,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.exception_handler(TooManyAttempts)
     async def too_many_attempts(_request: Request, exc: TooManyAttempts) -> JSONResponse:
+        metrics.refused.labels(limit="sign_in").inc()
         return AsciiJSON({"error": sentence(str(exc))}, status_code=429,
                          headers={"Retry-After": str(max(1, math.ceil(exc.retry_after)))})
 
@@ -563,17 +576,19 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         address = address_of(websocket.scope)
         await websocket.accept()
         if not sessions.allow(address):
+            metrics.refused.labels(limit="sockets_per_minute").inc()
             await _refuse(websocket, "too many connections from your address in the last minute: try again "
                           f"{retry_text(sessions.wait(address))}")
             return
         if not manager().sockets.take(address, limits.sockets):
+            metrics.refused.labels(limit="sockets").inc()
             await _refuse(websocket, f"{limits.sockets} connections from your address are open already: "
                           "close one first")
             return
         conn = Connection(player_of(websocket, make=False), address=address, limits=limits)
         writer = asyncio.create_task(_write(websocket, conn))
         try:
-            await _read(websocket, conn, table_id, manager(), limits.flood_strikes)
+            await _read(websocket, conn, table_id, manager(), limits.flood_strikes, metrics)
         except WebSocketDisconnect:
             pass
         finally:
@@ -609,7 +624,7 @@ async def _close(websocket: WebSocket, conn: Connection, code: ErrorCode, messag
 
 
 async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: TableManager,
-                flood_strikes: int) -> None:
+                flood_strikes: int, metrics: Metrics) -> None:
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + HELLO_SECONDS
     while True:
@@ -624,9 +639,11 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
         version = conn.table.version if conn.table is not None else None
         size = len(raw.get("text") or "") + len(raw.get("bytes") or b"")
         if not conn.bytes.allow(size):
+            metrics.refused.labels(limit="bytes").inc()
             await _close(websocket, conn, "rate_limited", "too much data: the connection is closed")
             return
         if not conn.bucket.allow():
+            metrics.refused.labels(limit="messages").inc()
             if conn.strikes.add() >= flood_strikes:
                 await _close(websocket, conn, "rate_limited", "too many messages: the connection is closed")
                 return
@@ -649,6 +666,8 @@ async def _read(websocket: WebSocket, conn: Connection, table_id: str, manager: 
             else:
                 await manager.handle(conn, message)
         except ProtocolError as exc:
+            if exc.code in ("rate_limited", "too_many"):
+                metrics.refused.labels(limit=exc.code).inc()
             conn.send(Error(code=exc.code, message=str(exc),
                             version=conn.table.version if conn.table is not None else None))
         except TableError as exc:
@@ -691,7 +710,7 @@ def _firm_websockets() -> Any:
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlour.db",
           bot_delay: float = 0.6, limits: Limits | None = None, https_only: bool = False,
           allowed_origins: frozenset[str] = frozenset(), allowed_hosts: Sequence[str] = (),
-          trusted_proxies: Sequence[str] = ()) -> None:
+          trusted_proxies: Sequence[str] = (), metrics_from: Sequence[str] = LOOPBACK) -> None:
     """Run the server until interrupted.
 
     ``trusted_proxies``: the addresses of reverse proxies whose ``X-Forwarded-For`` and
@@ -709,7 +728,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///parlou
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     app = create_app(db, bot_delay, announce=f"parlour serve: http://{shown}:{port}/", limits=limits,
                      https_only=https_only, allowed_origins=allowed_origins,
-                     hosts=Hosts.for_server(host, allowed_hosts))
+                     hosts=Hosts.for_server(host, allowed_hosts), metrics_from=metrics_from)
     uvicorn.run(app, host=host, port=port, ws=_firm_websockets(), ws_max_size=MAX_FRAME, log_level="warning",
                 access_log=False, proxy_headers=bool(trusted_proxies),
                 forwarded_allow_ips=list(trusted_proxies) if trusted_proxies else None)

@@ -30,6 +30,7 @@ from parlour.web.again import rotated_seats
 from parlour.web.chat import TableChat, line_of
 from parlour.web.cluster import LEASE_SECONDS, Cluster
 from parlour.web.limits import Gauge, Limits
+from parlour.web.metrics import Metrics
 from parlour.web.protocol import (
     Acting,
     AskHint,
@@ -87,8 +88,10 @@ class TableManager:
 
     def __init__(self, store: TableStore, bot_delay: float = 0.6, bot_workers: int = 2,
                  executor: Executor | None = None, limits: Limits | None = None,
-                 background: Executor | None = None) -> None:
+                 background: Executor | None = None, metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
+        """What ``GET /metrics`` tells (:mod:`parlour.web.metrics`)."""
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         self.autoplay = Autoplay(self._commit, bot_delay, bot_workers, executor, background, self.limits)
@@ -146,6 +149,10 @@ class TableManager:
                     continue
                 self._after_change(table)
         self._sweeper = asyncio.create_task(self._sweep_forever())
+        bots_waiting = (self.autoplay.people_bots, self.autoplay.background_bots)
+        self.metrics.watch(self.cluster.node, "several" if self.cluster.shared else "one",
+                           lambda: (len(self.tables), sum(t.owned and t.live for t in self.tables.values())),
+                           self.sockets.total, lambda: sum(pool.queued() for pool in bots_waiting))
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -635,10 +642,12 @@ class TableManager:
             await self._play_again(table, seat, message)
 
     async def _move(self, table: Table, seat: int, text: str, version: int) -> None:
+        began = time.perf_counter()
         async with table.lock:
             table.check_version(version)
             move = table.read_move(seat, text)
             await self._commit(table, seat, str(move))
+        self.metrics.move_seconds.observe(time.perf_counter() - began)
 
     async def _next_round(self, table: Table, seat: int | None, version: int) -> None:
         async with table.lock:
@@ -662,12 +671,15 @@ class TableManager:
                                               pending.status, table.by_person(seat)))
         except Conflict:
             table.abort_change(pending)
+            self.metrics.conflicts.inc()
             await self._catch_up(table)
             raise ProtocolError("stale", "the table moved on meanwhile: here it is as it is now") from None
         except BaseException:
             table.abort_change(pending)
             raise
         table.finish_change(pending)
+        self.metrics.moves.labels(by="table" if seat is None else "bot" if table.seats[seat].is_bot
+                                  else "person").inc()
         if table.rated and pending.status == "finished":
             await self._rate(table)
         self._after_change(table)
