@@ -155,3 +155,23 @@ def test_each_process_says_how_it_is_and_counts_for_prometheus(postgres_url: str
                            extra=(*FAST_CLIENTS, "--metrics-from", "10.0.0.0/8")).start()
     assert closed.get("/metrics").status_code == 404
     assert closed.get("/healthz").status_code == 200
+
+
+def test_what_is_said_at_a_table_reaches_every_process(postgres_url: str, tmp_path: Path) -> None:
+    first, second, third = processes(postgres_url, tmp_path, 3)
+    table = first.create_table("twenty")
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    with Client(first, table_id, host) as ada, Client(second, table_id, friend) as bea, \
+            Client(third, table_id, None) as watcher:
+        ada.send({"type": "chat", "text": "Good luck!"})
+        for client in (ada, bea, watcher):
+            line = client.recv_until("chat", lambda m: m["text"] == "Good luck!")
+            assert line["seat"] == 0 and line["spectator"] is False
+        bea.send({"type": "chat", "text": "Thanks"})
+        for client in (ada, bea, watcher):  # each line once
+            assert client.recv_until("chat", lambda m: m["text"] == "Thanks")["seat"] == 1
+            client.ping()
+            assert [f["text"] for f in client.frames if f.get("type") == "chat"] == ["Good luck!", "Thanks"]
+    with Client(third, table_id, friend) as again:  # and a connection made later reads them all
+        assert [line["text"] for line in again.welcome["chat"]] == ["Good luck!", "Thanks"]
