@@ -175,3 +175,27 @@ def test_what_is_said_at_a_table_reaches_every_process(postgres_url: str, tmp_pa
             assert [f["text"] for f in client.frames if f.get("type") == "chat"] == ["Good luck!", "Thanks"]
     with Client(third, table_id, friend) as again:  # and a connection made later reads them all
         assert [line["text"] for line in again.welcome["chat"]] == ["Good luck!", "Thanks"]
+
+
+def test_who_is_at_the_table_is_known_at_every_process(postgres_url: str, tmp_path: Path) -> None:
+    """A person connected to one process sees the other player come and go at another process, and
+    the spectators of a third; the host cannot re-open the seat of a person who is at the table there."""
+    first, second, third = processes(postgres_url, tmp_path, 3)
+    table = first.create_table("twenty")
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    with Client(first, table_id, host) as ada:
+        bea = Client(second, table_id, friend)
+        came = ada.recv_until("presence", lambda m: m["seat"] == 1 and m["joined"])
+        assert came["text"].endswith("joined")
+        assert ada.state is not None and ada.state["seats"][1]["connected"]  # told just before
+        refused = host.post(f"/api/tables/{table_id}/seats/1/reopen")
+        assert refused.status_code == 409 and "at the table right now" in refused.json()["error"]
+        with Client(third, table_id, None):
+            assert ada.recv_until("presence", lambda m: m["spectators"] == 1)["seat"] is None
+        ada.recv_until("presence", lambda m: m["spectators"] == 0)
+        bea.close()
+        gone = ada.recv_until("presence", lambda m: m["seat"] == 1 and not m["joined"])
+        assert gone["text"].endswith("left")
+        assert not ada.state["seats"][1]["connected"]
+        assert host.post(f"/api/tables/{table_id}/seats/1/reopen").status_code == 200

@@ -97,9 +97,10 @@ def presence(table: Table, skip: Connection | None) -> None:
 
 
 def spectators(table: Table) -> int:
-    """How many people watch ``table``: the identities connected there without a seat (a connection
-    without an identity counts alone)."""
-    return len({c.player if c.player is not None else id(c) for c in table.connections if c.seat is None})
+    """How many people watch ``table``: the identities connected there without a seat, at this server
+    process or another (a connection without an identity counts alone)."""
+    here = {c.player if c.player is not None else f"anonymous {id(c)}" for c in table.connections if c.seat is None}
+    return len(here | table.elsewhere.watchers)
 
 
 def arrival(table: Table, skip: Connection | None, seat: int | None, joined: bool, watching: int) -> None:

@@ -70,6 +70,7 @@ from parlour.web.tables import (
     SEAT_KINDS,
     TOKEN,
     Connection,
+    Elsewhere,
     Seat,
     Table,
     TableError,
@@ -120,6 +121,10 @@ class TableManager:
         """Tables being read again after another process changed them."""
         self._stale: set[str] = set()
         """Of them, those changed again meanwhile (read once more when the reading ends)."""
+        self._presence: dict[str, asyncio.Task[None]] = {}
+        """Tables whose presence here is being written for the other processes."""
+        self._presence_changed: set[str] = set()
+        """Of them, those whose presence changed again meanwhile."""
 
     async def _run_db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.db, fn, *args)
@@ -194,7 +199,10 @@ class TableManager:
         table = self._rebuild(row, seat_rows, [(m.seat, m.move) for m in move_rows])
         if table.status == "finished":
             table.again.next_table = await self._run_db(self.store.next_table, table_id)
-        return self.tables.setdefault(table_id, table)
+        table = self.tables.setdefault(table_id, table)
+        if self.cluster.shared:
+            await self._presence_elsewhere(table)
+        return table
 
     # -- several server processes (parlour.web.cluster) -----------------------------------------------
     async def _changed_elsewhere(self, kind: str, table_id: str, version: int) -> None:
@@ -204,6 +212,10 @@ class TableManager:
             await self._chat_elsewhere(table_id, version)
             return
         table = self.tables.get(table_id)
+        if kind == "p":
+            if table is not None:
+                await self._presence_elsewhere(table)
+            return
         if table is None or (kind == "m" and table.version >= version):
             return  # nobody here looks at it, or this process has that version already
         self._refresh_soon(table_id)
@@ -301,6 +313,49 @@ class TableManager:
         for conn in list(table.connections):
             conn.send_text(text)
 
+    def _tell_presence(self, table: Table) -> None:
+        """Tell the other processes who is connected to ``table`` here (one write at a time a table; the
+        newest is written last)."""
+        if not self.cluster.shared:
+            return
+        self._presence_changed.add(table.id)
+        if table.id not in self._presence:
+            self._presence[table.id] = asyncio.create_task(self._write_presence(table.id))
+
+    async def _write_presence(self, table_id: str) -> None:
+        try:
+            while table_id in self._presence_changed:
+                self._presence_changed.discard(table_id)
+                table = self.tables.get(table_id)
+                seats, watchers, host = table.here() if table is not None else ([], [], False)
+                await self._run_db(self.store.set_presence, self.cluster.node, table_id, seats, watchers, host)
+        except Exception:  # the database is away: the next change of presence writes it
+            log.exception("while telling who is at table %s", table_id)
+        finally:
+            self._presence.pop(table_id, None)
+
+    async def _presence_elsewhere(self, table: Table) -> None:
+        """Read who is connected to ``table`` at the other processes; tell the connections here who came
+        or went (as for connections here) and how many watch."""
+        seats, watchers, host = await self._run_db(self.store.presence, table.id, self.cluster.node,
+                                                   LEASE_SECONDS)
+        found = Elsewhere(frozenset(seats), frozenset(watchers), host)
+        if found == table.elsewhere:
+            return
+        before = {seat.seat for seat in table.seats if table.connected(seat.seat)}
+        watching = broadcast.spectators(table)
+        table.elsewhere = found
+        after = {seat.seat for seat in table.seats if table.connected(seat.seat)}
+        if before != after:
+            broadcast.presence(table, None)
+        for seat in sorted(after - before):
+            broadcast.arrival(table, None, seat, True, watching)
+            watching = broadcast.spectators(table)
+        for seat in sorted(before - after):
+            broadcast.arrival(table, None, seat, False, watching)
+            watching = broadcast.spectators(table)
+        broadcast.arrival(table, None, None, True, watching)  # how many watch, if that changed
+
     async def _take_over(self, table_ids: list[str]) -> None:
         """This process now owns these tables (their owner was given up, or never was): each is read from
         the database and its bots and timers set going here (a table left alone too long ends)."""
@@ -323,6 +378,7 @@ class TableManager:
                 await self._abandon(table)
             else:
                 self._after_change(table)
+            await self._run_db(self.store.notify, "p", table_id, 0)  # the dead process's connections are gone
 
     async def _owns(self, table_ids: set[str], since: float) -> None:
         """This process owns only ``table_ids`` of the live tables it owned before ``since``: it lets go of
@@ -573,6 +629,7 @@ class TableManager:
             broadcast.presence(table, conn)
         self._back_for_again(table, conn)
         broadcast.arrival(table, conn, came, True, watching)
+        self._tell_presence(table)
 
     def leave(self, conn: Connection) -> None:
         """The connection has gone (or moves to another table)."""
@@ -588,6 +645,7 @@ class TableManager:
                 if conn.seat is not None:
                     self._gone_from_again(table, conn.seat)
             broadcast.arrival(table, None, conn.seat if gone else None, False, watching)
+            self._tell_presence(table)
             if gone and table.live:
                 task = asyncio.create_task(self._touch(table.id))
                 self._chores.add(task)

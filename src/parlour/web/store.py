@@ -121,6 +121,22 @@ class NodeRow(Base):
     """Its last heartbeat, by the database's clock (UTC)."""
 
 
+class PresenceRow(Base):
+    """Who is connected to a table at one server process (:mod:`parlour.web.cluster`): what the others
+    need to tell whether a seat is at the table, how many watch it, and whether it is attended."""
+
+    __tablename__ = "web_presence"
+
+    node: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    """The seats with a connection there."""
+    watchers: Mapped[list[str]] = mapped_column(JSON)
+    """The identities watching from there (a connection without one: a key of its own)."""
+    host: Mapped[bool] = mapped_column(Boolean)
+    """Whether the host of a table of bots only watches from there."""
+
+
 class PlayerRow(Base):
     """A player: the identity in a browser's session cookie, and the name they chose."""
 
@@ -588,6 +604,9 @@ class TableStore:
         """A server process stops (politely): its tables are free for the others to take at once."""
         with self.engine.begin() as connection:
             connection.execute(update(TableRow).where(TableRow.owner == node).values(owner=None))
+            gone = connection.scalars(delete(PresenceRow).where(PresenceRow.node == node)
+                                      .returning(PresenceRow.table_id)).all()
+            self._notify(connection, "p", [(table_id, 0) for table_id in gone])
             connection.execute(delete(NodeRow).where(NodeRow.id == node))
 
     def nodes(self, ttl: float) -> list[tuple[str, str, bool]]:
@@ -611,7 +630,28 @@ class TableStore:
             connection.execute(delete(NodeRow).where(
                 NodeRow.beat < func.now() - _dt.timedelta(seconds=ttl),
                 ~select(TableRow.id).where(TableRow.owner == NodeRow.id, TableRow.status.in_(LIVE)).exists()))
+            connection.execute(delete(PresenceRow).where(PresenceRow.node.not_in(select(NodeRow.id))))
             return claimed
+
+    def set_presence(self, node: str, table_id: str, seats: Sequence[int], watchers: Sequence[str],
+                     host: bool) -> None:
+        """Who is connected to ``table_id`` at ``node`` now (nobody: the row goes); the others are told."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(PresenceRow).where(PresenceRow.node == node, PresenceRow.table_id == table_id))
+            if seats or watchers or host:
+                connection.execute(insert(PresenceRow).values(node=node, table_id=table_id, seats=list(seats),
+                                                              watchers=list(watchers), host=host))
+            self._notify(connection, "p", [(table_id, 0)])
+
+    def presence(self, table_id: str, node: str, ttl: float) -> tuple[set[int], set[str], bool]:
+        """Who is connected to ``table_id`` at the live processes other than ``node``: seats, watchers and
+        whether the host of a table of bots only is."""
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+        with self.engine.begin() as connection:
+            rows = connection.execute(select(PresenceRow.seats, PresenceRow.watchers, PresenceRow.host).where(
+                PresenceRow.table_id == table_id, PresenceRow.node != node, PresenceRow.node.in_(alive))).all()
+        return ({int(s) for r in rows for s in r.seats}, {str(w) for r in rows for w in r.watchers},
+                any(r.host for r in rows))
 
     def owned_by(self, node: str) -> set[str]:
         """The live tables ``node`` owns."""

@@ -134,6 +134,17 @@ class Change:
     """The move in words for each viewer whose account of the round is kept."""
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """Who is connected to a table at the other server processes (:mod:`parlour.web.cluster`)."""
+
+    seats: frozenset[int] = frozenset()
+    watchers: frozenset[str] = frozenset()
+    """Identities watching (a connection without one: a key of its own)."""
+    host: bool = False
+    """Whether the host of a table of bots only watches there."""
+
+
 @dataclass
 class Table:
     """A table in memory: the state, its version, seats, changes and connections."""
@@ -185,6 +196,8 @@ class Table:
     housekeeping are this process's; another process's table is a copy kept for the connections here."""
     owned_since: float = field(default_factory=time.monotonic)
     """When this process came to own it (:func:`time.monotonic`)."""
+    elsewhere: Elsewhere = field(default_factory=lambda: Elsewhere())
+    """Who is connected to it at the other server processes."""
 
     @property
     def status(self) -> str:
@@ -213,13 +226,25 @@ class Table:
         return any(seat is not None and not self.seats[seat].is_bot for seat, _change in self.changes)
 
     def attended(self) -> bool:
-        """Whether someone is at the table: a connection sitting at a seat, or the host watching the
-        bots of a bots-only table.  Spectators alone do not keep a table alive."""
-        return any(c.seat is not None or (self.bots_only and c.player is not None and c.player == self.host)
-                   for c in self.connections)
+        """Whether someone is at the table (here or at another server process): a connection sitting at a
+        seat, or the host watching the bots of a bots-only table.  Spectators alone do not keep a table alive."""
+        return bool(self.elsewhere.seats) or self.elsewhere.host or any(
+            c.seat is not None or self._host_watching(c) for c in self.connections)
+
+    def _host_watching(self, conn: Connection) -> bool:
+        return self.bots_only and conn.player is not None and conn.player == self.host
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
+        """Whether ``seat`` has a connection here or at another server process."""
+        return seat in self.elsewhere.seats or any(c.seat == seat for c in self.connections)
+
+    def here(self) -> tuple[list[int], list[str], bool]:
+        """Who is connected at this process: seats, watchers' identities, whether the host of a table of
+        bots only watches (what the other processes are told)."""
+        seats = sorted({c.seat for c in self.connections if c.seat is not None})
+        watchers = sorted({c.player if c.player is not None else f"anonymous {id(c)}"
+                           for c in self.connections if c.seat is None})
+        return seats, watchers, any(self._host_watching(c) for c in self.connections)
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat ``player`` holds here, if any."""

@@ -1,4 +1,5 @@
-"""Several server processes on one database: the processes (nodes) alive, and which one owns each table.
+"""Several server processes on one database: the processes (nodes) alive, which one owns each table, and
+who is connected to each table at each process.
 
 Revision ID: 0010
 Revises: 0009
@@ -24,9 +25,18 @@ def upgrade() -> None:
     with op.batch_alter_table("web_tables") as batch:
         batch.add_column(sa.Column("owner", sa.String(32), nullable=True))
     op.create_index("ix_web_tables_owner", "web_tables", ["owner"])
+    op.create_table(
+        "web_presence",
+        sa.Column("node", sa.String(32), primary_key=True),
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("seats", sa.JSON(), nullable=False),
+        sa.Column("watchers", sa.JSON(), nullable=False),
+        sa.Column("host", sa.Boolean(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("web_presence")
     op.drop_index("ix_web_tables_owner", "web_tables")
     with op.batch_alter_table("web_tables") as batch:
         batch.drop_column("owner")
