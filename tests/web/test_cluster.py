@@ -199,3 +199,32 @@ def test_who_is_at_the_table_is_known_at_every_process(postgres_url: str, tmp_pa
         assert gone["text"].endswith("left")
         assert not ada.state["seats"][1]["connected"]
         assert host.post(f"/api/tables/{table_id}/seats/1/reopen").status_code == 200
+
+
+def test_a_client_has_one_budget_whichever_processes_it_connects_to(postgres_url: str, tmp_path: Path) -> None:
+    """Sockets and spectators held from one address, and the chat an identity may say, are counted over
+    every process together: a client spreading its connections over two processes gets no more."""
+    limits = (*FAST_CLIENTS, "--max-sockets", "3", "--max-spectators", "2")
+    first, second = (ServerProcess(postgres_url, log_path=tmp_path / f"limited-{n}.log", extra=limits).start()
+                     for n in (1, 2))
+    table_id = first.create_table("twenty")["table_id"]
+    watchers = [Client(first, table_id, None, address="127.0.0.3"),
+                Client(second, table_id, None, address="127.0.0.3")]
+    third = Client(second, table_id, None, address="127.0.0.3", hello=False)  # the third socket: not watching
+    third.send({"type": "hello"})
+    assert third.recv_until("error")["code"] == "too_many"  # a third spectator, on either process
+    fourth = Client(first, table_id, None, address="127.0.0.3", hello=False)
+    assert fourth.recv_until("error")["code"] == "too_many"  # a fourth socket
+    assert "3 connections from your address" in fourth.frames[-1]["message"]
+    for client in (*watchers, third, fourth):
+        client.close()
+    deadline = time.monotonic() + 10  # given back: the address may connect again, at either process
+    while True:
+        again = Client(second, table_id, None, address="127.0.0.3", hello=False)
+        again.send({"type": "hello"})
+        first_answer = again.recv()
+        again.close()
+        if first_answer["type"] == "welcome":
+            break
+        assert time.monotonic() < deadline, first_answer
+        time.sleep(0.2)

@@ -98,6 +98,11 @@ class Accounts:
         self.registrations = KeyedBuckets.per_hour(limits.registrations_per_hour, burst_share=0.5)
         self._usernames: OrderedDict[str, str | None] = OrderedDict()
 
+    def budgets(self) -> list[tuple[str, KeyedBuckets]]:
+        """Its budgets, by name (to count them in the database with several server processes)."""
+        return [("signins", self.signins), ("address_signins", self.address_signins),
+                ("registrations", self.registrations)]
+
     def _remember(self, player: str, username: str | None) -> None:
         self._usernames[player] = username
         self._usernames.move_to_end(player)
@@ -121,8 +126,7 @@ class Accounts:
         already = await self.account_of(player)
         if already is not None:
             raise TableError(f"you are signed in as {already} already: sign out to register another account", 409)
-        if not self.registrations.allow(address):
-            wait = self.registrations.wait(address)
+        if wait := await self.registrations.spend(address):
             raise TooManyAttempts(f"too many accounts registered from your address: try again {retry_text(wait)}",
                                   wait)
         password_hash = await asyncio.to_thread(self.hasher.hash, credentials.password)
@@ -134,12 +138,10 @@ class Accounts:
     async def sign_in(self, request: Any, address: str) -> SignedIn:
         """The account whose username and password ``request`` gives (401 if none matches)."""
         credentials = Credentials.read(request)
-        if not self.address_signins.allow(address):
-            wait = self.address_signins.wait(address)
+        if wait := await self.address_signins.spend(address):
             raise TooManyAttempts(f"too many sign-in attempts from your address: try again {retry_text(wait)}", wait)
         key = credentials.username.lower()
-        if not self.signins.allow(key):
-            wait = self.signins.wait(key)
+        if wait := await self.signins.spend(key):
             raise TooManyAttempts(f"too many sign-in attempts for this username: try again {retry_text(wait)}",
                                   wait)
         account = await asyncio.to_thread(self.store.account_named, credentials.username)

@@ -249,6 +249,10 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         manager = TableManager(store, bot_delay=bot_delay, limits=limits, metrics=metrics)
         await manager.start()
+        if manager.shared_limits is not None:  # several processes: the clients' budgets are counted together
+            for name, budget in (("sockets_per_minute", sessions), ("lesson_steps", lesson_steps),
+                                 *accounts.budgets(), ("replays", replay_service.buckets)):
+                budget.share(manager.shared_limits, name)
         holder["manager"] = manager
         people["players"] = Players(store, manager.db, my_games)
         reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service)
@@ -458,7 +462,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         the record's SHA-256 ``review_id``; asking again costs nothing): its status, as
         ``GET /api/reviews/{review_id}`` answers it."""
         address = address_of(request.scope)
-        replay_service.check(address)
+        await replay_service.check(address)
         raw = await replays.read_upload(request.stream(), request.headers.get("content-length"))
         lane = player_of(request, make=False) or "address " + address
         try:
@@ -479,7 +483,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         """A page of an uploaded record's steps, all cards shown (``offset``, ``count`` as above)."""
         offset, count = replays.paging(request.query_params)
         address = address_of(request.scope)
-        replay_service.check(address)
+        await replay_service.check(address)
         raw = await replays.read_upload(request.stream(), request.headers.get("content-length"))
         try:
             text = await replay_service.upload(raw, address, offset, count)
@@ -499,9 +503,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         """A guided first match after the learner's answers so far: what has been said, the step waiting,
         the learner's view and layout, and why the last answer was refused (if it was)."""
         address = address_of(request.scope)
-        if not lesson_steps.allow(address):
+        if wait := await lesson_steps.spend(address):
             raise TableError("too many lesson steps from your address in the last minute: try again "
-                             f"{retry_text(lesson_steps.wait(address))}", 429)
+                             f"{retry_text(wait)}", 429)
         page = lessons.lesson_page(game_id, lessons.read_answers(await body(request)))
         return AsciiJSON(page)
 
@@ -575,12 +579,12 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def play(websocket: WebSocket, table_id: str) -> None:
         address = address_of(websocket.scope)
         await websocket.accept()
-        if not sessions.allow(address):
+        if wait := await sessions.spend(address):
             metrics.refused.labels(limit="sockets_per_minute").inc()
             await _refuse(websocket, "too many connections from your address in the last minute: try again "
-                          f"{retry_text(sessions.wait(address))}")
+                          f"{retry_text(wait)}")
             return
-        if not manager().sockets.take(address, limits.sockets):
+        if not await manager().sockets.hold(address, limits.sockets):
             metrics.refused.labels(limit="sockets").inc()
             await _refuse(websocket, f"{limits.sockets} connections from your address are open already: "
                           "close one first")
@@ -593,7 +597,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             pass
         finally:
             manager().closed(conn)
-            manager().sockets.give_back(address)
+            await manager().sockets.release(address)
             writer.cancel()
 
     openapi.describe(app)

@@ -100,7 +100,7 @@ class TableChat:
             return Speaker(conn.seat, table.seats[conn.seat].name)
         return Speaker(None, await self.name_of(conn.player) or SPECTATOR)
 
-    def check_rate(self, conn: Connection) -> None:
+    async def check_rate(self, conn: Connection) -> None:
         """Spend one of the connection's, its identity's and its address's chat messages, or refuse
         (``rate_limited``)."""
         own = self.sockets.get(conn)
@@ -108,19 +108,19 @@ class TableChat:
             own = self.sockets[conn] = TokenBucket(self.limits.socket_chat_per_minute / 60,
                                                    self.limits.socket_chat_burst)
         identity = conn.player or "address " + conn.address
-        wait = max(own.wait(), self.identities.wait(identity), self.addresses.wait(conn.address))
+        wait = max(own.wait(), await self.identities.waiting(identity), await self.addresses.waiting(conn.address))
         if wait > 0:
             raise ProtocolError("rate_limited", "you are sending chat messages too fast: say the next "
                                 f"{retry_text(wait)}")
         own.allow()
-        self.identities.allow(identity)
-        self.addresses.allow(conn.address)
+        await self.identities.spend(identity)
+        await self.addresses.spend(conn.address)
 
     async def say(self, conn: Connection, table: Table, text: str) -> None:
         """``conn`` says ``text`` at ``table``: checked, stored, then told to every connection there."""
         table.check_open()
         said = check_text(text, self.limits.chat_length)
-        self.check_rate(conn)
+        await self.check_rate(conn)
         who = await self.speaker(table, conn)
         lines = await self.recent(table)
         row = ChatRow(table_id=table.id, seat=who.seat, name=who.name, spectator=who.spectator, text=said,

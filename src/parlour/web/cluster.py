@@ -53,6 +53,8 @@ LEASE_SECONDS = 4.0
 """A process silent this long is given up, and its tables taken over by the others."""
 CHECK_OWNED_BEATS = 5
 """Every this many beats, a process checks that it still owns the tables it thinks it owns."""
+FORGET_BEATS = 600
+"""Every this many beats, a process drops the budgets untouched for a day."""
 
 Changed = Callable[[str, str, int], Awaitable[None]]
 """``(kind, table_id, version)``: another process changed a table (see :func:`parse`)."""
@@ -175,6 +177,8 @@ class Cluster:
             beats += 1
             try:
                 await self.beat(check=beats % CHECK_OWNED_BEATS == 0)
+                if beats % FORGET_BEATS == 0:
+                    await self.run_db(self.store.forget_budgets)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database is away for a moment: the next beat tries again
@@ -228,3 +232,23 @@ class Cluster:
                 log.warning("lost the database's notifications; listening again", exc_info=True)
             self.listening = False
             await asyncio.sleep(BEAT_SECONDS)
+
+
+class SharedLimits:
+    """The clients' budgets and holdings kept in the database, for every server process together
+    (:class:`parlour.web.limits.Shared`); asked off the event loop, beside the writes of moves."""
+
+    def __init__(self, store: TableStore, node: str) -> None:
+        self.store = store
+        self.node = node
+
+    async def spend(self, name: str, key: str, rate: float, burst: float, cost: float, take: bool) -> float:
+        wait: float = await asyncio.to_thread(self.store.spend, f"{name} {key}", rate, burst, cost, take)
+        return wait
+
+    async def hold(self, name: str, key: str, limit: int) -> bool:
+        held: bool = await asyncio.to_thread(self.store.hold, self.node, f"{name} {key}", limit, LEASE_SECONDS)
+        return held
+
+    async def release(self, name: str, key: str) -> None:
+        await asyncio.to_thread(self.store.release, self.node, f"{name} {key}")

@@ -9,9 +9,13 @@ IPv6 address counts as its /64 network, the block one subscriber is given.
 
 The counting is token buckets (:class:`TokenBucket`, one per key in
 :class:`KeyedBuckets`), concurrent holdings (:class:`Gauge`) and a decaying
-count of refusals (:class:`Strikes`).  All of it lives in the server's memory:
-a restart forgives, and what must survive one (tables started in the last
-hour) is counted in the database.
+count of refusals (:class:`Strikes`).  With one server process all of it lives
+in its memory: a restart forgives, and what must survive one (tables started in
+the last hour) is counted in the database.  With several processes on one
+PostgreSQL database (:mod:`parlour.web.cluster`) the budgets and holdings of
+clients are kept in the database instead (:class:`Shared`), so that a client
+connected to several processes has one budget, not one a process; what belongs
+to one connection (its messages and bytes a second) stays with its process.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -153,14 +157,47 @@ class TokenBucket:
         return 0.0 if tokens >= cost else (cost - tokens) / self.rate
 
 
+class Shared(Protocol):
+    """Budgets and holdings kept where every server process counts them (the database)."""
+
+    async def spend(self, name: str, key: str, rate: float, burst: float, cost: float, take: bool) -> float:
+        """Take ``cost`` of ``key``'s budget ``name`` (if ``take``) when it holds that much: 0; else the
+        seconds until it will."""
+
+    async def hold(self, name: str, key: str, limit: int) -> bool:
+        """One more of ``name`` held by ``key`` here, if all processes together hold fewer than ``limit``."""
+
+    async def release(self, name: str, key: str) -> None:
+        """One fewer of ``name`` held by ``key`` here."""
+
+
 class KeyedBuckets:
     """A token bucket per key (an address, a player, a seat), made on first use.  At most ``keys`` are
     remembered: the least recently used goes first (it would have refilled by then, unless the server is
-    under a flood of more keys than that, when forgetting one is the lesser harm)."""
+    under a flood of more keys than that, when forgetting one is the lesser harm).  Once :meth:`share`-d,
+    :meth:`spend` and :meth:`waiting` count in the database, for every server process together."""
 
     def __init__(self, rate: float, burst: float, keys: int = 100_000) -> None:
         self.rate, self.burst, self.keys = rate, burst, keys
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._shared: Shared | None = None
+        self._name = ""
+
+    def share(self, shared: Shared, name: str) -> None:
+        """Count this budget in ``shared`` under ``name`` from now on."""
+        self._shared, self._name = shared, name
+
+    async def spend(self, key: str, cost: float = 1.0) -> float:
+        """Take ``cost`` from ``key``'s budget if it holds that much: 0; else the seconds to wait."""
+        if self._shared is not None:
+            return await self._shared.spend(self._name, key, self.rate, self.burst, cost, True)
+        return 0.0 if self.allow(key, cost) else self.wait(key, cost)
+
+    async def waiting(self, key: str, cost: float = 1.0) -> float:
+        """Seconds until ``key`` may spend ``cost`` (0: now), spending nothing."""
+        if self._shared is not None:
+            return await self._shared.spend(self._name, key, self.rate, self.burst, cost, False)
+        return self.wait(key, cost)
 
     @classmethod
     def per_hour(cls, count: int, burst_share: float = 0.2) -> KeyedBuckets:
@@ -189,10 +226,29 @@ class KeyedBuckets:
 
 
 class Gauge:
-    """How many of something each key holds at once (open sockets of an address)."""
+    """How many of something each key holds at once (open sockets of an address).  Once :meth:`share`-d,
+    :meth:`hold` and :meth:`release` also count in the database, for every server process together."""
 
     def __init__(self) -> None:
         self._held: dict[str, int] = {}
+        self._shared: Shared | None = None
+        self._name = ""
+
+    def share(self, shared: Shared, name: str) -> None:
+        """Count these holdings in ``shared`` under ``name`` too, from now on."""
+        self._shared, self._name = shared, name
+
+    async def hold(self, key: str, limit: int) -> bool:
+        """One more for ``key`` if it holds fewer than ``limit`` (at every server process together)."""
+        if self._shared is not None and not await self._shared.hold(self._name, key, limit):
+            return False
+        return self.take(key, limit if self._shared is None else 1 << 30)
+
+    async def release(self, key: str) -> None:
+        """One fewer for ``key``."""
+        self.give_back(key)
+        if self._shared is not None:
+            await self._shared.release(self._name, key)
 
     def __getitem__(self, key: str) -> int:
         return self._held.get(key, 0)

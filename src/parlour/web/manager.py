@@ -28,7 +28,7 @@ from parlour.match import discard_question, face_card_thrown_away
 from parlour.web import broadcast, ratings
 from parlour.web.again import rotated_seats
 from parlour.web.chat import TableChat, line_of
-from parlour.web.cluster import LEASE_SECONDS, Cluster
+from parlour.web.cluster import LEASE_SECONDS, Cluster, SharedLimits
 from parlour.web.limits import Gauge, Limits
 from parlour.web.metrics import Metrics
 from parlour.web.protocol import (
@@ -121,6 +121,8 @@ class TableManager:
         """Tables being read again after another process changed them."""
         self._stale: set[str] = set()
         """Of them, those changed again meanwhile (read once more when the reading ends)."""
+        self.shared_limits: SharedLimits | None = None
+        """With several processes: the clients' budgets and holdings, counted in the database."""
         self._presence: dict[str, asyncio.Task[None]] = {}
         """Tables whose presence here is being written for the other processes."""
         self._presence_changed: set[str] = set()
@@ -134,6 +136,13 @@ class TableManager:
         """Load every live table (ending those idle too long as abandoned) and set its bots and timers going."""
         cutoff = now() - _dt.timedelta(seconds=self.limits.idle_seconds)
         await self.cluster.start()
+        if self.cluster.shared:
+            self.shared_limits = SharedLimits(self.store, self.cluster.node)
+            for name, budget in (("chat", self.chat.identities), ("address_chat", self.chat.addresses),
+                                 ("hints", self.autoplay.hints)):
+                budget.share(self.shared_limits, name)
+            self.sockets.share(self.shared_limits, "sockets")
+            self.spectators.share(self.shared_limits, "spectators")
         await self._run_db(self.store.address_digest, "")  # its key is read from the database once, now
         self.book = ratings.RatingBook(await self._run_db(self.store.standings),
                                        await self._run_db(self.store.handles))
@@ -606,12 +615,12 @@ class TableManager:
         if seat is None and token:
             seat = await self.seating.legacy_token(table, token, conn.player)
         if seat is None and not conn.watching:
-            if not self.spectators.take(conn.address, self.limits.spectators):
+            if not await self.spectators.hold(conn.address, self.limits.spectators):
                 raise ProtocolError("too_many", f"{self.limits.spectators} connections from your address watch "
                                     "tables already: close one to watch another")
             conn.watching = True
         elif seat is not None and conn.watching:
-            self.spectators.give_back(conn.address)
+            await self.spectators.release(conn.address)
             conn.watching = False
         if conn.table is not None and conn.table is not table:
             self.leave(conn)
@@ -662,7 +671,9 @@ class TableManager:
         """The connection is closed: it leaves its table and gives back its address's places."""
         self.leave(conn)
         if conn.watching:
-            self.spectators.give_back(conn.address)
+            task = asyncio.create_task(self.spectators.release(conn.address))
+            self._chores.add(task)
+            task.add_done_callback(self._chores.discard)
             conn.watching = False
 
     async def handle(self, conn: Connection, message: Acting | Ping | Hello | Say | Mapping[str, Any]) -> None:
@@ -693,7 +704,7 @@ class TableManager:
         elif isinstance(message, Undo):
             await self._undo(table, seat, message.version)
         elif isinstance(message, AskHint):
-            self.autoplay.hint(conn, table, message.version)
+            await self.autoplay.hint(conn, table, message.version)
         elif isinstance(message, Resolve):
             await self._resolve(conn, table, seat, message)
         elif isinstance(message, PlayAgain):

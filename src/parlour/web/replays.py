@@ -273,7 +273,7 @@ class ReplayService:
         kept needs no table loaded (only a finished table's pages are kept, and it never changes)."""
         return self.cache.get((key, None, offset, _count(count)))
 
-    def check(self, address: str) -> None:
+    async def check(self, address: str) -> None:
         """Raise :class:`ReplayRefused` now if any page asked for from ``address`` would be refused
         (the server is busy replaying, or the address has run out of replays): so that an upload
         is refused before its body is read."""
@@ -282,8 +282,8 @@ class ReplayService:
             raise ReplayRefused(_BUSY, 503)
         if self._held[address] >= ADDRESS_BUSY:
             raise ReplayRefused(_HELD, 429)
-        if self.buckets.wait(address, LATER_COST) > 0:
-            raise _too_many(self.buckets.wait(address, LATER_COST))
+        if wait := await self.buckets.waiting(address, LATER_COST):
+            raise _too_many(wait)
 
     def close(self) -> None:
         """Stop the worker (pages being worked out are abandoned)."""
@@ -294,10 +294,10 @@ class ReplayService:
     async def work(self, address: str, replay: str, job: Callable[..., Done], *args: Any) -> Done:
         """``job(*args)`` in the replay worker, counted against ``address`` like a replay's page
         (``replay`` names what is replayed: its later pages cost less).  Raises :class:`ReplayRefused`."""
-        self.check(address)
+        await self.check(address)
         cost = LATER_COST if self._seen_lately(address, replay) else FIRST_COST
-        if not self.buckets.allow(address, cost):
-            raise _too_many(self.buckets.wait(address, cost))
+        if wait := await self.buckets.spend(address, cost):
+            raise _too_many(wait)
         self._seen[(address, replay)] = time.monotonic()
         self._seen.move_to_end((address, replay))
         while len(self._seen) > SEEN_KEYS:

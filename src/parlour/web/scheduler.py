@@ -36,7 +36,7 @@ from parlour import bots, narrate, review
 from parlour.bots import levels
 from parlour.children import die_with_parent
 from parlour.game import Move
-from parlour.web.limits import Limits, TokenBucket, retry_text
+from parlour.web.limits import KeyedBuckets, Limits, retry_text
 from parlour.web.protocol import Error, HintMove, Hints, ProtocolError
 from parlour.web.store import NEXT_ROUND
 from parlour.web.tables import Connection, Table
@@ -203,6 +203,8 @@ class Autoplay:
         self.background = background or ProcessPoolExecutor(
             max_workers=1, mp_context=spawn, initializer=_background_worker_init)
         """Bots of bots-only tables: one worker at the lowest priority."""
+        self.hints = KeyedBuckets(self.limits.hints_per_minute / 60, max(1, self.limits.hints_per_minute // 4))
+        """Each seat's hint budget (``TABLE SEAT``), shared by all its connections."""
         self.people_bots = FairScheduler(self.executor, bot_workers)
         """Fair turns at :attr:`executor`, player by player."""
         self.background_bots = FairScheduler(self.background, 1)
@@ -265,7 +267,7 @@ class Autoplay:
             log.info("table %s: %s", table.id, exc)
 
     # -- hints ------------------------------------------------------------------------------------
-    def hint(self, conn: Connection, table: Table, version: int) -> None:
+    async def hint(self, conn: Connection, table: Table, version: int) -> None:
         """The three best moves for the connection's seat, worked out once per version and seat (every tab
         of the player shares it, and asking again costs nothing), within the seat's hint budget; sent to
         the connection when ready."""
@@ -275,11 +277,13 @@ class Autoplay:
             raise ProtocolError("not_allowed", "hints are for your own turn at a table against bots")
         future = table.hints.get((version, seat))
         if future is None:
-            budget = table.hint_budgets.setdefault(seat, TokenBucket(self.limits.hints_per_minute / 60,
-                                                                     max(1, self.limits.hints_per_minute // 4)))
-            if not budget.allow():
-                raise ProtocolError("rate_limited", f"too many hints: ask again {retry_text(budget.wait())}")
-            future = table.hints[(version, seat)] = asyncio.ensure_future(self._work_out_hint(table, seat, version))
+            if wait := await self.hints.spend(f"{table.id} {seat}"):
+                raise ProtocolError("rate_limited", f"too many hints: ask again {retry_text(wait)}")
+            table.check_version(version)  # (the table may have moved on while the budget was counted)
+            future = table.hints.get((version, seat))
+            if future is None:
+                future = table.hints[(version, seat)] = asyncio.ensure_future(
+                    self._work_out_hint(table, seat, version))
         # The connection goes on reading (a ping, a move) while the hint is worked out.
         task = asyncio.create_task(self._send_hint(conn, table, seat, version, future))
         self._chores.add(task)

@@ -51,6 +51,7 @@ from sqlalchemy import (
     update,
     values,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -135,6 +136,29 @@ class PresenceRow(Base):
     """The identities watching from there (a connection without one: a key of its own)."""
     host: Mapped[bool] = mapped_column(Boolean)
     """Whether the host of a table of bots only watches from there."""
+
+
+class BudgetRow(Base):
+    """A client's token bucket that every server process spends from (:class:`parlour.web.limits.Shared`)."""
+
+    __tablename__ = "web_budgets"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    """The budget's name and the client's key (an address, a player, a seat)."""
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[_dt.datetime] = mapped_column(DateTime)
+    """When ``tokens`` was counted, by the database's clock."""
+
+
+class HeldRow(Base):
+    """How many of something a client holds at one server process (its open connections, say)."""
+
+    __tablename__ = "web_held"
+
+    node: Mapped[str] = mapped_column(String(32), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    """What is held and the client's key."""
+    count: Mapped[int] = mapped_column(Integer)
 
 
 class PlayerRow(Base):
@@ -604,6 +628,7 @@ class TableStore:
         """A server process stops (politely): its tables are free for the others to take at once."""
         with self.engine.begin() as connection:
             connection.execute(update(TableRow).where(TableRow.owner == node).values(owner=None))
+            connection.execute(delete(HeldRow).where(HeldRow.node == node))
             gone = connection.scalars(delete(PresenceRow).where(PresenceRow.node == node)
                                       .returning(PresenceRow.table_id)).all()
             self._notify(connection, "p", [(table_id, 0) for table_id in gone])
@@ -652,6 +677,53 @@ class TableStore:
                 PresenceRow.table_id == table_id, PresenceRow.node != node, PresenceRow.node.in_(alive))).all()
         return ({int(s) for r in rows for s in r.seats}, {str(w) for r in rows for w in r.watchers},
                 any(r.host for r in rows))
+
+    def spend(self, key: str, rate: float, burst: float, cost: float, take: bool) -> float:
+        """Token bucket ``key`` (full at first): take ``cost`` if it holds that much (only if ``take``) and
+        return 0, else the seconds until it will.  Counted by the database's clock, under the row's lock,
+        so that every server process spends from the one bucket."""
+        key = key[:200]
+        with self.engine.begin() as connection:
+            connection.execute(pg_insert(BudgetRow).values(key=key, tokens=burst, stamp=func.clock_timestamp())
+                               .on_conflict_do_nothing())
+            tokens, elapsed = connection.execute(
+                select(BudgetRow.tokens, func.extract("epoch", func.clock_timestamp() - BudgetRow.stamp))
+                .where(BudgetRow.key == key).with_for_update()).one()
+            level = min(burst, float(tokens) + max(0.0, float(elapsed)) * rate)
+            if level >= cost - 1e-9:
+                if take:
+                    connection.execute(update(BudgetRow).where(BudgetRow.key == key)
+                                       .values(tokens=level - cost, stamp=func.clock_timestamp()))
+                return 0.0
+            return (cost - level) / rate
+
+    def hold(self, node: str, key: str, limit: int, ttl: float) -> bool:
+        """One more of ``key`` held at ``node``, if the live processes together hold fewer than ``limit``."""
+        key = key[:200]
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+        with self.engine.begin() as connection:
+            connection.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+            held = connection.scalar(select(func.coalesce(func.sum(HeldRow.count), 0))
+                                     .where(HeldRow.key == key, HeldRow.node.in_(alive)))
+            if int(held or 0) >= limit:
+                return False
+            connection.execute(pg_insert(HeldRow).values(node=node, key=key, count=1).on_conflict_do_update(
+                index_elements=[HeldRow.node, HeldRow.key], set_={"count": HeldRow.count + 1}))
+            return True
+
+    def release(self, node: str, key: str) -> None:
+        """One fewer of ``key`` held at ``node``."""
+        key = key[:200]
+        with self.engine.begin() as connection:
+            connection.execute(update(HeldRow).where(HeldRow.node == node, HeldRow.key == key)
+                               .values(count=HeldRow.count - 1))
+            connection.execute(delete(HeldRow).where(HeldRow.node == node, HeldRow.key == key, HeldRow.count <= 0))
+
+    def forget_budgets(self, days: float = 1.0) -> None:
+        """Drop the budgets untouched for ``days`` (full again by then) and the holdings of processes gone."""
+        with self.engine.begin() as connection:
+            connection.execute(delete(BudgetRow).where(BudgetRow.stamp < func.now() - _dt.timedelta(days=days)))
+            connection.execute(delete(HeldRow).where(HeldRow.node.not_in(select(NodeRow.id))))
 
     def owned_by(self, node: str) -> set[str]:
         """The live tables ``node`` owns."""

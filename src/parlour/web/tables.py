@@ -181,8 +181,6 @@ class Table:
     """The digest of the address the table was started from (see :meth:`TableStore.address_digest`)."""
     hints: dict[tuple[int, int], asyncio.Future[list[HintMove]]] = field(default_factory=dict)
     """The hint for (version, seat), worked out once: asked for or in the making."""
-    hint_budgets: dict[int, TokenBucket] = field(default_factory=dict)
-    """Each seat's hint budget, shared by all its connections."""
     again: AgainVote = field(default_factory=AgainVote)
     """Once the match is over: the people's answers to "Play again?" (:mod:`parlour.web.again`)."""
     chat: deque[ChatLine] | None = None

@@ -1,5 +1,5 @@
 """Several server processes on one database: the processes (nodes) alive, which one owns each table, and
-who is connected to each table at each process.
+who is connected to each table at each process, and the clients' budgets and holdings they count together.
 
 Revision ID: 0010
 Revises: 0009
@@ -33,9 +33,23 @@ def upgrade() -> None:
         sa.Column("watchers", sa.JSON(), nullable=False),
         sa.Column("host", sa.Boolean(), nullable=False),
     )
+    op.create_table(
+        "web_budgets",
+        sa.Column("key", sa.String(200), primary_key=True),
+        sa.Column("tokens", sa.Float(), nullable=False),
+        sa.Column("stamp", sa.DateTime(), nullable=False),
+    )
+    op.create_table(
+        "web_held",
+        sa.Column("node", sa.String(32), primary_key=True),
+        sa.Column("key", sa.String(200), primary_key=True),
+        sa.Column("count", sa.Integer(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("web_held")
+    op.drop_table("web_budgets")
     op.drop_table("web_presence")
     op.drop_index("ix_web_tables_owner", "web_tables")
     with op.batch_alter_table("web_tables") as batch:
