@@ -9,11 +9,12 @@ import random
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from parlour import record as records
 
-from .conftest import FAST_CLIENTS, Client, ServerProcess, play_to_end, states_by_version
+from .conftest import FAST_CLIENTS, Client, Person, ServerProcess, play_to_end, states_by_version
 from .test_ws import check_frames, record_of
 
 
@@ -228,3 +229,39 @@ def test_a_client_has_one_budget_whichever_processes_it_connects_to(postgres_url
             break
         assert time.monotonic() < deadline, first_answer
         time.sleep(0.2)
+
+
+def test_the_limits_on_tables_and_the_lobby_span_every_process(postgres_url: str, tmp_path: Path) -> None:
+    """A player's open tables are counted over every process (the third, made at either, is refused);
+    the tables nobody has moved at make room over every process; the lobby of any process lists every
+    process's tables with a free seat."""
+    limits = (*FAST_CLIENTS, "--max-open", "2", "--max-waiting", "2")
+    first, second = (ServerProcess(postgres_url, log_path=tmp_path / f"limited-{n}.log", extra=limits).start()
+                     for n in (1, 2))
+    ada = first.person("Ada")
+    open_seat = [{"kind": "me"}, {"kind": "open"}]
+    made = [first.create_table("twenty", seats=open_seat, host=ada)["table_id"]]
+    with httpx_client(second, ada) as at_second:
+        answer = at_second.post("/api/tables", json={"game": "twenty", "seats": open_seat})
+        assert answer.status_code == 200, answer.text
+        made.append(answer.json()["table_id"])
+        refused = at_second.post("/api/tables", json={"game": "twenty", "seats": open_seat})
+    assert refused.status_code == 429 and "already have 2 tables" in refused.json()["error"]
+    assert first.post("/api/tables", json={"game": "twenty", "seats": open_seat},
+                      cookies=ada.http.cookies).status_code == 429
+    for proc in (first, second):
+        lobby = proc.get("/api/tables").json()
+        assert lobby["total"] == 2 and {t["table_id"] for t in lobby["tables"]} == set(made)
+    # both tables wait for a first move and nobody is at them: a third from someone else ends the oldest
+    bea = second.person("Bea")
+    third = second.create_table("twenty", seats=open_seat, host=bea)["table_id"]
+    assert first.table(made[0])["status"] == "abandoned"
+    deadline = time.monotonic() + 10
+    while {t["table_id"] for t in first.get("/api/tables").json()["tables"]} != {made[1], third}:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+
+def httpx_client(server: ServerProcess, person: Person) -> httpx.Client:
+    """``person``'s browser, at ``server`` (the same cookie, so the same identity)."""
+    return httpx.Client(base_url=server.url, trust_env=False, timeout=30.0, cookies=person.http.cookies)

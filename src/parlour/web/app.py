@@ -396,7 +396,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.get("/api/tables")
     async def lobby(page: int = 1, per_page: int = 20) -> dict[str, Any]:
         """Tables being played with a free seat, newest first, a page at a time."""
-        return manager().lobby(page, per_page)
+        return await manager().lobby(page, per_page)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:

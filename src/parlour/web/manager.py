@@ -61,6 +61,7 @@ from parlour.web.store import (
     MoveWriter,
     RatingWrite,
     SeatRow,
+    TableCounts,
     TableRow,
     TableStore,
     digest,
@@ -80,6 +81,35 @@ from parlour.web.tables import (
 )
 
 log = logging.getLogger("parlour.web")
+
+
+def judge_limits(limits: Limits, counts: TableCounts, bots_only: bool) -> bool:
+    """Refuse a new table (:class:`TableError`, 429) if the server, its host or its address holds as many as
+    it may; True if it may be made once a table nobody has moved at ends to make room (those fill their
+    own share of the server), False if it may be made as it is."""
+    if counts.played >= limits.live_tables:
+        raise TableError(f"the server is full ({counts.played} tables are being played): try again later", 429)
+    for who, has, holds, of_bots, most_open, most_bots, started, most_started in (
+            ("you", "have", counts.host_open, counts.host_bots, limits.open_tables, limits.bot_tables,
+             counts.host_started, limits.tables_per_hour),
+            ("your address", "has", counts.address_open, counts.address_bots, limits.address_open_tables,
+             limits.address_bot_tables, counts.address_started, limits.address_tables_per_hour)):
+        if holds >= most_open:
+            raise TableError(f"{who} already {has} {holds} tables being played (the limit is "
+                             f"{most_open}): finish one before you start another", 429)
+        if bots_only and of_bots >= most_bots:
+            raise TableError(f"{who} already {has} {most_bots} tables of bots only being played: "
+                             "wait until one is over", 429)
+        if started >= most_started:
+            raise TableError(f"{who} started {started} tables in the last hour (the limit is "
+                             f"{most_started}): try again later", 429)
+    return counts.waiting >= limits.waiting_tables
+
+
+def server_busy(counts: TableCounts) -> TableError:
+    """The refusal when the tables nobody has moved at fill their share and none can end to make room."""
+    return TableError(f"the server is busy ({counts.waiting} new tables wait for their first move): "
+                      "try again in a few minutes", 429)
 
 
 class TableManager:
@@ -532,13 +562,20 @@ class TableManager:
         table_id = seats[0].table_id
         bots_only = all(s.kind == "bot" for s in seats)
         async with self._creating:  # one at a time: the limits are checked against every table made before
-            await self._check_limits(host, where, bots_only)
             seed = secrets.randbits(62)
             row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
                            status="playing", created=now(), host=host, active=now(), address=where,
                            rated=rated, owner=self.cluster.node)
             state = new_state(game, options, seed, [s.name for s in seats])
-            await self._run_db(self.store.add_table, row, seats)
+            if self.cluster.shared:  # counted in the database, under a lock every process takes
+                limits = self.limits
+                ended = await self._run_db(self.store.add_table_within_limits, row, seats, bots_only, LEASE_SECONDS,
+                                           lambda counts: judge_limits(limits, counts, bots_only), server_busy)
+                if ended is not None:
+                    log.info("table %s ended unplayed to make room for a new one", ended)
+            else:
+                await self._check_limits(host, where, bots_only)
+                await self._run_db(self.store.add_table, row, seats)
             table = Table(table_id, game, options, seed, turn,
                           [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
                           state, created=row.created.isoformat() + "Z", host=host, address=where,
@@ -549,41 +586,36 @@ class TableManager:
 
     async def _check_limits(self, player: str, address: str | None, bots_only: bool) -> None:
         """Refuse a new table (429) when ``player``, its ``address`` (a digest) or the server has as many as
-        it may.  The server's cap counts the tables people play; when the tables nobody has moved at fill
-        their own share, the one left alone longest ends to make room."""
-        limits = self.limits
+        it may (:func:`judge_limits`); when the tables nobody has moved at fill their own share, the one
+        left alone longest ends to make room.  One process: counted in its memory (the database's tables
+        started in the last hour aside)."""
         live = [t for t in self.tables.values() if t.live]
-        played = sum(t.played for t in live)
-        if played >= limits.live_tables:
-            raise TableError(f"the server is full ({played} tables are being played): try again later", 429)
         made, made_here = await self._run_db(self.store.created_since, player, now() - _dt.timedelta(hours=1),
                                              address)
-        for who, has, holds, most_open, most_bots, started, most_started in (
-                ("you", "have", [t for t in live if t.host == player], limits.open_tables, limits.bot_tables,
-                 made, limits.tables_per_hour),
-                ("your address", "has", [t for t in live if t.address == address], limits.address_open_tables,
-                 limits.address_bot_tables, made_here, limits.address_tables_per_hour)):
-            if len(holds) >= most_open:
-                raise TableError(f"{who} already {has} {len(holds)} tables being played (the limit is "
-                                 f"{most_open}): finish one before you start another", 429)
-            if bots_only and sum(t.bots_only for t in holds) >= most_bots:
-                raise TableError(f"{who} already {has} {most_bots} tables of bots only being played: "
-                                 "wait until one is over", 429)
-            if started >= most_started:
-                raise TableError(f"{who} started {started} tables in the last hour (the limit is "
-                                 f"{most_started}): try again later", 429)
-        waiting = sorted((t for t in live if not t.played), key=lambda t: t.active)
-        if len(waiting) >= limits.waiting_tables:
-            for table in waiting:
+        mine = [t for t in live if t.host == player]
+        here = [t for t in live if t.address == address]
+        counts = TableCounts(played=sum(t.played for t in live), waiting=sum(not t.played for t in live),
+                             host_open=len(mine), host_bots=sum(t.bots_only for t in mine), host_started=made,
+                             address_open=len(here), address_bots=sum(t.bots_only for t in here),
+                             address_started=made_here)
+        if judge_limits(self.limits, counts, bots_only):
+            for table in sorted((t for t in live if not t.played), key=lambda t: t.active):
                 if not table.attended() and await self._abandon(table):
                     log.info("table %s ended unplayed to make room for a new one", table.id)
                     return
-            raise TableError(f"the server is busy ({len(waiting)} new tables wait for their first move): "
-                             "try again in a few minutes", 429)
+            raise server_busy(counts)
 
-    def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
-        """Live tables with a free ``open`` seat, newest first, a page at a time."""
+    async def lobby(self, page: int = 1, per_page: int = 20) -> dict[str, Any]:
+        """Live tables with a free ``open`` seat, newest first, a page at a time (with several server
+        processes, found in the database: every process's tables)."""
         per_page = max(1, min(50, per_page))
+        if self.cluster.shared:
+            total = await self._run_db(self.store.open_tables_count)
+            pages = max(1, math.ceil(total / per_page))
+            page = max(1, min(page, pages))
+            shown = [await self.get(table_id) for table_id in
+                     await self._run_db(self.store.open_tables, (page - 1) * per_page, per_page)]
+            return {"tables": [t.summary() for t in shown], "page": page, "pages": pages, "total": total}
         found = sorted((t for t in self.tables.values() if t.live
                         and any(s.kind == "open" and not s.taken for s in t.seats)),
                        key=lambda t: t.created, reverse=True)

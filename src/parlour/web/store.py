@@ -18,6 +18,7 @@ a database brings it up to date, including one made by an earlier release.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as _dt
 import hashlib
 import hmac
@@ -40,9 +41,12 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    and_,
     case,
+    cast,
     column,
     delete,
+    exists,
     false,
     func,
     insert,
@@ -387,6 +391,28 @@ NOTIFY_BYTES = 7000
 """The most bytes of one notification's payload (PostgreSQL takes up to 8000)."""
 
 
+@dataclass(frozen=True)
+class TableCounts:
+    """What the limits on new tables look at (:func:`parlour.web.manager.judge_limits`)."""
+
+    played: int
+    """Live tables a person has moved at (the server's cap counts these)."""
+    waiting: int
+    """Live tables nobody has moved at yet."""
+    host_open: int
+    host_bots: int
+    """Of the host's live tables, those of bots only."""
+    host_started: int
+    """Tables the host started in the last hour."""
+    address_open: int
+    address_bots: int
+    address_started: int
+
+
+CREATE_LOCK = 0x7061726C6F7572
+"""The PostgreSQL advisory lock every server process takes to check the limits and add a new table."""
+
+
 class Conflict(Exception):
     """A change was made against a version of the table that another server process has moved on from
     meanwhile (:meth:`TableStore.add_moves`): nothing of it was stored."""
@@ -724,6 +750,72 @@ class TableStore:
         with self.engine.begin() as connection:
             connection.execute(delete(BudgetRow).where(BudgetRow.stamp < func.now() - _dt.timedelta(days=days)))
             connection.execute(delete(HeldRow).where(HeldRow.node.not_in(select(NodeRow.id))))
+
+    def add_table_within_limits(self, table: TableRow, seats: list[SeatRow], bots_only: bool, ttl: float,
+                                judge: Callable[[TableCounts], bool],
+                                busy: Callable[[TableCounts], Exception]) -> str | None:
+        """Store a new table with its seats if ``judge`` lets it be made given the tables counted now over
+        every server process (it raises its refusal); when it asks for room, the live table nobody has
+        moved at, nobody is at (``web_presence``, processes alive within ``ttl`` s) and that was left
+        alone longest ends first (else ``busy``'s refusal).  One process at a time (an advisory lock);
+        returns the id of the table ended to make room, if any."""
+        live = TableRow.status.in_(LIVE)
+        person = and_(SeatRow.table_id == TableRow.id, SeatRow.kind != "bot")
+        played = exists(select(MoveRow.seq).join(SeatRow, and_(SeatRow.table_id == MoveRow.table_id,
+                                                               SeatRow.seat == MoveRow.seat))
+                        .where(MoveRow.table_id == TableRow.id, SeatRow.kind != "bot"))
+        bots = ~exists(select(SeatRow.seat).where(person))
+        since = now() - _dt.timedelta(hours=1)
+
+        def count(*where: Any) -> Any:
+            return select(func.count()).select_from(TableRow).where(*where).scalar_subquery()
+
+        host, address = table.host, table.address
+        with self.session() as session:
+            session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
+            row = session.execute(select(
+                count(live, played), count(live, ~played),
+                count(live, TableRow.host == host), count(live, TableRow.host == host, bots),
+                count(TableRow.host == host, TableRow.created >= since),
+                count(live, TableRow.address == address), count(live, TableRow.address == address, bots),
+                count(TableRow.address == address, TableRow.created >= since))).one()
+            counts = TableCounts(*(int(n) for n in row))
+            if address is None:
+                counts = dataclasses.replace(counts, address_open=0, address_bots=0, address_started=0)
+            ended = None
+            if judge(counts):
+                alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+                attended = exists(select(PresenceRow.node).where(
+                    PresenceRow.table_id == TableRow.id, PresenceRow.node.in_(alive),
+                    or_(cast(PresenceRow.seats, Text) != "[]", PresenceRow.host)))
+                ended = session.scalar(select(TableRow.id).where(live, ~played, ~attended)
+                                       .order_by(func.coalesce(TableRow.active, TableRow.updated)).limit(1)
+                                       .with_for_update(skip_locked=True))
+                if ended is None:
+                    raise busy(counts)
+                session.execute(update(TableRow).where(TableRow.id == ended).values(status="abandoned",
+                                                                                    updated=now()))
+                self._notify(session.connection(), "s", [(ended, 0)])
+            session.add(table)
+            session.flush()
+            session.add_all(seats)
+            return ended
+
+    def _open_tables(self) -> Any:
+        free = exists(select(SeatRow.seat).where(SeatRow.table_id == TableRow.id, SeatRow.kind == "open",
+                                                 SeatRow.owner.is_(None)))
+        return select(TableRow.id).where(TableRow.status.in_(LIVE), free)
+
+    def open_tables_count(self) -> int:
+        """How many live tables have a free ``open`` seat (the lobby's)."""
+        with self.session() as session:
+            return int(session.scalar(select(func.count()).select_from(self._open_tables().subquery())) or 0)
+
+    def open_tables(self, offset: int, limit: int) -> list[str]:
+        """Live tables with a free ``open`` seat, newest first, from ``offset``."""
+        with self.session() as session:
+            return list(session.scalars(self._open_tables().order_by(TableRow.created.desc(), TableRow.id)
+                                        .offset(offset).limit(limit)))
 
     def owned_by(self, node: str) -> set[str]:
         """The live tables ``node`` owns."""
