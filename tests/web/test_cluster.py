@@ -265,3 +265,29 @@ def test_the_limits_on_tables_and_the_lobby_span_every_process(postgres_url: str
 def httpx_client(server: ServerProcess, person: Person) -> httpx.Client:
     """``person``'s browser, at ``server`` (the same cookie, so the same identity)."""
     return httpx.Client(base_url=server.url, trust_env=False, timeout=30.0, cookies=person.http.cookies)
+
+
+def test_people_on_two_processes_play_again_and_one_who_leaves_holds_it_back(
+        postgres_url: str, tmp_path: Path) -> None:
+    first, second = processes(postgres_url, tmp_path, 2)
+    short = {"suits": 1, "ranks": 7, "hand_size": 2, "hands": 1, "rounds": 1}
+    table = first.create_table("twenty", options=short)
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    ada, bea = Client(first, table_id, host), Client(second, table_id, friend)
+    last = play_to_end([ada, bea], random.Random(4))
+    assert last["status"] == "finished"
+    bea.close()  # Bea's every connection has gone (at the second process): she holds the new table back
+    assert ada.recv_until("play_again")["left"] == [1]
+    ada.send({"type": "play_again", "accept": True, "version": last["version"]})
+    assert ada.recv_until("play_again", lambda m: m["accepted"] == [0])["left"] == [1]
+    back = Client(second, table_id, friend)  # back, at the second process
+    assert ada.recv_until("play_again", lambda m: m["left"] == [])["waiting"] == [1]
+    assert back.recv_until("play_again")["accepted"] == [0]  # the votes so far, told where she came back
+    back.send({"type": "play_again", "accept": True, "version": last["version"]})
+    told = [c.recv_until("new_table") for c in (ada, back)]
+    assert told[0]["table_id"] == told[1]["table_id"] != table_id
+    seats, old = second.table(told[0]["table_id"])["seats"], first.table(table_id)["seats"]
+    assert [s["name"] for s in seats] == [old[1]["name"], old[0]["name"]] == ["Friend 2", "Host"]
+    for client in (ada, back):
+        client.close()

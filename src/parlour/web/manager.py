@@ -241,6 +241,7 @@ class TableManager:
         table = self.tables.setdefault(table_id, table)
         if self.cluster.shared:
             await self._presence_elsewhere(table)
+            await self._votes_elsewhere(table)
         return table
 
     # -- several server processes (parlour.web.cluster) -----------------------------------------------
@@ -251,9 +252,9 @@ class TableManager:
             await self._chat_elsewhere(table_id, version)
             return
         table = self.tables.get(table_id)
-        if kind == "p":
+        if kind in ("p", "a"):
             if table is not None:
-                await self._presence_elsewhere(table)
+                await (self._presence_elsewhere(table) if kind == "p" else self._votes_elsewhere(table))
             return
         if table is None or (kind == "m" and table.version >= version):
             return  # nobody here looks at it, or this process has that version already
@@ -310,7 +311,10 @@ class TableManager:
             table.owned, table.owned_since = owned, time.monotonic()
             changed = True
         if table.status == "finished" and table.again.next_table is None:
-            table.again.next_table = await self._run_db(self.store.next_table, table.id)
+            went_on = await self._run_db(self.store.next_table, table.id)
+            if went_on is not None:
+                self._went_on(table, went_on)
+                self._tell_again(table)
         if changed:
             table.messages.clear()
             self._after_change(table)
@@ -387,6 +391,12 @@ class TableManager:
         after = {seat.seat for seat in table.seats if table.connected(seat.seat)}
         if before != after:
             broadcast.presence(table, None)
+            for seat in sorted(before - after):
+                self._gone_from_again(table, seat)
+            vote = table.again
+            if vote.left & after and vote.next_table is None:
+                vote.left -= after  # back (at another process)
+                self._tell_again(table)
         for seat in sorted(after - before):
             broadcast.arrival(table, None, seat, True, watching)
             watching = broadcast.spectators(table)
@@ -848,20 +858,45 @@ class TableManager:
                 raise ProtocolError("not_allowed", "the new table has started already")
             if seat not in table.people:
                 raise ProtocolError("unauthorized", "only the people at the table answer")
-            vote.answer(seat, message.accept)
+            if self.cluster.shared:  # counted in the database, one vote at a time over every process
+                self._take_votes(table, await self._run_db(self.store.again_vote, table.id, seat, message.accept))
+            else:
+                vote.answer(seat, message.accept)
             if vote.ready(table.people):
                 try:
                     new = await self._open_again(table)
                 except TableError:
                     vote.accepted.discard(seat)  # not started (a limit): the last to accept may try again
+                    if self.cluster.shared:
+                        await self._run_db(self.store.again_forget, table.id, seat)
                     self._tell_again(table)
                     raise
-                vote.next_table = new.id
                 await self._run_db(self.store.link_again, table.id, new.id)
-                text = encode(NewTable(table_id=new.id, url=f"/table/{new.id}"))
-                for conn in list(table.connections):
-                    conn.send_text(text)
+                self._went_on(table, new.id)
             self._tell_again(table)
+
+    @staticmethod
+    def _take_votes(table: Table, votes: Mapping[int, bool]) -> None:
+        """The answers to "Play again?" as the database has them."""
+        table.again.accepted = {seat for seat, accept in votes.items() if accept}
+        table.again.declined = {seat for seat, accept in votes.items() if not accept}
+
+    def _went_on(self, table: Table, next_table: str) -> None:
+        """The people of finished ``table`` go on at ``next_table``: its connections are sent there."""
+        table.again.next_table = next_table
+        text = encode(NewTable(table_id=next_table, url=f"/table/{next_table}"))
+        for conn in list(table.connections):
+            conn.send_text(text)
+
+    async def _votes_elsewhere(self, table: Table) -> None:
+        """Someone answered "Play again?" at another process: the answers are read and told here."""
+        if table.status != "finished" or table.again.next_table is not None:
+            return
+        self._take_votes(table, await self._run_db(self.store.again_votes, table.id))
+        went_on = await self._run_db(self.store.next_table, table.id)
+        if went_on is not None:
+            self._went_on(table, went_on)
+        self._tell_again(table)
 
     async def _open_again(self, table: Table) -> Table:
         """The new table of a finished one: the same game, options, turn timer, players and bots, the

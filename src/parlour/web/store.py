@@ -142,6 +142,17 @@ class PresenceRow(Base):
     """Whether the host of a table of bots only watches from there."""
 
 
+class AgainVoteRow(Base):
+    """A person's answer to "Play again?" at a finished table, where every server process counts it
+    (with several processes; one process keeps the answers in its memory)."""
+
+    __tablename__ = "web_again_votes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    accept: Mapped[bool] = mapped_column(Boolean)
+
+
 class BudgetRow(Base):
     """A client's token bucket that every server process spends from (:class:`parlour.web.limits.Shared`)."""
 
@@ -889,6 +900,33 @@ class TableStore:
         with self.session() as session:
             session.merge(PlayAgainRow(table_id=table_id, next_table=next_table, made=now()))
             self._notify(session.connection(), "s", [(table_id, 0)])
+
+    def again_vote(self, table_id: str, seat: int, accept: bool) -> dict[int, bool]:
+        """Keep ``seat``'s answer to "Play again?" (a later one replaces it) and return every answer so far:
+        one vote at a time at a table (the table's row is locked), so that the vote that completes the
+        table's answers is known to be the one; the other processes are told."""
+        with self.session() as session:
+            session.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
+            session.merge(AgainVoteRow(table_id=table_id, seat=seat, accept=accept))
+            session.flush()
+            self._notify(session.connection(), "a", [(table_id, 0)])
+            return self._again_votes(session, table_id)
+
+    def again_forget(self, table_id: str, seat: int) -> None:
+        """Forget ``seat``'s answer (its acceptance could not start the new table: it may try again)."""
+        with self.session() as session:
+            session.execute(delete(AgainVoteRow).where(AgainVoteRow.table_id == table_id, AgainVoteRow.seat == seat))
+            self._notify(session.connection(), "a", [(table_id, 0)])
+
+    def again_votes(self, table_id: str) -> dict[int, bool]:
+        """The answers to "Play again?" at ``table_id`` so far, by seat."""
+        with self.session() as session:
+            return self._again_votes(session, table_id)
+
+    @staticmethod
+    def _again_votes(session: Session, table_id: str) -> dict[int, bool]:
+        return {row.seat: row.accept for row in session.scalars(select(AgainVoteRow)
+                                                                 .where(AgainVoteRow.table_id == table_id))}
 
     def next_table(self, table_id: str) -> str | None:
         """The table the people of ``table_id`` went on at, if they played again."""

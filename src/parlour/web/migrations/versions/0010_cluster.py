@@ -34,6 +34,12 @@ def upgrade() -> None:
         sa.Column("host", sa.Boolean(), nullable=False),
     )
     op.create_table(
+        "web_again_votes",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("accept", sa.Boolean(), nullable=False),
+    )
+    op.create_table(
         "web_budgets",
         sa.Column("key", sa.String(200), primary_key=True),
         sa.Column("tokens", sa.Float(), nullable=False),
@@ -50,6 +56,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("web_held")
     op.drop_table("web_budgets")
+    op.drop_table("web_again_votes")
     op.drop_table("web_presence")
     op.drop_index("ix_web_tables_owner", "web_tables")
     with op.batch_alter_table("web_tables") as batch:
