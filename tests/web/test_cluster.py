@@ -5,6 +5,7 @@ version; and SQLite refuses a second process."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from pathlib import Path
@@ -54,10 +55,12 @@ def test_a_process_killed_mid_round_loses_nothing_and_its_bots_go_on_elsewhere(
     a round; the person, connected to the other process, goes on playing, the bot moves again (the other
     process has taken the table over), and a person who was connected to the dead process comes back
     at the other one and finds everything."""
-    owner, other = processes(postgres_url, tmp_path, 2)
-    table = owner.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    first, second = processes(postgres_url, tmp_path, 2)
+    table = first.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
     table_id = table["table_id"]
     person = table["seats"][0]["person"]
+    owner, other = sorted((first, second), key=lambda proc: -proc.get("/healthz").json()["tables"]["owned"])
+    assert owner.get("/healthz").json()["tables"]["owned"] == 1 and other.get("/healthz").json()["tables"]["owned"] == 0
     rng = random.Random(7)
     with Client(other, table_id, person) as player, Client(owner, table_id, person) as tab:
         middle = play_to_end([player], rng, stop_at=12)
@@ -291,3 +294,44 @@ def test_people_on_two_processes_play_again_and_one_who_leaves_holds_it_back(
     assert [s["name"] for s in seats] == [old[1]["name"], old[0]["name"]] == ["Friend 2", "Host"]
     for client in (ada, back):
         client.close()
+
+
+def test_a_new_name_reaches_the_seats_at_every_process(postgres_url: str, tmp_path: Path) -> None:
+    first, second = processes(postgres_url, tmp_path, 2)
+    table = first.create_table("twenty")
+    table_id = table["table_id"]
+    host, friend = (seat["person"] for seat in table["seats"])
+    with Client(first, table_id, host) as ada, Client(second, table_id, friend):
+        with httpx_client(second, host) as at_second:  # Ada renames herself at the process she is not at
+            assert at_second.put("/api/me", json={"name": "Ada"}).status_code == 200
+        renamed = ada.recv_until("state", lambda m: m["seats"][0]["name"] == "Ada")
+        assert renamed["seats"][1]["name"] == "Friend 2"
+    assert first.table(table_id)["seats"][0]["name"] == "Ada"
+
+
+def test_a_players_bots_think_at_one_process_wherever_the_tables_are_made(
+        postgres_url: str, tmp_path: Path) -> None:
+    """Every table of one host has its bots at one process (its owner), whichever process the host
+    made it at: the fair turns of that process's bot workers hold all of a player's bots, so a player
+    connected to several processes gets no more of the bots' time than one connected to one."""
+    first, second = processes(postgres_url, tmp_path, 2)
+    deadline = time.monotonic() + 10
+    while any(proc.get("/healthz").json()["alive"] != 2 for proc in (first, second)):  # each knows the other
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    against_bot = [{"kind": "me"}, {"kind": "bot", "level": "easy"}]
+    owned = [(0, 0)]
+    for name in ("Ada", "Bea", "Cy"):
+        person = first.person(name)
+        with httpx_client(second, person) as at_second:
+            for at in (person.http, at_second, person.http, at_second):
+                answer = at.post("/api/tables", json={"game": "twenty", "seats": against_bot})
+                assert answer.status_code == 200, answer.text
+        deadline = time.monotonic() + 10  # the owner takes up a table made at the other process when told
+        while sum(now_owned := [proc.get("/healthz").json()["tables"]["owned"] for proc in (first, second)]) \
+                < 4 * len(owned):
+            assert time.monotonic() < deadline, now_owned
+            time.sleep(0.1)
+        owned.append((now_owned[0], now_owned[1]))
+    made = [(a1 - a0, b1 - b0) for (a0, b0), (a1, b1) in itertools.pairwise(owned)]
+    assert all(sorted(m) == [0, 4] for m in made), owned  # each player's four tables at one process

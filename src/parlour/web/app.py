@@ -192,29 +192,26 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def player_of(request: Request | WebSocket, make: bool = True) -> str | None:
-    """The player id in the session cookie (made on the first visit when ``make``, within the new
-    identities its address may make: over that, :class:`TableError` 429)."""
+def player_of(request: Request | WebSocket) -> str | None:
+    """The player id in the session cookie, if the browser has one (:func:`identity` makes one)."""
     player = request.session.get("player")
     if isinstance(player, str) and 8 <= len(player) <= 32:
         return player
-    if not make:
-        return None
+    return None
+
+
+async def identity(request: Request) -> str:
+    """The player a request comes from, made now if it is their first visit (within the new identities
+    its address may make, counted over every server process: over that, :class:`TableError` 429)."""
+    player = player_of(request)
+    if player is not None:
+        return player
     newcomers: KeyedBuckets | None = getattr(request.app.state, "newcomers", None)
     if newcomers is not None:
-        address = address_of(request.scope)
-        if not newcomers.allow(address):
-            raise TableError("too many new visitors from your address: try again "
-                             f"{retry_text(newcomers.wait(address))}", 429)
+        if wait := await newcomers.spend(address_of(request.scope)):
+            raise TableError(f"too many new visitors from your address: try again {retry_text(wait)}", 429)
     player = secrets.token_urlsafe(16)
     request.session["player"] = player
-    return player
-
-
-def identity(request: Request) -> str:
-    """The player a state-changing request comes from (made now if it is their first)."""
-    player = player_of(request)
-    assert player is not None
     return player
 
 
@@ -251,6 +248,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         await manager.start()
         if manager.shared_limits is not None:  # several processes: the clients' budgets are counted together
             for name, budget in (("sockets_per_minute", sessions), ("lesson_steps", lesson_steps),
+                                 ("newcomers", app.state.newcomers),
                                  *accounts.budgets(), ("replays", replay_service.buckets)):
                 budget.share(manager.shared_limits, name)
         holder["manager"] = manager
@@ -331,7 +329,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def page(request: Request, table_id: str | None = None, game_id: str | None = None,
                    handle: str | None = None) -> FileResponse:
         try:
-            player_of(request)  # the identity is made on the first visit
+            await identity(request)  # the identity is made on the first visit
         except TableError:
             pass  # too many newcomers from this address: the page says so when it asks for something
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
@@ -382,16 +380,16 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def me(request: Request) -> dict[str, Any]:
         """Who you are here: the name you chose (null until you choose one), and the username of your
         account (null: you play as a guest)."""
-        return await who(player_of(request))
+        return await who(await identity(request))
 
     @app.put("/api/me")
     async def rename(request: Request) -> dict[str, Any]:
         """Choose your name (your seats at tables being played take it too)."""
-        return await manager().seating.rename(identity(request), await body(request))
+        return await manager().seating.rename(await identity(request), await body(request))
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
-        return await manager().create(await body(request), identity(request), address_of(request.scope))
+        return await manager().create(await body(request), await identity(request), address_of(request.scope))
 
     @app.get("/api/tables")
     async def lobby(page: int = 1, per_page: int = 20) -> dict[str, Any]:
@@ -400,21 +398,21 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        return await manager().seating.join(table_id, await body(request), identity(request))
+        return await manager().seating.join(table_id, await body(request), await identity(request))
 
     @app.post("/api/tables/{table_id}/accept")
     async def accept(table_id: str, request: Request) -> dict[str, Any]:
         """Accept an invitation: the first player to accept takes the seat for good."""
-        return await manager().seating.accept(table_id, await body(request), identity(request))
+        return await manager().seating.accept(table_id, await body(request), await identity(request))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reopen")
     async def reopen(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         """The host takes back a seat whose player left, with a new invitation."""
-        return await manager().seating.reopen(table_id, seat, identity(request))
+        return await manager().seating.reopen(table_id, seat, await identity(request))
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request) -> dict[str, Any]:
-        return (await manager().get(table_id)).summary(player_of(request, make=False))
+        return (await manager().get(table_id)).summary(player_of(request))
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:
@@ -434,7 +432,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         finished = table.status == "finished"
         viewer = None
         if not finished:
-            viewer = table.seat_of(player_of(request, make=False))
+            viewer = table.seat_of(player_of(request))
             if viewer is None:
                 raise TableError("during play, a replay is shown only to the players, each from their own seat", 403)
         spec = replays.TableSpec(table.game.id, dict(table.options), table.seed, tuple(s.name for s in table.seats),
@@ -446,13 +444,13 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def table_review(table_id: str, request: Request) -> dict[str, Any]:
         """Your seat's review of a finished match: ``none`` (not asked for), ``running`` (``done`` of
         ``total`` decisions judged), ``done`` (with the ``review``) or ``failed``.  Only a seat's player sees it."""
-        return await reviewers["reviews"].status(table_id, player_of(request, make=False))
+        return await reviewers["reviews"].status(table_id, player_of(request))
 
     @app.post("/api/tables/{table_id}/review")
     async def start_review(table_id: str, request: Request) -> dict[str, Any]:
         """Ask for your seat's review of a finished match (worked out in the background; asking again
         costs nothing): its status, as ``GET`` answers it."""
-        return await reviewers["reviews"].start(table_id, player_of(request, make=False))
+        return await reviewers["reviews"].start(table_id, player_of(request))
 
     @app.post("/api/reviews", openapi_extra={"requestBody": {
         "required": True, "description": "A parlour-record/1 record, as uploaded for a replay",
@@ -464,7 +462,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         address = address_of(request.scope)
         await replay_service.check(address)
         raw = await replays.read_upload(request.stream(), request.headers.get("content-length"))
-        lane = player_of(request, make=False) or "address " + address
+        lane = player_of(request) or "address " + address
         try:
             return AsciiJSON(await reviewers["reviews"].start_record(raw, seat, lane, address))
         except record.RecordError as exc:
@@ -525,7 +523,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     async def register(request: Request) -> dict[str, Any]:
         """Register an account that keeps your identity (your seats and games become the account's); a
         guest who never chose a name takes the username as their name.  Who you are now, as ``GET /api/me``."""
-        player = identity(request)
+        player = await identity(request)
         username = await accounts.register(player, await body(request), address_of(request.scope))
         if await manager().seating.player_name(player) is None:
             await manager().seating.rename(player, {"name": username})
@@ -542,16 +540,16 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     @app.post("/api/account/signout")
     async def sign_out(request: Request) -> dict[str, Any]:
         """Sign out: this browser plays as a new guest (the account keeps its games for the next sign-in)."""
-        if await accounts.account_of(player_of(request, make=False)) is None:
+        if await accounts.account_of(player_of(request)) is None:
             raise TableError("you are not signed in: a guest has no account to sign out of", 409)
         request.session.pop("player", None)
-        return await who(identity(request))
+        return await who(await identity(request))
 
     @app.get("/api/me/games")
     async def my_matches(request: Request, page: int = 1, per_page: int = 20) -> dict[str, Any]:
         """Your matches, newest first, a page at a time: the game, the opponents, your result, the date,
         whether it was rated, and the addresses of its table, replay, review and record."""
-        return await my_games.page(player_of(request, make=False), page, per_page)
+        return await my_games.page(player_of(request), page, per_page)
 
     # -- ratings --
     @app.get("/api/ratings/{game_id}")
@@ -589,7 +587,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
             await _refuse(websocket, f"{limits.sockets} connections from your address are open already: "
                           "close one first")
             return
-        conn = Connection(player_of(websocket, make=False), address=address, limits=limits)
+        conn = Connection(player_of(websocket), address=address, limits=limits)
         writer = asyncio.create_task(_write(websocket, conn))
         try:
             await _read(websocket, conn, table_id, manager(), limits.flood_strikes, metrics)

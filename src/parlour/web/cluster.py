@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import hashlib
 import logging
 import os
 import secrets
@@ -145,6 +146,8 @@ class Cluster:
         self.alive = True
         """Whether this process's last beat was taken (it is not given up)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self.alive_nodes: list[str] = [self.node]
+        """The processes alive at the last beat (this one among them)."""
 
     async def start(self) -> None:
         """Refuse a second process on a SQLite file; register, and (on PostgreSQL) start beating and listening."""
@@ -152,6 +155,8 @@ class Cluster:
         self.store.node = self.node
         await self.run_db(self.store.add_node, self.node, self.name)
         if self.shared:
+            self.alive_nodes = sorted({node for node, _name, alive in await self.run_db(self.store.nodes, LEASE_SECONDS)
+                                       if alive} | {self.node})
             ready = asyncio.get_running_loop().create_future()
             self._tasks.append(asyncio.create_task(self._listen(ready)))
             with contextlib.suppress(TimeoutError):
@@ -194,12 +199,22 @@ class Cluster:
             await self.owns(set(), since)
             await self.run_db(self.store.add_node, self.node, self.name)
             self.alive = True
+        self.alive_nodes = sorted({node for node, _name, alive in await self.run_db(self.store.nodes, LEASE_SECONDS)
+                                   if alive} | {self.node})
         claimed = await self.run_db(self.store.claim_tables, self.node, LEASE_SECONDS)
         if claimed:
             log.info("took over %d tables", len(claimed))
             await self.claimed(claimed)
         if check:
             await self.owns(await self.run_db(self.store.owned_by, self.node), since)
+
+    def home(self, player: str) -> str:
+        """The process whose bots a player's new tables have (rendezvous hashing over the processes alive):
+        one process's fair turns then hold all of a player's bots, wherever the player is connected, and
+        a process's going or coming moves few players."""
+        if not self.shared:
+            return self.node
+        return max(self.alive_nodes, key=lambda node: hashlib.sha256(f"{node} {player}".encode()).digest())
 
     # -- notifications -------------------------------------------------------------------------------
     def _conninfo(self) -> str:

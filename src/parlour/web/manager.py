@@ -252,6 +252,10 @@ class TableManager:
             await self._chat_elsewhere(table_id, version)
             return
         table = self.tables.get(table_id)
+        if kind == "n":  # a new table, made at another process: this one's if it is its owner
+            if table is None and await self._run_db(self.store.owner_of, table_id) == self.cluster.node:
+                await self._take_over([table_id])
+            return
         if kind in ("p", "a"):
             if table is not None:
                 await (self._presence_elsewhere(table) if kind == "p" else self._votes_elsewhere(table))
@@ -295,6 +299,7 @@ class TableManager:
         seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seat_rows]
         if seats != table.seats:
             table.seats[:] = seats
+            table.state.names = tuple(s.name for s in seats)
             changed = True
         changes = [(m.seat, m.move) for m in move_rows]
         if changes != table.changes or row.version != table.version:
@@ -439,6 +444,9 @@ class TableManager:
                     table.task.cancel()
                     table.task = None
                 log.warning("table %s is another process's now", table.id)
+        missing = [t for t in table_ids if t not in self.tables or not self.tables[t].owned]
+        if missing:  # made at another process for this one (a notification missed): taken up now
+            await self._take_over(missing)
 
     async def _resync(self) -> None:
         """Notifications may have been missed: every table held here is read again."""
@@ -500,6 +508,7 @@ class TableManager:
         ok = database and (not self.cluster.shared or (self.cluster.listening and self.cluster.alive))
         return {"status": "ok" if ok else "failing", "database": database,
                 "processes": "several" if self.cluster.shared else "one", "node": self.cluster.node,
+                "alive": len(self.cluster.alive_nodes),
                 "notifications": self.cluster.listening if self.cluster.shared else None,
                 "tables": {"held": len(self.tables), "owned": sum(t.owned and t.live for t in self.tables.values())},
                 "connections": self.sockets.total()}
@@ -573,9 +582,10 @@ class TableManager:
         bots_only = all(s.kind == "bot" for s in seats)
         async with self._creating:  # one at a time: the limits are checked against every table made before
             seed = secrets.randbits(62)
+            owner = self.cluster.home(host)  # every table of one host has its bots at one process: fair turns
             row = TableRow(id=table_id, game=game.id, options=options, seed=seed, turn_seconds=turn, version=0,
                            status="playing", created=now(), host=host, active=now(), address=where,
-                           rated=rated, owner=self.cluster.node)
+                           rated=rated, owner=owner)
             state = new_state(game, options, seed, [s.name for s in seats])
             if self.cluster.shared:  # counted in the database, under a lock every process takes
                 limits = self.limits
@@ -589,8 +599,10 @@ class TableManager:
             table = Table(table_id, game, options, seed, turn,
                           [Seat(s.seat, s.kind, s.level, s.name, s.token_digest, s.owner, s.invite) for s in seats],
                           state, created=row.created.isoformat() + "Z", host=host, address=where,
-                          rated=rated, book=self.book)
+                          rated=rated, book=self.book, owned=owner == self.cluster.node)
             self.tables[table_id] = table
+        if not table.owned:
+            await self._run_db(self.store.notify, "n", table_id, 0)  # its owner takes it up
         self._after_change(table)
         return table
 

@@ -47,8 +47,10 @@ class Seating:
         name = check_name(request.get("name") if isinstance(request, dict) else None)
         if name is None:
             raise TableError("give your name, as {\"name\": \"…\"}")
-        renamed = [(t, t.fit_name(seat, name)) for t in self.tables.values()
-                   if t.live and (seat := t.seat_of(player)) is not None]
+        held = list(self.tables.values())
+        if self.store.shared:  # with several server processes, the player's tables may be anywhere
+            held = [await self.get(table_id) for table_id in await self._run_db(self.store.live_tables_of, player)]
+        renamed = [(t, t.fit_name(seat, name)) for t in held if t.live and (seat := t.seat_of(player)) is not None]
         await self._run_db(self.store.set_player_name, player, name,
                            [(table.id, seat, seat_name) for table, names in renamed
                             for seat, seat_name in names.items()])

@@ -912,6 +912,17 @@ class TableStore:
             self._notify(session.connection(), "a", [(table_id, 0)])
             return self._again_votes(session, table_id)
 
+    def owner_of(self, table_id: str) -> str | None:
+        """The server process that owns ``table_id`` (:mod:`parlour.web.cluster`)."""
+        with self.session() as session:
+            return session.scalar(select(TableRow.owner).where(TableRow.id == table_id))
+
+    def live_tables_of(self, player: str) -> list[str]:
+        """The live tables where ``player`` holds a seat."""
+        with self.session() as session:
+            return list(session.scalars(select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
+                                        .where(SeatRow.owner == player, TableRow.status.in_(LIVE)).distinct()))
+
     def again_forget(self, table_id: str, seat: int) -> None:
         """Forget ``seat``'s answer (its acceptance could not start the new table: it may try again)."""
         with self.session() as session:
