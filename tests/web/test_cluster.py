@@ -335,3 +335,33 @@ def test_a_players_bots_think_at_one_process_wherever_the_tables_are_made(
         owned.append((now_owned[0], now_owned[1]))
     made = [(a1 - a0, b1 - b0) for (a0, b0), (a1, b1) in itertools.pairwise(owned)]
     assert all(sorted(m) == [0, 4] for m in made), owned  # each player's four tables at one process
+
+
+def test_a_review_under_way_goes_on_at_another_process_when_its_own_is_killed(
+        postgres_url: str, tmp_path: Path) -> None:
+    """A review is worked out by the process asked; every process shows how far it has got; killed with
+    SIGKILL, its review is taken over by another and finished there."""
+    first, second = processes(postgres_url, tmp_path, 2)
+    table = first.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+    table_id = table["table_id"]
+    ann = table["seats"][0]["person"]
+    with Client(first, table_id, ann) as client:
+        assert play_to_end([client], random.Random(33))["status"] == "finished"
+    path = f"/api/tables/{table_id}/review"
+    assert ann.post(path).json()["status"] == "running"  # at the first process
+    with httpx_client(second, ann) as at_second:
+        deadline = time.monotonic() + 60
+        while (seen := at_second.get(path).json())["done"] < 2:  # progress, told by the first
+            assert seen["status"] == "running" and time.monotonic() < deadline, seen
+            time.sleep(0.05)
+        assert at_second.post(path).json()["status"] == "running"  # asking again there starts nothing
+        before = at_second.get(path).json()["done"]
+        first.kill()
+        deadline = time.monotonic() + 180
+        after = []
+        while (seen := at_second.get(path).json())["status"] != "done":
+            assert seen["status"] == "running" and time.monotonic() < deadline, seen
+            after.append(seen["done"])
+            time.sleep(0.1)
+    assert seen["done"] == seen["total"] == len(seen["review"]["judgements"]) > before
+    assert min(after) < before  # worked out again from the start at the second process

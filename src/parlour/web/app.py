@@ -253,7 +253,9 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
                 budget.share(manager.shared_limits, name)
         holder["manager"] = manager
         people["players"] = Players(store, manager.db, my_games)
-        reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service)
+        reviewers["reviews"] = Reviews(store, manager.autoplay.people_bots, manager.db, manager.get, replay_service,
+                                       node=manager.cluster.node if manager.cluster.shared else None)
+        manager.cluster.reviews = reviewers["reviews"].resume
         # Everything made so far (modules, the live tables) lives as long as the server: the garbage
         # collector stops walking it again and again.  A move makes thousands of short-lived objects
         # (its messages): the collector runs after 20,000 new ones rather than 700, and looks at the

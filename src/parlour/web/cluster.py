@@ -131,6 +131,8 @@ class Cluster:
 
     def __init__(self, store: TableStore, run_db: Callable[..., Awaitable[Any]], *, changed: Changed,
                  claimed: Claimed, owns: Owns, resync: Callable[[], Awaitable[None]], name: str = "") -> None:
+        self.reviews: Callable[[list[tuple[str, int, str]]], Awaitable[None]] | None = None
+        """Takes over the reviews a process given up was working out (set by the app)."""
         self.store = store
         self.run_db = run_db
         self.changed = changed
@@ -207,6 +209,10 @@ class Cluster:
             await self.claimed(claimed)
         if check:
             await self.owns(await self.run_db(self.store.owned_by, self.node), since)
+        if self.reviews is not None:
+            orphans = await self.run_db(self.store.orphan_reviews, self.node, LEASE_SECONDS)
+            if orphans:
+                await self.reviews(orphans)
 
     def home(self, player: str) -> str:
         """The process whose bots a player's new tables have (rendezvous hashing over the processes alive):

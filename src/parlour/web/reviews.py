@@ -129,8 +129,12 @@ class Reviews:
     ``replays`` reads and plans uploaded records in its worker."""
 
     def __init__(self, store: TableStore, scheduler: FairScheduler, db: Executor,
-                 table: Callable[[str], Awaitable[Table]], replays: ReplayService) -> None:
+                 table: Callable[[str], Awaitable[Table]], replays: ReplayService, node: str | None = None) -> None:
         self.store = store
+        self.node = node
+        """With several server processes, this one's id: a table's review under way is kept in the
+        database (``web_review_jobs``), its progress shown by every process, and taken over by another
+        if this one is given up (:meth:`resume`).  None: one process, everything in its memory."""
         self.scheduler = scheduler
         self.db = db
         self.table = table
@@ -162,6 +166,9 @@ class Reviews:
             return running.as_json(subject)
         stored = await self._in_db(self.store.review, table.id, seat)
         if stored is None:
+            job = await asyncio.to_thread(self.store.review_job, table.id, seat) if self.node else None
+            if job is not None:  # under way at another process
+                return ReviewProgress(seat, job.done, job.total).as_json(subject)
             return _not_asked(subject, seat)
         return _done(subject, seat, stored, replay_steps(table, stored["judgements"]))
 
@@ -171,17 +178,39 @@ class Reviews:
         answer = await self.status(table_id, player)
         under_way = self.running.get((table.id, seat))  # asked for twice at once: the first one goes
         if answer["status"] in ("none", "failed") and (under_way is None or under_way.failed):
-            def save(data: dict[str, Any]) -> None:
-                self.store.add_review(table.id, seat, data)
+            if self.node is not None:
+                from parlour.web.cluster import LEASE_SECONDS
 
-            async def plan() -> review.Plan:
-                match = record.from_data(record.to_data(table.state))
-                return await asyncio.to_thread(review.plan, match, seat)
-
-            progress = self.running[(table.id, seat)] = ReviewProgress(seat, lane=player or "")
-            progress.task = asyncio.create_task(self._work_out((table.id, seat), plan, save, progress))
-            answer = progress.as_json({"table_id": table.id})
+                other = await asyncio.to_thread(self.store.claim_review, table.id, seat, self.node, player or "",
+                                                LEASE_SECONDS)
+                if other is not None:  # another process works it out (asked for twice at once)
+                    return ReviewProgress(seat, other.done, other.total).as_json({"table_id": table.id})
+            answer = self._review_table(table, seat, player or "").as_json({"table_id": table.id})
         return answer
+
+    def _review_table(self, table: Table, seat: int, lane: str) -> ReviewProgress:
+        """Set the review of ``seat`` at finished ``table`` going here (in ``lane``'s turns)."""
+        def save(data: dict[str, Any]) -> None:
+            self.store.add_review(table.id, seat, data)
+
+        async def plan() -> review.Plan:
+            match = record.from_data(record.to_data(table.state))
+            return await asyncio.to_thread(review.plan, match, seat)
+
+        progress = self.running[(table.id, seat)] = ReviewProgress(seat, lane=lane)
+        progress.task = asyncio.create_task(self._work_out((table.id, seat), plan, save, progress))
+        return progress
+
+    async def resume(self, jobs: list[tuple[str, int, str]]) -> None:
+        """Take over the reviews another process was working out when it was given up: (table, seat, lane)."""
+        for table_id, seat, lane in jobs:
+            try:
+                table = await self.table(table_id)
+            except TableError:
+                continue
+            if (table_id, seat) not in self.running:
+                log.info("taking over the review of table %s, seat %s", table_id, seat)
+                self._review_table(table, seat, lane)
 
     # -- uploaded records ----------------------------------------------------------------------
     async def record_status(self, digest: str, seat: int) -> dict[str, Any]:
@@ -243,6 +272,7 @@ class Reviews:
                                                  [str(m) for m in decision.legal], str(decision.played))
                 judgements.append(review.judgement(decision, found))
                 progress.done += 1
+                await self._tell_progress(key, progress)
             await self._in_db(save, review.finish(todo, ANALYST, judgements).to_data())
         except asyncio.CancelledError:
             self.running.pop(key, None)
@@ -250,8 +280,23 @@ class Reviews:
         except Exception:
             log.exception("while reviewing %s, seat %s", key[0], key[1])
             progress.failed = True
+            await self._tell_progress(key, progress, ended=True)
             return
         self.running.pop(key, None)
+        await self._tell_progress(key, progress, ended=True)
+
+    async def _tell_progress(self, key: tuple[str, int], progress: ReviewProgress, ended: bool = False) -> None:
+        """With several processes: how far a table's review has got (or that it is over), for the others."""
+        if self.node is None or key[0].startswith("record "):
+            return
+        try:
+            if ended:
+                await asyncio.to_thread(self.store.end_review, key[0], key[1], self.node)
+            else:
+                await asyncio.to_thread(self.store.review_progress, key[0], key[1], self.node, progress.done,
+                                        progress.total)
+        except Exception:  # the database is away a moment: the next step tells it
+            log.warning("could not store how far the review of %s has got", key[0], exc_info=True)
 
     def stop(self) -> None:
         """Give up the reviews under way (the server is stopping: they are asked for again after)."""

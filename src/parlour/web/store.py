@@ -153,6 +153,21 @@ class AgainVoteRow(Base):
     accept: Mapped[bool] = mapped_column(Boolean)
 
 
+class ReviewJobRow(Base):
+    """A review of a finished table's seat being worked out by a server process (with several processes),
+    and how far it has got: the others show its progress, and take it over if that process is given up."""
+
+    __tablename__ = "web_review_jobs"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    node: Mapped[str] = mapped_column(String(32))
+    lane: Mapped[str] = mapped_column(String(64))
+    """Whose turn at the bot workers it waits for (the player who asked)."""
+    done: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
 class BudgetRow(Base):
     """A client's token bucket that every server process spends from (:class:`parlour.web.limits.Shared`)."""
 
@@ -911,6 +926,49 @@ class TableStore:
             session.flush()
             self._notify(session.connection(), "a", [(table_id, 0)])
             return self._again_votes(session, table_id)
+
+    def claim_review(self, table_id: str, seat: int, node: str, lane: str, ttl: float) -> ReviewJobRow | None:
+        """Make ``node`` the process working out the review of ``seat`` at ``table_id``, unless a live process
+        is (then its job, to show how far it has got): None once claimed."""
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+        with self.session() as session:
+            session.execute(pg_insert(ReviewJobRow).values(table_id=table_id, seat=seat, node=node, lane=lane[:64],
+                                                           done=0, total=None).on_conflict_do_nothing())
+            job = session.execute(select(ReviewJobRow).where(ReviewJobRow.table_id == table_id,
+                                                             ReviewJobRow.seat == seat).with_for_update()).scalar_one()
+            if job.node == node:
+                return None
+            if session.scalar(select(func.count()).select_from(alive.where(NodeRow.id == job.node).subquery())):
+                session.expunge(job)
+                return job
+            job.node, job.done, job.total = node, 0, None
+            return None
+
+    def review_job(self, table_id: str, seat: int) -> ReviewJobRow | None:
+        """The review of ``seat`` at ``table_id`` being worked out, if one is."""
+        with self.session() as session:
+            return session.get(ReviewJobRow, (table_id, seat))
+
+    def review_progress(self, table_id: str, seat: int, node: str, done: int, total: int | None) -> None:
+        """How far ``node``'s review has got."""
+        with self.session() as session:
+            session.execute(update(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.seat == seat,
+                                                       ReviewJobRow.node == node).values(done=done, total=total))
+
+    def end_review(self, table_id: str, seat: int, node: str) -> None:
+        """``node``'s review is over (stored, or given up)."""
+        with self.session() as session:
+            session.execute(delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.seat == seat,
+                                                       ReviewJobRow.node == node))
+
+    def orphan_reviews(self, node: str, ttl: float) -> list[tuple[str, int, str]]:
+        """Take over the reviews being worked out by processes not alive: (table, seat, lane) of each."""
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
+        with self.session() as session:
+            taken = session.execute(update(ReviewJobRow).where(ReviewJobRow.node.not_in(alive))
+                                    .values(node=node, done=0, total=None)
+                                    .returning(ReviewJobRow.table_id, ReviewJobRow.seat, ReviewJobRow.lane)).all()
+            return [(t, s, lane) for t, s, lane in taken]
 
     def owner_of(self, table_id: str) -> str | None:
         """The server process that owns ``table_id`` (:mod:`parlour.web.cluster`)."""

@@ -40,6 +40,15 @@ def upgrade() -> None:
         sa.Column("accept", sa.Boolean(), nullable=False),
     )
     op.create_table(
+        "web_review_jobs",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("web_tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("node", sa.String(32), nullable=False),
+        sa.Column("lane", sa.String(64), nullable=False),
+        sa.Column("done", sa.Integer(), nullable=False),
+        sa.Column("total", sa.Integer(), nullable=True),
+    )
+    op.create_table(
         "web_budgets",
         sa.Column("key", sa.String(200), primary_key=True),
         sa.Column("tokens", sa.Float(), nullable=False),
@@ -56,6 +65,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("web_held")
     op.drop_table("web_budgets")
+    op.drop_table("web_review_jobs")
     op.drop_table("web_again_votes")
     op.drop_table("web_presence")
     op.drop_index("ix_web_tables_owner", "web_tables")
