@@ -27,6 +27,15 @@ Besides moves/s and latencies it prints the server process's CPU time per move
 (user + system, all its threads, from ``/proc``): the figure a machine shared
 with other work blurs least.
 
+Several server processes on one PostgreSQL database (``--servers N``: a throw-away PostgreSQL is started
+unless ``--db`` names one): the tables are made at the processes in turn and each table's seats are
+connected to different processes (seat ``j`` of the ``k``-th table at process ``k + j``), so every
+move crosses processes; the same load is run against one process and against N, side by side, and
+the server CPU is summed over the processes:
+
+    .venv/bin/python benchmarks/web_load.py --servers 2 --think 0 --seconds 20      # saturation
+    .venv/bin/python benchmarks/web_load.py --servers 2 --tables 500 --seconds 60     # p99 at 500 tables
+
 Side by side with another version of parlour (a checkout's ``src`` directory):
 the server is started from each version's ``src`` in turn (``PYTHONPATH``), the
 same load is run against it, and the medians and their ratios are printed:
@@ -44,7 +53,6 @@ import os
 import random
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,13 +66,9 @@ import httpx
 from side_by_side import HERE, against_path
 from websockets.asyncio.client import connect
 
+from parlour.throwaway_postgres import free_port
+
 HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float,
@@ -194,15 +198,15 @@ async def drive_seat(url: str, cookie: str, seat: int, table: dict[str, Any], ta
                 await ws.send(json.dumps({"type": "next_round", "version": version}))
 
 
-async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: float,
+async def drive(tables: list[dict[str, Any]], seed: int, seconds: float,
                 moves_per_table: int | None, think: float) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
     tasks = []
     for number, table in enumerate(tables):
         shared = {"moves": 0}
-        url = f"ws://{HOST}:{port}/ws/tables/{table['table_id']}"
         for seat in table["seats"]:
+            url = f"ws://{HOST}:{seat['port']}/ws/tables/{table['table_id']}"
             rng = random.Random(f"{seed}:{number}:{seat['seat']}")
             tasks.append(drive_seat(url, seat["cookie"], seat["seat"], shared, tally, rng, deadline, moves_per_table,
                                     think))
@@ -211,7 +215,7 @@ async def drive(port: int, tables: list[dict[str, Any]], seed: int, seconds: flo
     return tally
 
 
-def drive_in_process(args: tuple[int, list[dict[str, Any]], int, float, int | None, float]) -> Tally:
+def drive_in_process(args: tuple[list[dict[str, Any]], int, float, int | None, float]) -> Tally:
     start = time.process_time()
     tally = asyncio.run(drive(*args))
     tally.cpu = time.process_time() - start
@@ -240,44 +244,56 @@ class Run:
     log: Path
 
 
-def run(args: argparse.Namespace, src: Path | None = None) -> Run:
-    """Start a server (parlour from ``src``, else the installed one), create the tables, play, stop."""
+def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db: str | None = None) -> Run:
+    """Start ``servers`` server processes on one database (parlour from ``src``, else the installed one;
+    ``db``, else SQLite in a temporary directory), create the tables, play, stop."""
     folder = Path(tempfile.mkdtemp(prefix="parlour-web-load-"))
-    db = args.db or f"sqlite:///{folder / 'parlour.db'}"
-    port = free_port()
+    db = db or args.db or f"sqlite:///{folder / 'parlour.db'}"
+    ports = [free_port() for _ in range(servers)]
     log = folder / "server.log"
-    server = start_server(db, port, log, args.tables, args.bot_delay, src)
+    procs: list[subprocess.Popen[bytes]] = []
     try:
-        with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) as http:
-            games = {g["id"]: g for g in http.get("/api/games").json()}
+        for port in ports:
+            procs.append(start_server(db, port, log, args.tables, args.bot_delay, src))
+        clients = [httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) for port in ports]
+        try:
+            games = {g["id"]: g for g in clients[0].get("/api/games").json()}
             if games.get(args.game, {}).get("players") != 2:
                 raise SystemExit(f"--game must be a two-player game: {[g for g in games if games[g]['players'] == 2]}")
             start = time.perf_counter()
             tables = []
-            for _ in range(args.tables):
-                tables.append(create_table(http, args.game, args.bot))
+            for number in range(args.tables):  # made at the processes in turn; seat j at process k + j
+                table = create_table(clients[number % servers], args.game, args.bot)
+                for seat in table["seats"]:
+                    seat["port"] = ports[(number + seat["seat"]) % servers]
+                tables.append(table)
             created = time.perf_counter() - start
+        finally:
+            for client in clients:
+                client.close()
 
         start = time.perf_counter()
-        cpu_start = cpu_seconds(server.pid)
+        cpu_start = sum(cpu_seconds(proc.pid) for proc in procs)
         if args.procs == 1:
-            tallies = [drive_in_process((port, tables, args.seed, args.seconds, args.moves_per_table, args.think))]
+            tallies = [drive_in_process((tables, args.seed, args.seconds, args.moves_per_table, args.think))]
         else:
             halves = [tables[0::2], tables[1::2]]
             with multiprocessing.get_context("spawn").Pool(2) as pool:
                 tallies = pool.map(drive_in_process, [
-                    (port, half, args.seed + i, args.seconds, args.moves_per_table, args.think)
+                    (half, args.seed + i, args.seconds, args.moves_per_table, args.think)
                     for i, half in enumerate(halves)
                 ])
         wall = time.perf_counter() - start
-        alive = server.poll() is None
-        cpu = cpu_seconds(server.pid) - cpu_start if alive else float("nan")
+        alive = all(proc.poll() is None for proc in procs)
+        cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu_start if alive else float("nan")
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
     latencies = [x for t in tallies for x in t.latencies]
     moves = sum(t.moves for t in tallies)
@@ -295,7 +311,8 @@ def run(args: argparse.Namespace, src: Path | None = None) -> Run:
                                   + (f", each against a {args.bot} bot ({args.bot_delay:g} s delay)" if args.bot
                                      else "")),
         ("think time", f"{args.think:g} s on average"),
-        ("database", "SQLite (temp dir)" if args.db is None else db.split("://")[0]),
+        ("database", f"{db.split('://')[0].split('+')[0]}, {servers} server process(es)"
+                     + (" (temp dir)" if db.startswith("sqlite") and args.db is None else "")),
         ("tables created", f"{args.tables} in {created:.2f} s ({args.tables / created:.0f}/s)"),
         ("matches finished", f"{finished} of {args.tables}"),
         ("moves", f"{moves} in {wall:.2f} s"),
@@ -305,7 +322,7 @@ def run(args: argparse.Namespace, src: Path | None = None) -> Run:
         ("latency p99", f"{percentile(latencies, 0.99) * ms:.1f} ms"),
         ("latency max", f"{max(latencies, default=float('nan')) * ms:.1f} ms"),
         ("latency mean", f"{(statistics.fmean(latencies) if latencies else float('nan')) * ms:.1f} ms"),
-        ("server CPU", f"{cpu:.2f} s, {cpu_per_move * ms:.3f} ms a move"
+        ("server CPU", f"{cpu:.2f} s, {cpu_per_move * ms:.3f} ms a move" + (" (all processes)" if servers > 1 else "")
                        + (" (bots think in worker processes, not counted)" if args.bot else "")),
         ("clients' CPU", f"{sum(t.cpu for t in tallies):.2f} s (the load generator shares the machine)"),
         ("errors", ", ".join(f"{c} {n}" for c, n in sorted(errors.items())) or "none"),
@@ -351,6 +368,46 @@ def side_by_side(args: argparse.Namespace, against: Path) -> None:
         sys.exit(1)
 
 
+def several(args: argparse.Namespace) -> None:
+    """The same load against one server process and against ``args.servers`` on one PostgreSQL database
+    (a throw-away one unless ``--db``), ``args.pairs`` times in turns; every run and the medians with
+    their ratios."""
+    from parlour.throwaway_postgres import PostgresServer
+
+    postgres = None
+    if args.db is None:
+        postgres = PostgresServer()
+        postgres.start()
+    try:
+        counts = (1, args.servers)
+        figures: dict[int, list[Run]] = {n: [] for n in counts}
+        print(f"parlour serve on several processes ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+              f"PostgreSQL; the load generator shares the machine): {args.game}, {args.tables} tables, "
+              f"think {args.think:g} s, {args.seconds:g} s a run")
+        print(f"  {'processes':<12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
+        for _ in range(args.pairs):
+            for n in counts:
+                db = args.db if postgres is None else postgres.create_database()
+                result = run(args, servers=n, db=db)
+                figures[n].append(result)
+                print(f"  {n:<12} {result.moves_per_second:>9.0f} {result.p50:>8.1f} {result.p99:>8.1f} "
+                      f"{result.cpu_per_move:>12.3f}" + ("" if result.ok else f"   FAILED (log: {result.log})"),
+                      flush=True)
+        medians = {n: [statistics.median(getattr(r, key) for r in runs)
+                       for key in ("moves_per_second", "p50", "p99", "cpu_per_move")] for n, runs in figures.items()}
+        print(f"  medians of {args.pairs} runs each:")
+        for n in counts:
+            shown = (f"{v:>{w}.{d}f}" for v, w, d in zip(medians[n], (9, 8, 8, 12), (0, 1, 1, 3)))
+            print(f"  {n:<12} " + " ".join(shown))
+        ratios = [a / b if b else float("nan") for a, b in zip(medians[args.servers], medians[1])]
+        print(f"  {'ratio':<12} " + " ".join(f"{v:>{w - 1}.2f}x" for v, w in zip(ratios, (9, 8, 8, 12))))
+        if not all(r.ok for runs in figures.values() for r in runs):
+            sys.exit(1)
+    finally:
+        if postgres is not None:
+            postgres.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
@@ -368,7 +425,10 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds the server's bots wait before they move (0.6, the server's default)")
     parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
-    parser.add_argument("--pairs", type=int, default=3, help="alternating runs of each version (with --against)")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="alternating runs of each version (with --against) or process count (with --servers)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="N > 1: the load against one process and against N on one PostgreSQL, side by side")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
@@ -379,6 +439,11 @@ def main() -> None:
     want = min(hard, max(soft, 4 * args.tables + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
+    if args.servers > 1 and args.against is not None:
+        parser.error("--servers and --against go one at a time")
+    if args.servers > 1:
+        several(args)
+        return
     if args.against is not None:
         side_by_side(args, against_path(parser, args.against))
         return

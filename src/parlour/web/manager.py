@@ -151,6 +151,8 @@ class TableManager:
         """Tables being read again after another process changed them."""
         self._stale: set[str] = set()
         """Of them, those changed again meanwhile (read once more when the reading ends)."""
+        self._whole: set[str] = set()
+        """Tables to read whole (not only their new moves) at their next reading."""
         self.shared_limits: SharedLimits | None = None
         """With several processes: the clients' budgets and holdings, counted in the database."""
         self._presence: dict[str, asyncio.Task[None]] = {}
@@ -262,10 +264,13 @@ class TableManager:
             return
         if table is None or (kind == "m" and table.version >= version):
             return  # nobody here looks at it, or this process has that version already
-        self._refresh_soon(table_id)
+        self._refresh_soon(table_id, whole=kind != "m")
 
-    def _refresh_soon(self, table_id: str) -> None:
-        """Read the table again, once at a time (changes that come meanwhile are read after)."""
+    def _refresh_soon(self, table_id: str, whole: bool = True) -> None:
+        """Read the table again, once at a time (changes that come meanwhile are read after); new moves
+        alone unless ``whole`` (seats, an undo: everything)."""
+        if whole:
+            self._whole.add(table_id)
         if table_id in self._refreshing:
             self._stale.add(table_id)
             return
@@ -275,17 +280,46 @@ class TableManager:
         try:
             while True:
                 self._stale.discard(table_id)
+                whole = table_id in self._whole
+                self._whole.discard(table_id)
                 table = self.tables.get(table_id)
                 if table is None:
                     return
                 async with table.lock:
-                    await self._catch_up(table)
+                    if whole or not await self._follow(table):
+                        await self._catch_up(table)
                 if table_id not in self._stale:
                     return
         except Exception:  # a database hiccup: the next change reads it again
             log.exception("while reading table %s again", table_id)
         finally:
             self._refreshing.pop(table_id, None)
+
+    async def _follow(self, table: Table) -> bool:
+        """Take the moves another process added to ``table`` (holding its lock), reading only those:
+        False when that is not enough (an undo, a version that does not add up) and the table must be
+        read whole (:meth:`_catch_up`)."""
+        found = await self._run_db(self.store.moves_since, table.id, len(table.changes))
+        if found is None:
+            return True
+        row, new = found
+        if row.version != table.version + len(new) or any(seq != len(table.changes) + k
+                                                           for k, (seq, _, _) in enumerate(new)):
+            return False
+        for _seq, seat, move in new:
+            table.finish_change(table.begin_change(seat, move))
+        table.played = table.played or any(table.by_person(seat) for _, seat, _ in new)
+        abandoned = row.status == "abandoned"
+        owned = row.owner == self.cluster.node
+        if not new and abandoned == table.abandoned and owned == table.owned:
+            return True
+        table.abandoned = abandoned
+        if owned != table.owned:
+            table.owned, table.owned_since = owned, time.monotonic()
+        table.active = max(table.active, row.active.replace(tzinfo=_dt.UTC).timestamp())
+        table.messages.clear()
+        self._after_change(table)
+        return True
 
     async def _catch_up(self, table: Table) -> bool:
         """Read ``table`` from the database (holding its lock) and take what other server processes

@@ -42,9 +42,7 @@ from sqlalchemy import (
     String,
     Text,
     and_,
-    case,
     cast,
-    column,
     delete,
     exists,
     false,
@@ -52,8 +50,8 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
-    values,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Engine
@@ -439,6 +437,32 @@ CREATE_LOCK = 0x7061726C6F7572
 """The PostgreSQL advisory lock every server process takes to check the limits and add a new table."""
 
 
+_MOVED_AT_VERSION = text(
+    "UPDATE web_tables AS t SET version = g.new, status = g.status, updated = :stamp, "
+    "active = CASE WHEN g.person THEN :stamp ELSE t.active END "
+    "FROM unnest(CAST(:ids AS varchar[]), CAST(:olds AS integer[]), CAST(:news AS integer[]), "
+    "CAST(:statuses AS varchar[]), CAST(:persons AS boolean[])) AS g(id, old, new, status, person) "
+    "WHERE t.id = g.id AND t.version = g.old RETURNING t.id")
+"""PostgreSQL: tables' new versions, each only from the version its moves were made at (compare and set),
+all in one statement whose text never changes (prepared once); the ids of the tables moved."""
+_FOLLOW = text(
+    "SELECT t.version, t.status, t.owner, t.active, t.updated, t.created, m.seq, m.seat, m.move "
+    "FROM web_tables AS t LEFT JOIN web_moves AS m ON m.table_id = t.id AND m.seq >= :seq "
+    "WHERE t.id = :table_id ORDER BY m.seq")
+"""A table's row and its moves from ``seq`` on, in one statement (one moment)."""
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What :meth:`TableStore.moves_since` reads of a table's row."""
+
+    version: int
+    status: str
+    owner: str | None
+    active: _dt.datetime
+
+
 class Conflict(Exception):
     """A change was made against a version of the table that another server process has moved on from
     meanwhile (:meth:`TableStore.add_moves`): nothing of it was stored."""
@@ -577,6 +601,18 @@ class TableStore:
                 return None
             return (table, *self._parts(session, table_id))
 
+    def moves_since(self, table_id: str, seq: int) -> tuple[Followed, list[tuple[int, int | None, str]]] | None:
+        """A table's version, status, owner and last activity, and its moves (seq, seat, move) from ``seq``
+        on, read by one statement (one moment): what another server process needs to follow a table's new
+        moves without reading it all again; None if there is no table."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(_FOLLOW, {"table_id": table_id, "seq": seq}).all()
+        if not rows:
+            return None
+        first = rows[0]
+        followed = Followed(first.version, first.status, first.owner, first.active or first.updated or first.created)
+        return followed, [(r.seq, r.seat, r.move) for r in rows if r.seq is not None]
+
     @staticmethod
     def _parts(session: Session, table_id: str) -> tuple[list[SeatRow], list[MoveRow]]:
         seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
@@ -617,14 +653,9 @@ class TableStore:
         made at (``old``): the ids of those moved.  On PostgreSQL one statement for them all; on SQLite
         (one server process, whose own lock keeps a table's changes in order) one a table."""
         if self.shared:
-            given = values(column("id", String(32)), column("old", Integer), column("new", Integer),
-                           column("status", String(20)), column("person", Boolean), name="given").data(
-                [(t["id"], t["old"], t["new"], t["status"], t["person"]) for t in rows])
-            moved = (update(TableRow).where(TableRow.id == given.c.id, TableRow.version == given.c.old)
-                     .values(version=given.c.new, status=given.c.status, updated=stamp,
-                             active=case((given.c.person, stamp), else_=TableRow.active))
-                     .returning(TableRow.id))
-            return set(connection.scalars(moved))
+            return set(connection.scalars(_MOVED_AT_VERSION, {
+                "ids": [t["id"] for t in rows], "olds": [t["old"] for t in rows], "news": [t["new"] for t in rows],
+                "statuses": [t["status"] for t in rows], "persons": [t["person"] for t in rows], "stamp": stamp}))
         won = set()
         for t in rows:
             change = {"version": t["new"], "status": t["status"], "updated": stamp}
@@ -657,7 +688,7 @@ class TableStore:
         """Tell the other server processes, once the transaction commits, that these tables changed."""
         if self.shared:
             for payload in changed_payloads(kind, items, self.node):
-                connection.execute(select(func.pg_notify(CHANNEL, payload)))
+                connection.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def notify(self, kind: str, table_id: str, version: int = 0) -> None:
         """Tell the other server processes that ``table_id`` changed (``kind``: see :func:`changed_payloads`)."""
