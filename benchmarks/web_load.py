@@ -30,8 +30,9 @@ with other work blurs least.
 Several server processes on one PostgreSQL database (``--servers N``: a throw-away PostgreSQL is started
 unless ``--db`` names one): the tables are made at the processes in turn and each table's seats are
 connected to different processes (seat ``j`` of the ``k``-th table at process ``k + j``), so every
-move crosses processes; the same load is run against one process and against N, side by side, and
-the server CPU is summed over the processes:
+move crosses processes, or with ``--spread tables`` both at the process the table was made at (a
+table then lives at one process: how far the site grows with its processes); the same load is run
+against one process and against N, side by side, and the server CPU is summed over the processes:
 
     .venv/bin/python benchmarks/web_load.py --servers 2 --think 0 --seconds 20      # saturation
     .venv/bin/python benchmarks/web_load.py --servers 2 --tables 500 --seconds 60     # p99 at 500 tables
@@ -265,7 +266,8 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
             for number in range(args.tables):  # made at the processes in turn; seat j at process k + j
                 table = create_table(clients[number % servers], args.game, args.bot)
                 for seat in table["seats"]:
-                    seat["port"] = ports[(number + seat["seat"]) % servers]
+                    apart = seat["seat"] if args.spread == "seats" else 0
+                    seat["port"] = ports[(number + apart) % servers]
                 tables.append(table)
             created = time.perf_counter() - start
         finally:
@@ -383,7 +385,9 @@ def several(args: argparse.Namespace) -> None:
         figures: dict[int, list[Run]] = {n: [] for n in counts}
         print(f"parlour serve on several processes ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
               f"PostgreSQL; the load generator shares the machine): {args.game}, {args.tables} tables, "
-              f"think {args.think:g} s, {args.seconds:g} s a run")
+              f"think {args.think:g} s, {args.seconds:g} s a run, "
+              + ("each table's seats at different processes" if args.spread == "seats"
+                 else "each table at one process"))
         print(f"  {'processes':<12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
         for _ in range(args.pairs):
             for n in counts:
@@ -427,6 +431,9 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another version's src directory, to compare with")
     parser.add_argument("--pairs", type=int, default=3,
                         help="alternating runs of each version (with --against) or process count (with --servers)")
+    parser.add_argument("--spread", choices=("seats", "tables"), default="seats",
+                        help="with --servers: each table's seats at different processes (every move crosses "
+                             "processes), or each table at one process")
     parser.add_argument("--servers", type=int, default=1,
                         help="N > 1: the load against one process and against N on one PostgreSQL, side by side")
     args = parser.parse_args()

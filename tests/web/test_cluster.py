@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +17,7 @@ import pytest
 
 from parlour import record as records
 
-from .conftest import FAST_CLIENTS, Client, Person, ServerProcess, play_to_end, states_by_version
+from .conftest import FAST_CLIENTS, ROOT, Client, Person, ServerProcess, play_to_end, states_by_version
 from .test_ws import check_frames, record_of
 
 
@@ -366,3 +368,15 @@ def test_a_review_under_way_goes_on_at_another_process_when_its_own_is_killed(
             time.sleep(0.1)
     assert seen["done"] == seen["total"] == len(seen["review"]["judgements"]) > before
     assert min(after) < before  # worked out again from the start at the second process
+
+
+def test_the_load_benchmark_runs_one_process_beside_two(postgres_url: str) -> None:
+    """``benchmarks/web_load.py --servers 2`` on the test's PostgreSQL: both rows and their ratio."""
+    bench = ROOT / "benchmarks"
+    done = subprocess.run([sys.executable, "web_load.py", "--servers", "2", "--tables", "4", "--seconds", "3",
+                           "--pairs", "1", "--think", "0", "--db", postgres_url],
+                          cwd=bench, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.split()[:1] == ["1"] for line in lines) and any(line.split()[:1] == ["2"] for line in lines)
+    assert any(line.strip().startswith("ratio") and line.count("x") == 4 for line in lines), done.stdout
