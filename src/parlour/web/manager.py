@@ -306,8 +306,12 @@ class TableManager:
         if row.version != table.version + len(new) or any(seq != len(table.changes) + k
                                                            for k, (seq, _, _) in enumerate(new)):
             return False
-        for _seq, seat, move in new:
-            table.finish_change(table.begin_change(seat, move))
+        try:
+            for _seq, seat, move in new:
+                table.finish_change(table.begin_change(seat, move))
+        except ValueError:  # not a move of this copy's position: it is read whole and rebuilt
+            log.exception("table %s: a new move does not follow here", table.id)
+            return False
         table.played = table.played or any(table.by_person(seat) for _, seat, _ in new)
         abandoned = row.status == "abandoned"
         owned = row.owner == self.cluster.node
