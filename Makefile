@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[fast]'
-	$(BIN)/python -c "from parlour.batch import warm; warm()"
+	$(BIN)/python -c "from parlour.batch.warmup import warm; warm()"
 	touch $(STAMP)
 
 # What the checks need besides: the dev tools and the learning baselines (torch==2.13.0 is the CPU

@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--report-matches", type=int, default=1000,
                         help="stored matches the report is timed on (0: do not time it)")
     args = parser.parse_args()
-    on = batch.random_matches(args.game, players(args.game))
+    on = runner.on_batched_engine(plan.make_spec(game=args.game, players=players(args.game), matches=1))
     if on:
         from parlour.batch import arena
 

@@ -45,7 +45,7 @@ def both_ways(spec: ExperimentSpec) -> tuple[list[Any], list[Any]]:
     """The experiment's matches played by :func:`runner.play_tasks` (on the batched engine) and
     one by one by the rules engine (:func:`runner.play_task`)."""
     tasks = list(spec.tasks())
-    assert batch.random_matches(spec.game, spec.players, spec.noise)
+    assert runner.on_batched_engine(spec)
     return runner.play_tasks(spec, tasks), [runner.play_task(spec, task) for task in tasks]
 
 
@@ -92,7 +92,7 @@ def test_the_batched_engine_is_used_for_random_bots_only(monkeypatch: pytest.Mon
         runner.play_tasks(other, tasks[:2])
     assert calls == [len(tasks)]
     monkeypatch.setenv(batch.OFF, "off")
-    assert not batch.random_matches(spec.game, spec.players)
+    assert not runner.on_batched_engine(spec)
     assert runner.play_tasks(spec, tasks) == on
     assert calls == [len(tasks)]
 

@@ -181,11 +181,11 @@ def test_hard_decides_the_same_with_or_without_numba(compiled: object) -> None:
     assert level_iterations("hard", "minus-twenty") * 0.8 <= rollouts <= level_iterations("hard", "minus-twenty")
 
 
-WARM = "from parlour.batch import warm; print(','.join(warm()))"
+WARM = "from parlour.batch.warmup import warm; print(','.join(warm()))"
 
 
 def test_warm_compiles_the_plugins_the_levels_use() -> None:
-    """The set-up (``parlour.batch.warm``) warms the compiled plug-ins of the games whose levels batch
+    """The set-up (``parlour.batch.warmup.warm``) warms the compiled plug-ins of the games whose levels batch
     and the lab's random rounds of every game (nothing where numba is missing or turned off)."""
     batched = [g for g in games.ids() if games.entry(g).leaf and g in rollout.COMPILED]
     expected = {"on": ",".join([*(f"rollouts:{g}" for g in batched), *(f"random:{g}" for g in games.ids())]),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from parlour.web.scheduler import BOT, HINT, REVIEW, FairScheduler
@@ -49,20 +48,34 @@ def test_reviews_and_hints_leave_a_worker_to_the_bots() -> None:
 
 
 def test_a_hint_goes_before_a_review_that_waits() -> None:
+    """A review holds the one worker hints and reviews share; another review and then a hint wait for it:
+    the hint goes first.  (The first review is held until both wait: no sleep, which a loaded machine
+    would outlast.)"""
     order: list[str] = []
+    release = threading.Event()
 
     def job(name: str) -> str:
         order.append(name)
-        time.sleep(0.05)
+        if name == "review1":
+            release.wait(10)
         return name
 
     async def scenario() -> None:
         with ThreadPoolExecutor(max_workers=2) as pool:
             scheduler = FairScheduler(pool, 2)  # hints and reviews: one worker between them
             first = asyncio.ensure_future(scheduler.run("ann", REVIEW, job, "review1"))
-            await asyncio.sleep(0.01)
+            for _ in range(1000):
+                if order:
+                    break
+                await asyncio.sleep(0.01)
             later = [asyncio.ensure_future(scheduler.run("ann", REVIEW, job, "review2")),
                      asyncio.ensure_future(scheduler.run("bo", HINT, job, "hint"))]
+            for _ in range(1000):
+                if scheduler.queued() == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert scheduler.queued() == 2 and order == ["review1"]
+            release.set()
             await asyncio.gather(first, *later)
 
     asyncio.run(scenario())

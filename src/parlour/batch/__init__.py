@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 ENGINES: dict[str, tuple[str, str]] = {
@@ -57,24 +57,3 @@ def engine(game_id: str, n: int, seed: int = 0, options: Mapping[str, Any] | Non
     module, name = ENGINES[game_id]
     return getattr(importlib.import_module(module), name)(n, seed, options)
 
-
-def random_matches(game_id: str, specs: Sequence[str], noise: float = 0.0) -> bool:
-    """Whether the lab's matches of these players can be played on the game's batched engine
-    (:func:`parlour.batch.arena.supports`); False at once, without importing numba, for any
-    player but the random bot."""
-    if noise or any(spec != "random" for spec in specs) or game_id not in ENGINES or not available():
-        return False
-    from parlour.batch import arena
-
-    return arena.supports(game_id, specs, noise)
-
-
-def warm() -> list[str]:
-    """Compile (or load from numba's cache) what the set-up should not leave to a player's first move or
-    a lab run's first match: the search's compiled rollouts (:func:`parlour.batch.rollout.warm`) and the
-    lab's random rounds (:func:`parlour.batch.arena.warm`).  Returns what it warmed, as ``kind:game``."""
-    if not available():
-        return []
-    from parlour.batch import arena, rollout
-
-    return [f"rollouts:{g}" for g in rollout.warm()] + [f"random:{g}" for g in arena.warm()]

@@ -55,7 +55,7 @@ def play_tasks(spec: ExperimentSpec, tasks: Sequence[Task]) -> list[MatchData]:
     """Play several matches of an experiment and describe them for the store: matches of random bots
     all at once on the game's batched engine where it is installed (:mod:`parlour.batch.arena`, the
     same matches to the move), any other one by one."""
-    if len(tasks) > 1 and batch.random_matches(spec.game, spec.players, spec.noise):
+    if len(tasks) > 1 and on_batched_engine(spec):
         from parlour.batch import arena as batched
 
         try:
@@ -67,6 +67,18 @@ def play_tasks(spec: ExperimentSpec, tasks: Sequence[Task]) -> list[MatchData]:
         else:
             return [describe(spec, task, state) for task, state in zip(tasks, states)]
     return [play_task(spec, task) for task in tasks]
+
+
+def on_batched_engine(spec: ExperimentSpec) -> bool:
+    """Whether the experiment's matches are played on the game's batched engine
+    (:func:`parlour.batch.arena.supports`): False at once, without importing numba, for any player but
+    the random bot or where numba is not installed (or turned off)."""
+    if spec.noise or any(player != "random" for player in spec.players) or spec.game not in batch.ENGINES \
+            or not batch.available():
+        return False
+    from parlour.batch import arena
+
+    return arena.supports(spec.game, spec.players, spec.noise)
 
 
 def describe(spec: ExperimentSpec, task: Task, state: State) -> MatchData:
