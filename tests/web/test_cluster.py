@@ -380,3 +380,25 @@ def test_the_load_benchmark_runs_one_process_beside_two(postgres_url: str) -> No
     lines = done.stdout.splitlines()
     assert any(line.split()[:1] == ["1"] for line in lines) and any(line.split()[:1] == ["2"] for line in lines)
     assert any(line.strip().startswith("ratio") and line.count("x") == 4 for line in lines), done.stdout
+
+
+def test_a_turn_timer_runs_out_at_another_process_when_the_owner_is_killed(
+        postgres_url: str, tmp_path: Path) -> None:
+    """A person's turn timer (5 s) at a table whose owner is killed with SIGKILL: the process that takes
+    the table over starts the turn's timer again and, when it runs out, moves for the person."""
+    first, second = processes(postgres_url, tmp_path, 2)
+    table = first.create_table("twenty", seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}], turn_seconds=5)
+    table_id = table["table_id"]
+    person = table["seats"][0]["person"]
+    owner, other = sorted((first, second), key=lambda proc: -proc.get("/healthz").json()["tables"]["owned"])
+    with Client(other, table_id, person) as player:
+        state = player.state
+        assert state is not None
+        if not state["legal"]:  # the bot is first: wait for the person's turn
+            state = player.recv_until("state", lambda m: bool(m["legal"]))
+        assert state["deadline"] is not None
+        version = state["version"]
+        owner.kill()
+        moved = player.recv_until("state", lambda m: m["version"] > version, timeout=40)
+        assert moved["last"]["seat"] == 0  # the timer moved for the person, at the other process
+        assert other.get("/healthz").json()["tables"]["owned"] == 1

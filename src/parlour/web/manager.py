@@ -224,6 +224,9 @@ class TableManager:
                       rated=bool(row.rated), book=self.book,
                       owned=not self.cluster.shared or row.owner == self.cluster.node)
         table.played = table.person_moved()
+        table.changed_at = (row.updated or row.created).replace(tzinfo=_dt.UTC).timestamp()
+        if not table.owned and table.live:
+            self.autoplay.set_going(table)  # another process's: nothing set going here, the deadline shown
         return table
 
     async def get(self, table_id: str) -> Table:
@@ -321,6 +324,7 @@ class TableManager:
         if owned != table.owned:
             table.owned, table.owned_since = owned, time.monotonic()
         table.active = max(table.active, row.active.replace(tzinfo=_dt.UTC).timestamp())
+        table.changed_at = row.updated.replace(tzinfo=_dt.UTC).timestamp()
         table.messages.clear()
         self._after_change(table)
         return True
@@ -349,6 +353,7 @@ class TableManager:
             changed = True
         active = row.active or row.updated or row.created
         table.active = max(table.active, active.replace(tzinfo=_dt.UTC).timestamp())
+        table.changed_at = (row.updated or row.created).replace(tzinfo=_dt.UTC).timestamp()
         owned = row.owner == self.cluster.node
         if owned != table.owned:
             table.owned, table.owned_since = owned, time.monotonic()

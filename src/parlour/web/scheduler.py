@@ -220,11 +220,12 @@ class Autoplay:
     def set_going(self, table: Table) -> None:
         """After a change: set going whatever must happen next by itself (and forget the old hints).
         At a table another server process owns (:attr:`Table.owned`) nothing is set going here, but
-        the turn's deadline is kept, to be shown."""
+        the turn's deadline is kept, to be shown (counted from the change, as its owner counts it)."""
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
         table.task, table.deadline = None, None
         table.hints.clear()
+        began = time.time() if table.owned else table.changed_at
         state = table.state
         seat = state.current_player()
         later: tuple[int | None, str | None, float] | None = None
@@ -233,12 +234,12 @@ class Autoplay:
                 if not table.people:
                     later = (None, None, self.bot_delay)
                 elif table.turn_seconds:
-                    table.deadline = time.time() + table.turn_seconds
+                    table.deadline = began + table.turn_seconds
                     later = (None, None, table.turn_seconds)
         elif table.seats[seat].is_bot:
             later = (seat, table.seats[seat].level or "medium", self.bot_delay)
         elif table.turn_seconds and table.seats[seat].owner is not None:  # nobody's seat: nobody's timer
-            table.deadline = time.time() + table.turn_seconds
+            table.deadline = began + table.turn_seconds
             later = (seat, levels.TIMER_LEVEL, table.turn_seconds)
         if later is not None and table.owned:
             table.task = asyncio.create_task(self._later(table, table.version, *later))

@@ -461,6 +461,8 @@ class Followed:
     status: str
     owner: str | None
     active: _dt.datetime
+    updated: _dt.datetime
+    """When the table last changed (a turn's deadline counts from it)."""
 
 
 class Conflict(Exception):
@@ -610,7 +612,8 @@ class TableStore:
         if not rows:
             return None
         first = rows[0]
-        followed = Followed(first.version, first.status, first.owner, first.active or first.updated or first.created)
+        followed = Followed(first.version, first.status, first.owner, first.active or first.updated or first.created,
+                            first.updated or first.created)
         return followed, [(r.seq, r.seat, r.move) for r in rows if r.seq is not None]
 
     @staticmethod

@@ -194,6 +194,8 @@ class Table:
     housekeeping are this process's; another process's table is a copy kept for the connections here."""
     owned_since: float = field(default_factory=time.monotonic)
     """When this process came to own it (:func:`time.monotonic`)."""
+    changed_at: float = field(default_factory=time.time)
+    """When the table last changed, as the database has it (a copy's turn deadline counts from it)."""
     elsewhere: Elsewhere = field(default_factory=lambda: Elsewhere())
     """Who is connected to it at the other server processes."""
 
