@@ -1103,6 +1103,11 @@ def test_the_page_draws_the_table_from_the_layout(server: ServerProcess, context
     page = sit_down(context, server, game, AGAINST)
     play_turns(page, 3)
     st = wait_turn_or_end(page)
+    for _ in range(20):  # a turn with a card to play (not only a strike to resolve: the deal is random)
+        if st["status"] != "playing" or any(o["card"] is not None for o in st["layout"]["moves"]):
+            break
+        play_turns(page, 1)
+        st = wait_turn_or_end(page)
     assert st["status"] == "playing" and st["legal"]
     layout = st["layout"]
     offers = {o["move"]: o for o in layout["moves"]}

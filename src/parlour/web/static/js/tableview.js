@@ -91,6 +91,9 @@ export function tableView(app, T, act) {
       const seat = (st.seats || [])[view.to_move] || {};
       banner = (seat.kind === "bot" ? names[view.to_move] + " is thinking…" : "Waiting for " + names[view.to_move] + "…");
     } else banner = "";
+    // The Rules button is the same element at every state: re-placed, it would lose the keyboard's focus
+    // (a person who has just closed the drawer with Esc, when a bot moves).
+    const rulesFocused = document.activeElement === rules.button;
     fill(slots.head,
       h("div.title",
         h("h1", layout.name),
@@ -102,6 +105,7 @@ export function tableView(app, T, act) {
       h("div.turn#turn" + (myTurn ? ".mine" : "") + (st.status !== "playing" ? ".over" : ""), { role: "status" }, banner),
       h("span.timer#timer", { hidden: true }),
       st.status === "playing" ? recentMoves(st, me) : null);
+    if (rulesFocused) rules.button.focus({ preventScroll: true });
 
     const ctx = {
       view: view, layout: layout, offers: offerMap(layout), me: me === null ? 0 : me, isSeat: me !== null,
