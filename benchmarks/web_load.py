@@ -78,7 +78,10 @@ def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float,
     one run make ``tables`` tables; returns once ``GET /api/games`` answers."""
     room = str(max(tables, 1000))
     command = [sys.executable, "-m", "parlour", "serve", "--host", HOST, "--port", str(port), "--db", db,
-               "--bot-delay", str(bot_delay), "--max-open", room, "--max-per-hour", room, "--max-tables", room]
+               "--bot-delay", str(bot_delay), "--max-open", room, "--max-per-hour", room, "--max-tables", room,
+               "--max-address-open", room, "--max-address-per-hour", room, "--max-waiting", room,
+               "--new-players-per-hour", str(20 * int(room)), "--max-sockets", str(4 * int(room)),
+               "--sockets-per-minute", str(4 * int(room))]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     if src is not None:
         env["PYTHONPATH"] = str(src)

@@ -245,6 +245,9 @@ class TableManager:
             table.again.next_table = await self._run_db(self.store.next_table, table_id)
         table = self.tables.setdefault(table_id, table)
         if self.cluster.shared:
+            # A change another process made while the table was being read was told before it was held here:
+            # read what is new once more now (anything later is told to it).
+            self._refresh_soon(table_id, whole=False)
             await self._presence_elsewhere(table)
             await self._votes_elsewhere(table)
         return table
