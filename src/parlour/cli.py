@@ -426,6 +426,8 @@ def serve_command(
     replays_per_minute: Annotated[int, typer.Option(
         min=1, help="replays (uploaded records, finished tables) one address may ask for in a minute")] = 20,
     hints_per_minute: Annotated[int, typer.Option(min=1, help="hints one seat may ask for in a minute")] = 20,
+    health_checks_per_minute: Annotated[int, typer.Option(
+        min=1, help="GET /healthz one address may ask in a minute (a load balancer asks every few seconds)")] = 120,
     lesson_steps_per_minute: Annotated[int, typer.Option(
         min=1, help="steps of the guided first matches one address may ask for in a minute")] = 120,
     kb_rate: Annotated[float, typer.Option(
@@ -454,6 +456,7 @@ def serve_command(
                     new_players_per_hour=new_players_per_hour, sockets=max_sockets, spectators=max_spectators,
                     sockets_per_minute=sockets_per_minute, replays_per_minute=replays_per_minute,
                     hints_per_minute=hints_per_minute, lesson_steps_per_minute=lesson_steps_per_minute,
+                    health_checks_per_minute=health_checks_per_minute,
                     bytes_per_second=round(kb_rate * 1024),
                     byte_burst=round(kb_rate * 1024 * 32))
     _check_database_path(db, "parlour.db")

@@ -303,7 +303,8 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     return postgres_server.create_database()
 
 
-FAST_CLIENTS = ("--message-rate", "1000", "--kb-rate", "100000", "--replays-per-minute", "100000")
+FAST_CLIENTS = ("--message-rate", "1000", "--kb-rate", "100000", "--replays-per-minute", "100000",
+                "--health-checks-per-minute", "100000")
 """Test clients play far faster than people: the ``server`` fixtures let a connection send 1,000
 messages and 100 MB a second, and an address ask for any number of replays (the rate limits themselves
 are tested on servers with the defaults)."""

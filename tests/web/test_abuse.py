@@ -481,3 +481,19 @@ def test_a_seat_asks_for_hints_within_its_budget(tmp_path: Path) -> None:
     assert refused["code"] == "rate_limited" and "ask again in" in refused["message"], refused
     for tab in tabs:
         tab.close()
+
+
+def test_health_checks_are_limited_per_address(tmp_path: Path) -> None:
+    """``GET /healthz`` asks the database (at most once a second, whoever asks): an address gets its
+    bursts and then a one-line 429, another address is answered."""
+    server = own_server(tmp_path, None, "--health-checks-per-minute", "6")  # bursts of 3, then one in 10 s
+    start = time.monotonic()
+    with cookieless(server, "127.0.0.7") as probe:
+        answers = [probe.get("/healthz") for _ in range(12)]
+    elapsed = time.monotonic() - start
+    codes = [a.status_code for a in answers]
+    assert codes[:3] == [200, 200, 200] and 429 in codes, codes
+    assert codes.count(200) <= 3 + 1 + elapsed / 10, codes  # the burst, and what refilled meanwhile
+    assert "Too many health checks from your address" in one_line_error(answers[codes.index(429)], 429)
+    with cookieless(server, "127.0.0.8") as other:
+        assert other.get("/healthz").json()["status"] == "ok"

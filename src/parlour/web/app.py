@@ -248,6 +248,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
         await manager.start()
         if manager.shared_limits is not None:  # several processes: the clients' budgets are counted together
             for name, budget in (("sockets_per_minute", sessions), ("lesson_steps", lesson_steps),
+                                 ("health_checks", health_checks),
                                  ("newcomers", app.state.newcomers),
                                  *accounts.budgets(), ("replays", replay_service.buckets)):
                 budget.share(manager.shared_limits, name)
@@ -279,6 +280,7 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     app.add_middleware(Guard, allowed_origins=allowed_origins, hosts=hosts, https_only=https_only)
     sessions = KeyedBuckets.per_minute(limits.sockets_per_minute)
     lesson_steps = KeyedBuckets.per_minute(limits.lesson_steps_per_minute)
+    health_checks = KeyedBuckets.per_minute(limits.health_checks_per_minute)
 
     def manager() -> TableManager:
         return holder["manager"]
@@ -339,10 +341,15 @@ def create_app(db: str = "sqlite:///parlour.db", bot_delay: float = 0.6, announc
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- API -------------------------------------------------------------------------
-    @app.get("/healthz", responses={503: {"description": "This process cannot serve now"}})
-    async def healthz() -> JSONResponse:
+    @app.get("/healthz", responses={429: {"description": "Too many health checks from this address"},
+                                    503: {"description": "This process cannot serve now"}})
+    async def healthz(request: Request) -> JSONResponse:
         """Whether this server process can serve: it reaches the database and (with several processes on
-        PostgreSQL) hears the others and holds its leases.  503 when not, for a load balancer."""
+        PostgreSQL) hears the others and holds its leases.  503 when not, for a load balancer; 429 to an
+        address that asks more than ``health_checks_per_minute`` times a minute."""
+        if wait := await health_checks.spend(address_of(request.scope)):
+            metrics.refused.labels(limit="health_checks").inc()
+            raise TableError(f"too many health checks from your address: ask again {retry_text(wait)}", 429)
         found = await manager().health()
         return AsciiJSON(found, status_code=200 if found["status"] == "ok" else 503,
                          headers={"Cache-Control": "no-store"})

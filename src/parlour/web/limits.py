@@ -76,6 +76,8 @@ class Limits:
     """Replays (uploaded records, finished tables) one address may ask for in a minute."""
     hints_per_minute: int = 20
     """Hints one seat may ask for in a minute (a hint already worked out costs nothing)."""
+    health_checks_per_minute: int = 120
+    """``GET /healthz`` one address may ask in a minute (a load balancer asks every few seconds)."""
     lesson_steps_per_minute: int = 120
     """Steps of the guided first matches one address may ask for in a minute (each walks the lesson
     again from its start, some 20 ms of the server's one event loop; a learner reads between steps)."""

@@ -153,6 +153,9 @@ class TableManager:
         """Of them, those changed again meanwhile (read once more when the reading ends)."""
         self._whole: set[str] = set()
         """Tables to read whole (not only their new moves) at their next reading."""
+        self._pinged: tuple[float, bool] = (-1e9, False)
+        """When the database was last asked (:func:`time.monotonic`), and whether it answered."""
+        self._ping: asyncio.Task[bool] | None = None
         self.shared_limits: SharedLimits | None = None
         """With several processes: the clients' budgets and holdings, counted in the database."""
         self._presence: dict[str, asyncio.Task[None]] = {}
@@ -543,14 +546,29 @@ class TableManager:
             broadcast.changed(table)
         return True
 
+    async def _database_answers(self) -> bool:
+        """Whether the database answered within 3 s, asked at most once a second whoever asks
+        (``/healthz`` from many places costs the database one question a second)."""
+        asked_at, answered = self._pinged
+        if time.monotonic() - asked_at < 1.0:
+            return answered
+        if self._ping is None or self._ping.done():
+            self._ping = asyncio.create_task(self._ask_database())
+        return await asyncio.shield(self._ping)
+
+    async def _ask_database(self) -> bool:
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3)
+            answered = True
+        except Exception:  # away, or too slow to answer
+            answered = False
+        self._pinged = (time.monotonic(), answered)
+        return answered
+
     async def health(self) -> dict[str, Any]:
         """How this process is (``GET /healthz``): whether it reaches the database (and, with several
         processes, hears the others and is not given up for dead), its tables and connections."""
-        try:
-            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3)
-            database = True
-        except Exception:  # away, or too slow to answer
-            database = False
+        database = await self._database_answers()
         ok = database and (not self.cluster.shared or (self.cluster.listening and self.cluster.alive))
         return {"status": "ok" if ok else "failing", "database": database,
                 "processes": "several" if self.cluster.shared else "one", "node": self.cluster.node,
