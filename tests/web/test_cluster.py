@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -30,7 +31,7 @@ def processes(postgres_url: str, tmp_path: Path, count: int) -> list[ServerProce
 def test_people_on_two_processes_play_to_the_end_and_a_spectator_on_a_third_sees_it_all(
         postgres_url: str, tmp_path: Path) -> None:
     first, second, third = processes(postgres_url, tmp_path, 3)
-    table = first.create_table("twenty")
+    table = first.create_table("twenty", rated=True)
     table_id = table["table_id"]
     host, friend = (seat["person"] for seat in table["seats"])
     seated = [Client(first, table_id, host), Client(second, table_id, friend)]
@@ -49,6 +50,13 @@ def test_people_on_two_processes_play_to_the_end_and_a_spectator_on_a_third_sees
     assert check_frames(seated[1], states, 1) > 50
     assert check_frames(watcher, states, None) > 50
     assert third.table(table_id)["status"] == "finished"
+
+    def rated(state: dict[str, Any]) -> bool:
+        return all(seat["rating"] is not None for seat in state["seats"])
+
+    for client in (*seated, watcher):  # rated at the process that took the last move, told to the others
+        if not rated(client.state or {"seats": [{"rating": None}]}):
+            client.recv_until("state", rated, timeout=10)
 
 
 def test_a_process_killed_mid_round_loses_nothing_and_its_bots_go_on_elsewhere(
@@ -166,7 +174,7 @@ def test_each_process_says_how_it_is_and_counts_for_prometheus(postgres_url: str
 
 def test_what_is_said_at_a_table_reaches_every_process(postgres_url: str, tmp_path: Path) -> None:
     first, second, third = processes(postgres_url, tmp_path, 3)
-    table = first.create_table("twenty")
+    table = first.create_table("twenty", rated=True)
     table_id = table["table_id"]
     host, friend = (seat["person"] for seat in table["seats"])
     with Client(first, table_id, host) as ada, Client(second, table_id, friend) as bea, \
@@ -188,7 +196,7 @@ def test_who_is_at_the_table_is_known_at_every_process(postgres_url: str, tmp_pa
     """A person connected to one process sees the other player come and go at another process, and
     the spectators of a third; the host cannot re-open the seat of a person who is at the table there."""
     first, second, third = processes(postgres_url, tmp_path, 3)
-    table = first.create_table("twenty")
+    table = first.create_table("twenty", rated=True)
     table_id = table["table_id"]
     host, friend = (seat["person"] for seat in table["seats"])
     with Client(first, table_id, host) as ada:

@@ -10,6 +10,9 @@ import random
 import re
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -132,9 +135,9 @@ def test_a_match_is_rated_once(sqlite_url: str) -> None:
             return [RatingWrite("ann-identity", 0, 1, 25.0, 25 / 3, 27.0, 7.5)]
 
         assert store.unrated_matches() == ["t1"], "a server that stopped before rating it rates it when it starts"
-        assert len(store.rate_match("t1", "twenty", compute)) == 1
+        assert len(store.rate_match("t1", "twenty", ["ann-identity"], compute)) == 1
         assert store.unrated_matches() == []
-        assert store.rate_match("t1", "twenty", compute) == [], "rated again"
+        assert store.rate_match("t1", "twenty", ["ann-identity"], compute) == [], "rated again"
         assert seen == [{}]
         (row,), (change,) = store.player_ratings("ann-identity")
         assert (row.mu, row.sigma, row.matches) == (27.0, 7.5, 1) and change.table_id == "t1"
@@ -143,6 +146,58 @@ def test_a_match_is_rated_once(sqlite_url: str) -> None:
         assert store.player_of_handle(handle) == "ann-identity" and store.handles() == {"ann-identity": handle}
     finally:
         store.close()
+
+
+def test_two_processes_rating_at_once_lose_nothing_and_rate_a_match_once(postgres_url: str) -> None:
+    """Two stores on one PostgreSQL database (two server processes): while one rates a match, the other
+    neither rates that match again nor reads the rating it is changing (a person's other match, rated
+    meanwhile at the other process, starts from the first one's result: no lost update)."""
+    stores = [TableStore(postgres_url), TableStore(postgres_url)]
+    try:
+        for n, (table_id, player) in enumerate((("t1", "ann-identity"), ("t2", "ann-identity"), ("t3", "bea-id"))):
+            stores[0].add_table(TableRow(id=table_id, game="twenty", options={}, seed=n, turn_seconds=None,
+                                         version=0, status="finished", host=player, rated=True),
+                                [SeatRow(table_id=table_id, seat=0, kind="me", level=None, name="P", owner=player),
+                                 SeatRow(table_id=table_id, seat=1, kind="bot", level="easy", name="Easy bot")])
+        first = [RatingWrite("ann-identity", 0, 1, 25.0, 25 / 3, 27.0, 7.5)]
+        stores[0].rate_match("t1", "twenty", ["ann-identity"], lambda stored: first)
+
+        inside, seen = threading.Event(), {}
+
+        def better(step: float, name: str) -> Callable[[dict[str, tuple[float, float]]], list[RatingWrite]]:
+            def compute(stored: dict[str, tuple[float, float]]) -> list[RatingWrite]:
+                seen[name] = stored
+                if name == "slow":
+                    inside.set()
+                    time.sleep(0.5)  # the other process asks meanwhile: it must wait for this transaction
+                mu, sigma = stored["ann-identity"]
+                return [RatingWrite("ann-identity", 0, 1, mu, sigma, mu + step, sigma - 0.5)]
+            return compute
+
+        results: dict[str, list[RatingWrite]] = {}
+
+        def rate(name: str, store: TableStore, table_id: str, players: list[str], step: float) -> None:
+            results[name] = store.rate_match(table_id, "twenty", players, better(step, name))
+
+        slow = threading.Thread(target=rate, args=("slow", stores[0], "t2", ["ann-identity"], 1.0))
+        slow.start()
+        assert inside.wait(10)
+        meanwhile = [threading.Thread(target=rate, args=("again", stores[1], "t2", ["ann-identity"], 5.0)),
+                     threading.Thread(target=rate, args=("other", stores[1], "t3", ["bea-id", "ann-identity"], 2.0))]
+        for thread in meanwhile:
+            thread.start()
+        for thread in (slow, *meanwhile):
+            thread.join(20)
+        assert results["again"] == [] and "again" not in seen, "one match rated by two processes"
+        assert seen["slow"] == {"ann-identity": (27.0, 7.5)}
+        assert seen["other"] == {"ann-identity": (28.0, 7.0)}, "the second match read the rating before the first"
+        (row,), changes = stores[1].player_ratings("ann-identity")
+        assert (row.mu, row.sigma, row.matches) == (30.0, 6.5, 3)
+        assert [c.table_id for c in changes] == ["t1", "t2", "t3"]
+        assert stores[0].rating_changes("t3") == results["other"]
+    finally:
+        for store in stores:
+            store.close()
 
 
 # -- a real server ---------------------------------------------------------------------------------

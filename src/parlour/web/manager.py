@@ -262,6 +262,9 @@ class TableManager:
         if kind == "c":
             await self._chat_elsewhere(table_id, version)
             return
+        if kind == "r":
+            await self._rated_elsewhere(table_id)
+            return
         table = self.tables.get(table_id)
         if kind == "n":  # a new table, made at another process: this one's if it is its owner
             if table is None and await self._run_db(self.store.owner_of, table_id) == self.cluster.node:
@@ -886,15 +889,30 @@ class TableManager:
             return [RatingWrite(u.player, u.seat, u.place, u.before.mu, u.before.sigma, u.after.mu, u.after.sigma)
                     for u in ratings.rate(entrants, totals)]
 
+        players = [s.owner for s in table.seats if not s.is_bot and s.owner is not None]
         try:
-            writes = await self._run_db(self.store.rate_match, table.id, game_id, compute)
+            writes = await self._run_db(self.store.rate_match, table.id, game_id, players, compute)
         except Exception:  # the match itself is stored: its rating is not worth failing the move
             log.exception("while rating table %s", table.id)
             return
+        await self._keep_ratings(game_id, writes)
+
+    async def _keep_ratings(self, game_id: str, writes: Sequence[RatingWrite]) -> None:
+        """Keep a rated match's new ratings in the book (those that page handles and seats show)."""
         handles = {w.player: await self._run_db(self.store.handle_of, w.player) for w in writes}
         self.book.take(game_id, [ratings.Update(w.player, w.seat, ratings.Standing(w.mu_before, w.sigma_before),
                                                 ratings.Standing(w.mu_after, w.sigma_after), w.place)
                                  for w in writes], handles)
+
+    async def _rated_elsewhere(self, table_id: str) -> None:
+        """Another process rated the match at ``table_id``: keep its people's new ratings here too."""
+        game_id = await self._run_db(self.store.game_of, table_id)
+        if game_id is None:
+            return
+        await self._keep_ratings(game_id, await self._run_db(self.store.rating_changes, table_id))
+        table = self.tables.get(table_id)
+        if table is not None:
+            self._after_change(table)
 
     async def _undo(self, table: Table, seat: int, version: int) -> None:
         async with table.lock:

@@ -473,7 +473,8 @@ class Conflict(Exception):
 def changed_payloads(kind: str, items: Sequence[tuple[str, int]], node: str) -> list[str]:
     """Notification payloads saying that the server process ``node`` changed these (table, version)
     (``kind``: ``m`` a move, ``u`` an undo, ``s`` its seats or status, ``c`` its chat, where the number
-    is the line's), as few as fit: ``kind:table:version:node`` words (:func:`parlour.web.cluster.parse`)."""
+    is the line's, ``r`` its match's ratings), as few as fit: ``kind:table:version:node`` words
+    (:func:`parlour.web.cluster.parse`)."""
     payloads: list[str] = []
     words: list[str] = []
     size = 0
@@ -1004,6 +1005,11 @@ class TableStore:
                                     .returning(ReviewJobRow.table_id, ReviewJobRow.seat, ReviewJobRow.lane)).all()
             return [(t, s, lane) for t, s, lane in taken]
 
+    def game_of(self, table_id: str) -> str | None:
+        """The game played at ``table_id`` (None: no such table)."""
+        with self.session() as session:
+            return session.scalar(select(TableRow.game).where(TableRow.id == table_id))
+
     def owner_of(self, table_id: str) -> str | None:
         """The server process that owns ``table_id`` (:mod:`parlour.web.cluster`)."""
         with self.session() as session:
@@ -1109,17 +1115,35 @@ class TableStore:
         with self.session() as session:
             return [(r.game, r.player, r.mu, r.sigma) for r in session.scalars(select(RatingRow))]
 
-    def rate_match(self, table_id: str, game: str,
+    def rate_match(self, table_id: str, game: str, players: Sequence[str],
                    compute: Callable[[dict[str, tuple[float, float]]], Sequence[RatingWrite]]) -> list[RatingWrite]:
         """Store the rating changes of a finished rated match in one transaction: ``compute`` is given the
-        people's ratings as stored (``{player: (mu, sigma)}``, only those who have one) and says the new
-        ones.  A match rated already is not rated again (nothing is written; the answer is empty)."""
+        ratings of its ``players`` as stored (``{player: (mu, sigma)}``, only those who have one) and says
+        the new ones.  A match rated already is not rated again (nothing is written; the answer is empty).
+
+        With several server processes the match's row and its players' ratings are locked first, so that
+        two processes never rate one match twice nor lose one of two matches a person finished at once
+        (a newcomer's first rating made at two processes at once fails one of them: it is tried again)."""
+        tries = 3
+        while True:
+            try:
+                return self._rate_match(table_id, game, players, compute)
+            except IntegrityError:
+                tries -= 1
+                if not tries:
+                    raise
+
+    def _rate_match(self, table_id: str, game: str, players: Sequence[str],
+                    compute: Callable[[dict[str, tuple[float, float]]], Sequence[RatingWrite]]) -> list[RatingWrite]:
         with self.session() as session:
+            session.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
             done = session.scalar(select(func.count()).select_from(RatingChangeRow)
                                   .where(RatingChangeRow.table_id == table_id))
             if done:
                 return []
-            rows = {r.player: r for r in session.scalars(select(RatingRow).where(RatingRow.game == game))}
+            rows = {r.player: r for r in session.scalars(
+                select(RatingRow).where(RatingRow.game == game, RatingRow.player.in_(sorted(set(players))))
+                .order_by(RatingRow.player).with_for_update())}
             writes = list(compute({p: (r.mu, r.sigma) for p, r in rows.items()}))
             stamp = now()
             for w in writes:
@@ -1134,7 +1158,17 @@ class TableStore:
                 session.add(RatingChangeRow(table_id=table_id, player=w.player, game=game, seat=w.seat,
                                             place=w.place, mu_before=w.mu_before, sigma_before=w.sigma_before,
                                             mu_after=w.mu_after, sigma_after=w.sigma_after, made=stamp))
+            if writes:
+                session.flush()
+                self._notify(session.connection(), "r", [(table_id, 0)])
             return writes
+
+    def rating_changes(self, table_id: str) -> list[RatingWrite]:
+        """What the rated match at ``table_id`` did to its people's ratings (nothing before it is rated)."""
+        with self.session() as session:
+            return [RatingWrite(r.player, r.seat, r.place, r.mu_before, r.sigma_before, r.mu_after, r.sigma_after)
+                    for r in session.scalars(select(RatingChangeRow).where(RatingChangeRow.table_id == table_id)
+                                             .order_by(RatingChangeRow.seat))]
 
     def handle_of(self, player: str) -> str:
         """The public name of ``player``'s page: an HMAC-SHA-256 of the identity under a key kept in the
