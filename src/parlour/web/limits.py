@@ -242,9 +242,12 @@ class Gauge:
 
     async def hold(self, key: str, limit: int) -> bool:
         """One more for ``key`` if it holds fewer than ``limit`` (at every server process together)."""
-        if self._shared is not None and not await self._shared.hold(self._name, key, limit):
+        if self._shared is None:
+            return self.take(key, limit)
+        if not await self._shared.hold(self._name, key, limit):
             return False
-        return self.take(key, limit if self._shared is None else 1 << 30)
+        self._count(key)  # the database said yes: here it is only counted
+        return True
 
     async def release(self, key: str) -> None:
         """One fewer for ``key``."""
@@ -257,11 +260,13 @@ class Gauge:
 
     def take(self, key: str, limit: int) -> bool:
         """One more for ``key`` if it holds fewer than ``limit``."""
-        held = self._held.get(key, 0)
-        if held >= limit:
+        if self._held.get(key, 0) >= limit:
             return False
-        self._held[key] = held + 1
+        self._count(key)
         return True
+
+    def _count(self, key: str) -> None:
+        self._held[key] = self._held.get(key, 0) + 1
 
     def total(self) -> int:
         """Everything taken, over every key."""

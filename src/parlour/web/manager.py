@@ -80,6 +80,9 @@ from parlour.web.tables import (
     new_state,
 )
 
+MOVED_ON = "the table moved on meanwhile: here it is as it is now"
+"""Why a move or an undo another process got in first to is refused (the table is sent as it is now)."""
+
 log = logging.getLogger("parlour.web")
 
 
@@ -863,7 +866,7 @@ class TableManager:
             table.abort_change(pending)
             self.metrics.conflicts.inc()
             await self._catch_up(table)
-            raise ProtocolError("stale", "the table moved on meanwhile: here it is as it is now") from None
+            raise ProtocolError("stale", MOVED_ON) from None
         except BaseException:
             table.abort_change(pending)
             raise
@@ -926,7 +929,7 @@ class TableManager:
                 await self._run_db(self.store.undo_moves, table.id, first, table.version + 1, "playing")
             except Conflict:
                 await self._catch_up(table)
-                raise ProtocolError("stale", "the table moved on meanwhile: here it is as it is now") from None
+                raise ProtocolError("stale", MOVED_ON) from None
             table.take_back(count)
             self._after_change(table)
 
