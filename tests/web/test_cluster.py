@@ -5,6 +5,7 @@ version; and SQLite refuses a second process."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import subprocess
@@ -17,8 +18,10 @@ import httpx
 import pytest
 
 from parlour import record as records
+from parlour import review
 
 from .conftest import FAST_CLIENTS, ROOT, Client, Person, ServerProcess, play_to_end, states_by_version
+from .test_review import DATA, wait_until_done
 from .test_ws import check_frames, record_of
 
 
@@ -360,12 +363,19 @@ def test_a_review_under_way_goes_on_at_another_process_when_its_own_is_killed(
         assert play_to_end([client], random.Random(33))["status"] == "finished"
     path = f"/api/tables/{table_id}/review"
     assert ann.post(path).json()["status"] == "running"  # at the first process
+    raw = (DATA / "twenty-illustrative.json").read_bytes()  # and an uploaded record's review
+    uploaded = f"/api/reviews/{hashlib.sha256(raw).hexdigest()}?seat=1"
+    assert ann.post("/api/reviews", params={"seat": 1}, content=raw).json()["status"] == "running"
     with httpx_client(second, ann) as at_second:
         deadline = time.monotonic() + 60
         while (seen := at_second.get(path).json())["done"] < 2:  # progress, told by the first
             assert seen["status"] == "running" and time.monotonic() < deadline, seen
             time.sleep(0.05)
         assert at_second.post(path).json()["status"] == "running"  # asking again there starts nothing
+        assert at_second.get(uploaded).json()["status"] == "running"
+        assert at_second.post("/api/reviews", params={"seat": 1}, content=raw).json()["status"] == "running"
+        other_seat = at_second.post("/api/reviews", params={"seat": 0}, content=raw)
+        assert other_seat.status_code == 429, "one uploaded record's review at a time, at every process together"
         before = at_second.get(path).json()["done"]
         first.kill()
         deadline = time.monotonic() + 180
@@ -374,8 +384,10 @@ def test_a_review_under_way_goes_on_at_another_process_when_its_own_is_killed(
             assert seen["status"] == "running" and time.monotonic() < deadline, seen
             after.append(seen["done"])
             time.sleep(0.1)
-    assert seen["done"] == seen["total"] == len(seen["review"]["judgements"]) > before
-    assert min(after) < before  # worked out again from the start at the second process
+        assert seen["done"] == seen["total"] == len(seen["review"]["judgements"]) > before
+        assert min(after) < before  # worked out again from the start at the second process
+        done = wait_until_done(lambda: at_second.get(uploaded), 180.0)[-1]
+    assert done["review"] == review.review(records.loads(raw), 1).to_data(), "taken over, worked out the same"
 
 
 def test_the_load_benchmark_runs_one_process_beside_two(postgres_url: str) -> None:

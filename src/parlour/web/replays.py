@@ -304,6 +304,14 @@ class ReplayService:
             self._seen.popitem(last=False)
         self._held.take(address, ADDRESS_BUSY)
         try:
+            return await self.run(job, *args)
+        finally:
+            self._held.give_back(address)
+
+    async def run(self, job: Callable[..., Done], *args: Any) -> Done:
+        """``job(*args)`` in the replay worker, counted against nobody (work asked for and counted at a
+        process that has gone since, taken over here).  Raises :class:`ReplayRefused`."""
+        try:
             future = self._executor().submit(job, *args)
             self._running.add(future)
             self.computed += 1
@@ -312,8 +320,6 @@ class ReplayService:
             # The worker died (killed, out of memory): the next page starts a new one.
             self.close()
             raise ReplayRefused("the replay could not be worked out: try again in a few seconds", 503) from None
-        finally:
-            self._held.give_back(address)
 
     def _seen_lately(self, address: str, replay: str) -> bool:
         seen = self._seen.get((address, replay))

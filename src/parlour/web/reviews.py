@@ -41,7 +41,9 @@ MAX_RECORD_DECISIONS = 1000
 """The most decisions of an uploaded record's seat reviewed (six rounds of Progression: some 140 a seat,
 judged in about 50 s by one bot worker, which a hundred rounds of it would exceed)."""
 RECORD_REVIEWS_AT_ONCE = 4
-"""Uploaded records being reviewed at once on the whole server."""
+"""Uploaded records being reviewed at once on the whole server (every process together)."""
+_LANE_BUSY = "your other review is still being worked out: ask again once it is done"
+_BUSY = "the server is busy reviewing: ask again in a minute"
 
 
 @dataclass
@@ -166,10 +168,7 @@ class Reviews:
             return running.as_json(subject)
         stored = await self._in_db(self.store.review, table.id, seat)
         if stored is None:
-            job = await asyncio.to_thread(self.store.review_job, table.id, seat) if self.node else None
-            if job is not None:  # under way at another process
-                return ReviewProgress(seat, job.done, job.total).as_json(subject)
-            return _not_asked(subject, seat)
+            return await self._elsewhere(table.id, seat, subject)
         return _done(subject, seat, stored, replay_steps(table, stored["judgements"]))
 
     async def start(self, table_id: str, player: str | None) -> dict[str, Any]:
@@ -201,16 +200,30 @@ class Reviews:
         progress.task = asyncio.create_task(self._work_out((table.id, seat), plan, save, progress))
         return progress
 
+    async def _elsewhere(self, key: str, seat: int, subject: dict[str, Any]) -> dict[str, Any]:
+        """A review not under way here nor stored: under way at another process (how far), or not asked for."""
+        job = await asyncio.to_thread(self.store.review_job, key, seat) if self.node else None
+        if job is None:
+            return _not_asked(subject, seat)
+        done, total = job
+        return ReviewProgress(seat, done, total).as_json(subject)
+
     async def resume(self, jobs: list[tuple[str, int, str]]) -> None:
-        """Take over the reviews another process was working out when it was given up: (table, seat, lane)."""
-        for table_id, seat, lane in jobs:
-            try:
-                table = await self.table(table_id)
-            except TableError:
+        """Take over the reviews another process was working out when it was given up: (key, seat, lane),
+        the key a table's id or ``record`` and an uploaded record's digest."""
+        for key, seat, lane in jobs:
+            if (key, seat) in self.running:
                 continue
-            if (table_id, seat) not in self.running:
-                log.info("taking over the review of table %s, seat %s", table_id, seat)
-                self._review_table(table, seat, lane)
+            log.info("taking over the review of %s, seat %s", key, seat)
+            if key.startswith("record "):
+                await self._resume_record(key.removeprefix("record "), seat, lane)
+                continue
+            try:
+                table = await self.table(key)
+            except TableError:
+                await asyncio.to_thread(self.store.end_review, key, seat, self.node or "")
+                continue
+            self._review_table(table, seat, lane)
 
     # -- uploaded records ----------------------------------------------------------------------
     async def record_status(self, digest: str, seat: int) -> dict[str, Any]:
@@ -222,7 +235,7 @@ class Reviews:
             return running.as_json(subject)
         stored = await self._in_db(self.store.record_review, digest, seat)
         if stored is None:
-            return _not_asked(subject, seat)
+            return await self._elsewhere("record " + digest, seat, subject)
         data, steps = stored
         return _done(subject, seat, data, steps)
 
@@ -241,24 +254,54 @@ class Reviews:
             return answer
         records = [p for k, p in self.running.items() if k[0].startswith("record ") and not p.failed]
         if any(p.lane == lane for p in records):
-            raise TableError("your other review is still being worked out: ask again once it is done", 429)
+            raise TableError(_LANE_BUSY, 429)
         if len(records) >= RECORD_REVIEWS_AT_ONCE:
-            raise TableError("the server is busy reviewing: ask again in a minute", 503)
+            raise TableError(_BUSY, 503)
         progress = self.running[key] = ReviewProgress(seat, lane=lane)  # held while it is planned
         try:
+            if self.node is not None:
+                from parlour.web.cluster import LEASE_SECONDS
+
+                other = await asyncio.to_thread(self.store.claim_record_review, digest, seat, self.node, lane, raw,
+                                                LEASE_SECONDS, RECORD_REVIEWS_AT_ONCE)
+                if isinstance(other, str):
+                    raise TableError(_LANE_BUSY, 429) if other == "lane" else TableError(_BUSY, 503)
+                if other is not None:  # another process works it out (asked for twice at once)
+                    self.running.pop(key, None)
+                    return ReviewProgress(seat, other.done, other.total).as_json({"review_id": digest})
             planned = await self.replays.work(address, "review " + digest, plan_record, raw, seat)
         except BaseException:
             self.running.pop(key, None)
+            await self._tell_progress(key, progress, ended=True)
             raise
+        self._review_record(digest, seat, planned, progress)
+        return progress.as_json({"review_id": digest})
 
+    def _review_record(self, digest: str, seat: int, planned: RecordPlan, progress: ReviewProgress) -> None:
+        """Work out the review of ``seat`` of an uploaded record, ``planned`` (in ``progress``'s lane)."""
         def save(data: dict[str, Any]) -> None:
             self.store.add_record_review(digest, seat, data, planned.steps)
 
         async def plan() -> review.Plan:
             return planned.todo
 
-        progress.task = asyncio.create_task(self._work_out(key, plan, save, progress))
-        return progress.as_json({"review_id": digest})
+        progress.task = asyncio.create_task(self._work_out(("record " + digest, seat), plan, save, progress))
+
+    async def _resume_record(self, digest: str, seat: int, lane: str) -> None:
+        """Work out again here the review of an uploaded record that a process given up was working out."""
+        key = ("record " + digest, seat)
+        progress = self.running[key] = ReviewProgress(seat, lane=lane)
+        try:
+            raw = await asyncio.to_thread(self.store.record_to_review, digest, seat)
+            if raw is None:  # finished meanwhile
+                raise LookupError(digest)
+            planned = await self.replays.run(plan_record, raw, seat)
+        except Exception:
+            log.exception("could not take over the review of the uploaded record %s, seat %s", digest, seat)
+            self.running.pop(key, None)
+            await self._tell_progress(key, progress, ended=True)
+            return
+        self._review_record(digest, seat, planned, progress)
 
     # -- the work ------------------------------------------------------------------------------
     async def _work_out(self, key: tuple[str, int], plan: Callable[[], Awaitable[review.Plan]],
@@ -286,8 +329,8 @@ class Reviews:
         await self._tell_progress(key, progress, ended=True)
 
     async def _tell_progress(self, key: tuple[str, int], progress: ReviewProgress, ended: bool = False) -> None:
-        """With several processes: how far a table's review has got (or that it is over), for the others."""
-        if self.node is None or key[0].startswith("record "):
+        """With several processes: how far a review has got (or that it is over), for the others."""
+        if self.node is None:
             return
         try:
             if ended:

@@ -39,6 +39,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     and_,
@@ -164,6 +165,22 @@ class ReviewJobRow(Base):
     """Whose turn at the bot workers it waits for (the player who asked)."""
     done: Mapped[int] = mapped_column(Integer)
     total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RecordReviewJobRow(Base):
+    """A review of an uploaded record's seat being worked out by a server process (with several processes),
+    with the record (to work it out again elsewhere if that process is given up) and how far it has got."""
+
+    __tablename__ = "web_record_review_jobs"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    node: Mapped[str] = mapped_column(String(32))
+    lane: Mapped[str] = mapped_column(String(64), index=True)
+    """Whose turn at the bot workers it waits for (the player or the address that asked)."""
+    done: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class BudgetRow(Base):
@@ -435,6 +452,8 @@ class TableCounts:
 
 CREATE_LOCK = 0x7061726C6F7572
 """The PostgreSQL advisory lock every server process takes to check the limits and add a new table."""
+RECORD_REVIEW_LOCK = CREATE_LOCK + 1
+"""The advisory lock a process takes to count the uploaded records' reviews under way and claim one."""
 
 
 _MOVED_AT_VERSION = text(
@@ -979,31 +998,79 @@ class TableStore:
             job.node, job.done, job.total = node, 0, None
             return None
 
-    def review_job(self, table_id: str, seat: int) -> ReviewJobRow | None:
-        """The review of ``seat`` at ``table_id`` being worked out, if one is."""
+    def claim_record_review(self, digest: str, seat: int, node: str, lane: str, raw: bytes, ttl: float,
+                            at_once: int) -> RecordReviewJobRow | str | None:
+        """Make ``node`` the process working out the review of ``seat`` of the uploaded record ``raw`` (whose
+        SHA-256 is ``digest``), unless a live process is (then its job, to show how far it has got), another
+        review of ``lane``'s is under way (``"lane"``) or ``at_once`` are (``"busy"``), over every process
+        together: None once claimed.  One claim at a time (an advisory lock)."""
+        alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
         with self.session() as session:
-            return session.get(ReviewJobRow, (table_id, seat))
+            session.execute(select(func.pg_advisory_xact_lock(RECORD_REVIEW_LOCK)))
+            job = session.get(RecordReviewJobRow, (digest, seat))
+            if job is not None and job.node != node and session.scalar(
+                    select(func.count()).select_from(alive.where(NodeRow.id == job.node).subquery())):
+                session.expunge(job)
+                return job
+            others = select(func.count()).select_from(RecordReviewJobRow).where(
+                or_(RecordReviewJobRow.digest != digest, RecordReviewJobRow.seat != seat))
+            if session.scalar(others.where(RecordReviewJobRow.lane == lane[:64])):
+                return "lane"
+            if (session.scalar(others) or 0) >= at_once:
+                return "busy"
+            if job is None:
+                session.add(RecordReviewJobRow(digest=digest, seat=seat, node=node, lane=lane[:64], done=0,
+                                               total=None, record=raw))
+            else:
+                job.node, job.lane, job.done, job.total = node, lane[:64], 0, None
+            return None
 
-    def review_progress(self, table_id: str, seat: int, node: str, done: int, total: int | None) -> None:
+    def record_to_review(self, digest: str, seat: int) -> bytes | None:
+        """The uploaded record whose review of ``seat`` is being worked out (None: none is)."""
+        with self.session() as session:
+            return session.scalar(select(RecordReviewJobRow.record).where(RecordReviewJobRow.digest == digest,
+                                                                           RecordReviewJobRow.seat == seat))
+
+    @staticmethod
+    def _job(key: str, seat: int) -> tuple[type[ReviewJobRow] | type[RecordReviewJobRow], Any]:
+        """The job row of a review (``key``: a table's id, or ``record`` and an uploaded record's digest)."""
+        if key.startswith("record "):
+            return RecordReviewJobRow, and_(RecordReviewJobRow.digest == key[7:], RecordReviewJobRow.seat == seat)
+        return ReviewJobRow, and_(ReviewJobRow.table_id == key, ReviewJobRow.seat == seat)
+
+    def review_job(self, key: str, seat: int) -> tuple[int, int | None] | None:
+        """How far the review of ``seat`` at ``key`` (a table, or ``record DIGEST``) being worked out has got
+        (done, total), if one is."""
+        model, where = self._job(key, seat)
+        with self.session() as session:
+            found = session.execute(select(model.done, model.total).where(where)).first()
+            return (found.done, found.total) if found is not None else None
+
+    def review_progress(self, key: str, seat: int, node: str, done: int, total: int | None) -> None:
         """How far ``node``'s review has got."""
+        model, where = self._job(key, seat)
         with self.session() as session:
-            session.execute(update(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.seat == seat,
-                                                       ReviewJobRow.node == node).values(done=done, total=total))
+            session.execute(update(model).where(where, model.node == node).values(done=done, total=total))
 
-    def end_review(self, table_id: str, seat: int, node: str) -> None:
+    def end_review(self, key: str, seat: int, node: str) -> None:
         """``node``'s review is over (stored, or given up)."""
+        model, where = self._job(key, seat)
         with self.session() as session:
-            session.execute(delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.seat == seat,
-                                                       ReviewJobRow.node == node))
+            session.execute(delete(model).where(where, model.node == node))
 
     def orphan_reviews(self, node: str, ttl: float) -> list[tuple[str, int, str]]:
-        """Take over the reviews being worked out by processes not alive: (table, seat, lane) of each."""
+        """Take over the reviews being worked out by processes not alive: (key, seat, lane) of each, the key
+        a table's id or ``record`` and an uploaded record's digest."""
         alive = select(NodeRow.id).where(NodeRow.beat >= func.now() - _dt.timedelta(seconds=ttl))
         with self.session() as session:
             taken = session.execute(update(ReviewJobRow).where(ReviewJobRow.node.not_in(alive))
                                     .values(node=node, done=0, total=None)
                                     .returning(ReviewJobRow.table_id, ReviewJobRow.seat, ReviewJobRow.lane)).all()
-            return [(t, s, lane) for t, s, lane in taken]
+            records = session.execute(update(RecordReviewJobRow).where(RecordReviewJobRow.node.not_in(alive))
+                                      .values(node=node, done=0, total=None)
+                                      .returning(RecordReviewJobRow.digest, RecordReviewJobRow.seat,
+                                                 RecordReviewJobRow.lane)).all()
+            return [(t, s, lane) for t, s, lane in taken] + [("record " + d, s, lane) for d, s, lane in records]
 
     def game_of(self, table_id: str) -> str | None:
         """The game played at ``table_id`` (None: no such table)."""
