@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import re
 import subprocess
 import sys
 import time
@@ -60,6 +61,10 @@ def test_people_on_two_processes_play_to_the_end_and_a_spectator_on_a_third_sees
     for client in (*seated, watcher):  # rated at the process that took the last move, told to the others
         if not rated(client.state or {"seats": [{"rating": None}]}):
             client.recv_until("state", rated, timeout=10)
+    # The processes took each other's moves from the notifications, without reading the database again.
+    for process in (first, second, third):
+        told = re.search(r'parlour_moves_followed_total\{how="told"\} (\d+)', process.get("/metrics").text)
+        assert told is not None and int(told.group(1)) > last["version"] // (2 if process is third else 4)
 
 
 def test_a_process_killed_mid_round_loses_nothing_and_its_bots_go_on_elsewhere(

@@ -57,8 +57,8 @@ CHECK_OWNED_BEATS = 5
 FORGET_BEATS = 600
 """Every this many beats, a process drops the budgets untouched for a day."""
 
-Changed = Callable[[str, str, int], Awaitable[None]]
-"""``(kind, table_id, version)``: another process changed a table (see :func:`parse`)."""
+Changed = Callable[[str, str, int, str], Awaitable[None]]
+"""``(kind, table_id, version, more)``: another process changed a table (see :func:`parse`)."""
 Claimed = Callable[[list[str]], Awaitable[None]]
 """The tables this process has just taken over."""
 Owns = Callable[[set[str], float], Awaitable[None]]
@@ -111,13 +111,14 @@ def release_sqlite(url: str) -> None:
         handle.close()
 
 
-def parse(payload: str) -> list[tuple[str, str, int, str]]:
-    """The changes a notification tells of: (kind, table, version, node that made them)."""
+def parse(payload: str) -> list[tuple[str, str, int, str, str]]:
+    """The changes a notification tells of: (kind, table, version, node that made them, what more it says:
+    a move's :func:`parlour.web.store.told_move`, or "")."""
     found = []
     for word in payload.split():
-        parts = word.split(":")
-        if len(parts) == 4 and parts[2].lstrip("-").isdigit():
-            found.append((parts[0], parts[1], int(parts[2]), parts[3]))
+        parts = word.split(":", 4)
+        if len(parts) >= 4 and parts[2].lstrip("-").isdigit():
+            found.append((parts[0], parts[1], int(parts[2]), parts[3], parts[4] if len(parts) == 5 else ""))
     return found
 
 
@@ -244,9 +245,9 @@ class Cluster:
                         await self.resync()
                     first = False
                     async for note in conn.notifies():
-                        for kind, table_id, version, node in parse(note.payload):
+                        for kind, table_id, version, node, more in parse(note.payload):
                             if node != self.node:
-                                await self.changed(kind, table_id, version)
+                                await self.changed(kind, table_id, version, more)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the connection broke: listen again shortly

@@ -47,6 +47,9 @@ class Metrics:
                                registry=r)
         self.conflicts = Counter("parlour_move_conflicts",
                                  "Moves refused because another process moved the table on first", registry=r)
+        self.followed = Counter("parlour_moves_followed",
+                                "Moves made at another process and taken here: as the notification told them "
+                                "(how=told) or read from the database (how=read)", ["how"], registry=r)
 
     def watch(self, node: str, processes: str, tables: Callable[[], tuple[int, int]],
               connections: Callable[[], int], queued: Callable[[], int]) -> None:

@@ -28,6 +28,7 @@ from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, unquote
 
 from sqlalchemy import (
     JSON,
@@ -489,16 +490,17 @@ class Conflict(Exception):
     meanwhile (:meth:`TableStore.add_moves`): nothing of it was stored."""
 
 
-def changed_payloads(kind: str, items: Sequence[tuple[str, int]], node: str) -> list[str]:
+def changed_payloads(kind: str, items: Sequence[tuple[str, int] | tuple[str, int, str]], node: str) -> list[str]:
     """Notification payloads saying that the server process ``node`` changed these (table, version)
     (``kind``: ``m`` a move, ``u`` an undo, ``s`` its seats or status, ``c`` its chat, where the number
     is the line's, ``r`` its match's ratings), as few as fit: ``kind:table:version:node`` words
-    (:func:`parlour.web.cluster.parse`)."""
+    (:func:`parlour.web.cluster.parse`), each with the item's third part after one more colon if it has
+    one (a move's: :func:`told_move`)."""
     payloads: list[str] = []
     words: list[str] = []
     size = 0
-    for table_id, version in items:
-        word = f"{kind}:{table_id}:{version}:{node}"
+    for item in items:
+        word = f"{kind}:{item[0]}:{item[1]}:{node}" + (f":{item[2]}" if len(item) == 3 else "")
         if words and size + len(word) + 1 > NOTIFY_BYTES:
             payloads.append(" ".join(words))
             words, size = [], 0
@@ -507,6 +509,18 @@ def changed_payloads(kind: str, items: Sequence[tuple[str, int]], node: str) -> 
     if words:
         payloads.append(" ".join(words))
     return payloads
+
+
+def told_move(write: MoveWrite) -> str:
+    """A stored move as a notification tells it, ``seq:seat:move`` (the seat ``-`` for the table's own
+    next round, the move percent-encoded): another process takes it without reading the database."""
+    return f"{write.seq}:{'-' if write.seat is None else write.seat}:{quote(write.move, safe='')}"
+
+
+def read_told_move(told: str) -> tuple[int, int | None, str]:
+    """``(seq, seat, move)`` from :func:`told_move`'s words.  Raises ValueError."""
+    seq, seat, move = told.split(":")
+    return int(seq), None if seat == "-" else int(seat), unquote(move)
 
 
 class TableStore:
@@ -668,7 +682,7 @@ class TableStore:
                       for w in moves if w.table_id in won]
             if stored:
                 connection.execute(_ADD_MOVES, stored)
-            self._notify(connection, "m", [(t["id"], t["new"]) for t in rows if t["id"] in won])
+            self._notify(connection, "m", [(w.table_id, w.version, told_move(w)) for w in moves if w.table_id in won])
         return set(tables) - won
 
     def _move_tables(self, connection: Connection, rows: Sequence[dict[str, Any]], stamp: _dt.datetime) -> set[str]:
@@ -707,7 +721,8 @@ class TableStore:
         """Whether several server processes can share this database (PostgreSQL; SQLite is one process's)."""
         return self.engine.url.get_backend_name() == "postgresql"
 
-    def _notify(self, connection: Connection, kind: str, items: Sequence[tuple[str, int]]) -> None:
+    def _notify(self, connection: Connection, kind: str,
+                items: Sequence[tuple[str, int] | tuple[str, int, str]]) -> None:
         """Tell the other server processes, once the transaction commits, that these tables changed."""
         if self.shared:
             for payload in changed_payloads(kind, items, self.node):
