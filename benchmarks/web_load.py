@@ -107,6 +107,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_times() -> tuple[int, int]:
+    """The machine's (busy, all) CPU time so far, every core, in clock ticks (``/proc/stat``)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle and waiting for I/O
+    return sum(values) - idle, sum(values)
+
+
 def new_person(http: httpx.Client) -> str:
     """A new browser: its first ``GET /`` makes its identity; the ``Cookie`` header it then sends."""
     http.cookies.clear()
@@ -246,6 +253,9 @@ class Run:
     rows: list[tuple[str, str]]
     ok: bool
     log: Path
+    machine_busy: float
+    """The share of the machine's CPU time (every core) that was busy while the tables played: near 1,
+    the machine is the limit, whatever the server processes could do on cores of their own."""
 
 
 def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db: str | None = None) -> Run:
@@ -279,6 +289,7 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
 
         start = time.perf_counter()
         cpu_start = sum(cpu_seconds(proc.pid) for proc in procs)
+        machine_start = machine_times()
         if args.procs == 1:
             tallies = [drive_in_process((tables, args.seed, args.seconds, args.moves_per_table, args.think))]
         else:
@@ -289,6 +300,7 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
                     for i, half in enumerate(halves)
                 ])
         wall = time.perf_counter() - start
+        machine_end = machine_times()
         alive = all(proc.poll() is None for proc in procs)
         cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu_start if alive else float("nan")
     finally:
@@ -334,8 +346,10 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
         ("client failures", str(len(failures)) + (f" (first: {failures[0][:200]})" if failures else "")),
         ("server", "alive to the end" if alive else f"DIED (log: {log})"),
     ]
+    busy = (machine_end[0] - machine_start[0]) / max(1, machine_end[1] - machine_start[1])
+    rows.append(("machine busy", f"{busy:.0%} of {os.cpu_count()} cores (server, database, load generator)"))
     return Run(moves / wall, percentile(latencies, 0.50) * ms, percentile(latencies, 0.90) * ms,
-               percentile(latencies, 0.99) * ms, cpu_per_move * ms, rows, alive and not failures, log)
+               percentile(latencies, 0.99) * ms, cpu_per_move * ms, rows, alive and not failures, log, busy)
 
 
 def print_rows(rows: list[tuple[str, str]]) -> None:
@@ -391,23 +405,29 @@ def several(args: argparse.Namespace) -> None:
               f"think {args.think:g} s, {args.seconds:g} s a run, "
               + ("each table's seats at different processes" if args.spread == "seats"
                  else "each table at one process"))
-        print(f"  {'processes':<12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
+        print(f"  {'processes':<12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12} "
+              f"{'machine busy':>13}")
         for _ in range(args.pairs):
             for n in counts:
                 db = args.db if postgres is None else postgres.create_database()
                 result = run(args, servers=n, db=db)
                 figures[n].append(result)
                 print(f"  {n:<12} {result.moves_per_second:>9.0f} {result.p50:>8.1f} {result.p99:>8.1f} "
-                      f"{result.cpu_per_move:>12.3f}" + ("" if result.ok else f"   FAILED (log: {result.log})"),
-                      flush=True)
-        medians = {n: [statistics.median(getattr(r, key) for r in runs)
-                       for key in ("moves_per_second", "p50", "p99", "cpu_per_move")] for n, runs in figures.items()}
+                      f"{result.cpu_per_move:>12.3f} {result.machine_busy:>13.0%}"
+                      + ("" if result.ok else f"   FAILED (log: {result.log})"), flush=True)
+        keys = ("moves_per_second", "p50", "p99", "cpu_per_move", "machine_busy")
+        medians = {n: [statistics.median(getattr(r, key) for r in runs) for key in keys] for n, runs in figures.items()}
         print(f"  medians of {args.pairs} runs each:")
         for n in counts:
-            shown = (f"{v:>{w}.{d}f}" for v, w, d in zip(medians[n], (9, 8, 8, 12), (0, 1, 1, 3)))
-            print(f"  {n:<12} " + " ".join(shown))
+            shown = [f"{v:>{w}.{d}f}" for v, w, d in zip(medians[n], (9, 8, 8, 12), (0, 1, 1, 3))]
+            print(f"  {n:<12} " + " ".join(shown) + f" {medians[n][4]:>13.0%}")
         ratios = [a / b if b else float("nan") for a, b in zip(medians[args.servers], medians[1])]
         print(f"  {'ratio':<12} " + " ".join(f"{v:>{w - 1}.2f}x" for v, w in zip(ratios, (9, 8, 8, 12))))
+        one, busy = medians[1][0], medians[1][4]
+        if busy > 0:  # every move costs the machine what it cost with one process: the most it can play
+            print(f"  ceiling here: with one process the machine (the server, PostgreSQL and the load generator on "
+                  f"{os.cpu_count()} cores) was {busy:.0%} busy, so no number of processes can play more than about "
+                  f"{one / busy:.0f} moves/s on it ({1 / busy:.2f}x one process)")
         if not all(r.ok for runs in figures.values() for r in runs):
             sys.exit(1)
     finally:
