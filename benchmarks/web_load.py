@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import multiprocessing
 import os
@@ -72,10 +73,53 @@ from parlour.throwaway_postgres import free_port
 HOST = "127.0.0.1"
 
 
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+"""The cgroup (v1) CPU controller, whose quota ``--server-cpu`` sets for each server process."""
+
+
+class CpuCap:
+    """A CPU quota of ``share`` of one core for each process put in it (a cgroup of its own a process):
+    several server processes measured as if each had a core of its own, a slower one, beside the
+    database and the load generator.  Needs root and cgroup v1's ``cpu`` controller."""
+
+    made = itertools.count()
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.groups: list[Path] = []
+        if not (CGROUP_CPU / "cpu.cfs_quota_us").exists() or not os.access(CGROUP_CPU, os.W_OK):
+            raise SystemExit(f"--server-cpu needs a writable cgroup CPU controller at {CGROUP_CPU} (as root)")
+
+    def put(self, pid: int) -> None:
+        """Hold process ``pid`` (its threads, and the processes it starts later) to its quota."""
+        group = CGROUP_CPU / f"parlour-web-load-{os.getpid()}-{next(CpuCap.made)}"
+        group.mkdir()
+        self.groups.append(group)
+        period = int((group / "cpu.cfs_period_us").read_text())
+        (group / "cpu.cfs_quota_us").write_text(str(max(1000, int(self.share * period))))
+        (group / "cgroup.procs").write_text(str(pid))
+
+    def close(self) -> None:
+        """Remove the groups once their processes (the servers' workers too) have ended."""
+        deadline = time.monotonic() + 10
+        for group in self.groups:
+            while True:
+                try:
+                    group.rmdir()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        print(f"could not remove {group}: a process is still in it", file=sys.stderr)
+                        break
+                    time.sleep(0.1)
+        self.groups.clear()
+
+
 def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float,
-                 src: Path | None = None) -> subprocess.Popen[bytes]:
+                 src: Path | None = None, cap: CpuCap | None = None) -> subprocess.Popen[bytes]:
     """``python -m parlour serve`` on loopback (parlour from ``src`` when given), with limits that let
-    one run make ``tables`` tables; returns once ``GET /api/games`` answers."""
+    one run make ``tables`` tables, held to ``cap``'s CPU quota if given; returns once ``GET /api/games``
+    answers."""
     room = str(max(tables, 1000))
     command = [sys.executable, "-m", "parlour", "serve", "--host", HOST, "--port", str(port), "--db", db,
                "--bot-delay", str(bot_delay), "--max-open", room, "--max-per-hour", room, "--max-tables", room,
@@ -87,6 +131,8 @@ def start_server(db: str, port: int, log: Path, tables: int, bot_delay: float,
         env["PYTHONPATH"] = str(src)
     with open(log, "ab") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    if cap is not None:
+        cap.put(proc.pid)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -266,9 +312,10 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
     ports = [free_port() for _ in range(servers)]
     log = folder / "server.log"
     procs: list[subprocess.Popen[bytes]] = []
+    cap = CpuCap(args.server_cpu) if getattr(args, "server_cpu", None) else None
     try:
         for port in ports:
-            procs.append(start_server(db, port, log, args.tables, args.bot_delay, src))
+            procs.append(start_server(db, port, log, args.tables, args.bot_delay, src, cap))
         clients = [httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30, trust_env=False) for port in ports]
         try:
             games = {g["id"]: g for g in clients[0].get("/api/games").json()}
@@ -311,6 +358,9 @@ def run(args: argparse.Namespace, src: Path | None = None, servers: int = 1, db:
                 proc.wait(15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait(15)
+        if cap is not None:
+            cap.close()
 
     latencies = [x for t in tallies for x in t.latencies]
     moves = sum(t.moves for t in tallies)
@@ -404,7 +454,8 @@ def several(args: argparse.Namespace) -> None:
               f"PostgreSQL; the load generator shares the machine): {args.game}, {args.tables} tables, "
               f"think {args.think:g} s, {args.seconds:g} s a run, "
               + ("each table's seats at different processes" if args.spread == "seats"
-                 else "each table at one process"))
+                 else "each table at one process")
+              + (f"; each server process held to {args.server_cpu:g} of a core" if args.server_cpu else ""))
         print(f"  {'processes':<12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12} "
               f"{'machine busy':>13}")
         for _ in range(args.pairs):
@@ -424,7 +475,7 @@ def several(args: argparse.Namespace) -> None:
         ratios = [a / b if b else float("nan") for a, b in zip(medians[args.servers], medians[1])]
         print(f"  {'ratio':<12} " + " ".join(f"{v:>{w - 1}.2f}x" for v, w in zip(ratios, (9, 8, 8, 12))))
         one, busy = medians[1][0], medians[1][4]
-        if busy > 0:  # every move costs the machine what it cost with one process: the most it can play
+        if busy > 0 and not args.server_cpu:  # each move costs the machine what it cost with one process
             print(f"  ceiling here: with one process the machine (the server, PostgreSQL and the load generator on "
                   f"{os.cpu_count()} cores) was {busy:.0%} busy, so no number of processes can play more than about "
                   f"{one / busy:.0f} moves/s on it ({1 / busy:.2f}x one process)")
@@ -457,11 +508,16 @@ def main() -> None:
     parser.add_argument("--spread", choices=("seats", "tables"), default="seats",
                         help="with --servers: each table's seats at different processes (every move crosses "
                              "processes), or each table at one process")
+    parser.add_argument("--server-cpu", type=float, default=None, metavar="SHARE",
+                        help="hold each server process to this share of one core (a cgroup CPU quota; as root): "
+                             "with --servers, processes measured as if each had a core of its own")
     parser.add_argument("--servers", type=int, default=1,
                         help="N > 1: the load against one process and against N on one PostgreSQL, side by side")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
+    if args.server_cpu is not None and not 0.05 <= args.server_cpu <= os.cpu_count():
+        parser.error("--server-cpu is a share of one core, from 0.05")
     if args.against is not None and args.db is not None:
         parser.error("--against runs each server on a fresh SQLite database: leave out --db")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import random
 import re
 import subprocess
@@ -405,6 +406,27 @@ def test_the_load_benchmark_runs_one_process_beside_two(postgres_url: str) -> No
     lines = done.stdout.splitlines()
     assert any(line.split()[:1] == ["1"] for line in lines) and any(line.split()[:1] == ["2"] for line in lines)
     assert any(line.strip().startswith("ratio") and line.count("x") == 4 for line in lines), done.stdout
+    assert any(line.strip().startswith("ceiling here:") for line in lines), done.stdout
+    busy = [line.split()[-1] for line in lines if line.split()[:1] in (["1"], ["2"])]
+    assert busy and all(b.endswith("%") and 0 < int(b[:-1]) <= 100 for b in busy), done.stdout
+
+
+@pytest.mark.skipif(not os.access("/sys/fs/cgroup/cpu", os.W_OK), reason="needs a writable cgroup v1 CPU controller")
+def test_the_load_benchmark_holds_each_server_process_to_its_cpu_quota(postgres_url: str) -> None:
+    """``--server-cpu``: each server process in a cgroup of its own, held to that share of a core (its CPU
+    time over the run's wall time stays under it), and the groups gone after."""
+    bench = ROOT / "benchmarks"
+    done = subprocess.run([sys.executable, "web_load.py", "--servers", "2", "--tables", "8", "--seconds", "3",
+                           "--pairs", "1", "--think", "0", "--server-cpu", "0.5", "--db", postgres_url],
+                          cwd=bench, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "each server process held to 0.5 of a core" in done.stdout
+    rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert [row[0] for row in rows[:2]] == ["1", "2"]
+    for row in rows[:2]:
+        moves_per_second, cpu_ms = float(row[1]), float(row[4])
+        assert moves_per_second * cpu_ms / 1000 <= 0.5 * int(row[0]) * 1.1, row  # within its quota (and a tenth)
+    assert not [g for g in os.listdir("/sys/fs/cgroup/cpu") if g.startswith("parlour-web-load-")]
 
 
 def test_a_turn_timer_runs_out_at_another_process_when_the_owner_is_killed(
