@@ -293,8 +293,9 @@ class Reviews:
         progress = self.running[key] = ReviewProgress(seat, lane=lane)
         try:
             raw = await asyncio.to_thread(self.store.record_to_review, digest, seat)
-            if raw is None:  # finished meanwhile
-                raise LookupError(digest)
+            if raw is None:  # ended meanwhile: nothing to take over
+                self.running.pop(key, None)
+                return
             planned = await self.replays.run(plan_record, raw, seat)
         except Exception:
             log.exception("could not take over the review of the uploaded record %s, seat %s", digest, seat)
