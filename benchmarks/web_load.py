@@ -475,7 +475,7 @@ def several(args: argparse.Namespace) -> None:
         ratios = [a / b if b else float("nan") for a, b in zip(medians[args.servers], medians[1])]
         print(f"  {'ratio':<12} " + " ".join(f"{v:>{w - 1}.2f}x" for v, w in zip(ratios, (9, 8, 8, 12))))
         one, busy = medians[1][0], medians[1][4]
-        if busy > 0 and not args.server_cpu:  # each move costs the machine what it cost with one process
+        if busy > 0 and not args.server_cpu and args.think == 0:  # saturated: a move costs what it did with one
             print(f"  ceiling here: with one process the machine (the server, PostgreSQL and the load generator on "
                   f"{os.cpu_count()} cores) was {busy:.0%} busy, so no number of processes can play more than about "
                   f"{one / busy:.0f} moves/s on it ({1 / busy:.2f}x one process)")
