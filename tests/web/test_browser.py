@@ -1295,7 +1295,14 @@ def test_screenshots_of_every_game_mid_game(server: ServerProcess, browser: Brow
                     document.querySelectorAll('.col-head, .seat-head, table.scores th, .hints li'))
                 .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className + ': ' + e.textContent)""")
             assert not overflow, overflow
-            assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+            wide = page.evaluate("""() => document.documentElement.scrollWidth <= window.innerWidth ? [] :
+                Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right
+                    > window.innerWidth + 1).map(e => `${e.tagName}.${e.className} (right ${
+                    Math.round(e.getBoundingClientRect().right)} of ${window.innerWidth}): ${
+                    (e.textContent || '').slice(0, 60)}`)""")
+            if wide:
+                shoot(page, f"{game}-{viewport}-too-wide")
+            assert not wide, f"{game}: the page scrolls sideways: {wide[:8]}"
             for th in page.locator(".score-panel thead th").all():
                 assert th.is_visible()
                 box = th.bounding_box()

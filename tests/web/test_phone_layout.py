@@ -89,6 +89,19 @@ def test_a_phone_shows_the_hand_and_its_moves_without_scrolling(server: ServerPr
             if others:
                 assert page.locator("#recent li").all_inner_texts() == others
                 assert_in_view(page, "#recent li")
+                # The longest lines (a Silver Bars steal names its thief last) wrap, whole, within the page.
+                fits = page.evaluate("""() => {
+                    const li = document.createElement('li');
+                    li.textContent = 'Easy bot steals 3\u2666 from your vault 2 into their vault 4 '
+                        + 'with a lo thief (J\u2663)';
+                    document.querySelector('#recent').appendChild(li);
+                    const seen = [document.documentElement.scrollWidth <= window.innerWidth,
+                                  li.scrollWidth <= li.clientWidth + 1,
+                                  li.getBoundingClientRect().right <= window.innerWidth + 1];
+                    li.remove();
+                    return seen;
+                }""")
+                assert fits == [True, True, True], (game_id, "a long recent move sticks out or is cut", fits)
             else:
                 assert page.locator("#recent").count() == 0
             page.screenshot(path=str(screenshot_dir() / f"table-{game_id}-phone.png"))
