@@ -77,11 +77,26 @@ def parlour_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "parlour"]
 
 
+LONGEST_FIRST = (
+    "web/test_cluster.py", "envs/test_solve.py", "web/test_browser.py", "web/test_abuse.py",
+    "batch/test_silver_bars.py", "web/test_schema_fuzz.py", "test_lab.py", "batch/test_minus_twenty.py",
+)
+"""The files that take longest (a minute or more each on two cores), run first: ``make test`` hands each
+worker a whole file at a time, and a long file started last would keep one worker busy alone at the end."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The conformance playouts are the slow suites: mark them (CI still runs them)."""
+    """The conformance playouts are the slow suites: mark them (CI still runs them).  The longest files
+    go first (:data:`LONGEST_FIRST`); the order of the tests within a file is kept."""
     for item in items:
         if "conformance" in item.name:
             item.add_marker(pytest.mark.slow)
+
+    def rank(item: pytest.Item) -> int:
+        path = item.path.as_posix()
+        return next((n for n, name in enumerate(LONGEST_FIRST) if path.endswith("/tests/" + name)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
 
 
 @pytest.fixture
